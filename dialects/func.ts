@@ -1,0 +1,89 @@
+/**
+ * The func dialect (`func.func`, `func.return`, `func.call`), for interop with upstream MLIR.
+ */
+import { FunctionType } from '../ir/types.js';
+import { AnyType, DictArrayAttr, FlatSymbolRefAttr, FunctionTypeAttr, StrAttr, SymbolNameAttr } from '../ir/constraints.js';
+import { SymbolRefAttr } from '../ir/attributes.js';
+import { functionSyntax, functionTypeOf } from '../ir/function-syntax.js';
+import type { Operation } from '../ir/ir.js';
+import type { DialectDecl } from '../ir/op-spec.js';
+import { lookupSymbol } from '../ir/symbols.js';
+
+/** Checks that `op`'s operands match the enclosing function's results (shared by return ops). */
+export function verifyReturnLike(op: Operation, funcName: string): string | void {
+  const fn = op.parentOfType(funcName);
+  if (!fn) return;
+  const results = functionTypeOf(fn).results;
+  if (results.length !== op.numOperands)
+    return `has ${op.numOperands} operands, but enclosing function (@${fn.getAttr('sym_name')?.toString().slice(1, -1)}) returns ${results.length}`;
+  for (let k = 0; k < results.length; k++) {
+    if (results[k] !== op.operand(k).type)
+      return `type of return operand ${k} ('${op.operand(k).type}') doesn't match function result type ('${results[k]}') in function @${fn.getAttr('sym_name')?.toString().slice(1, -1)}`;
+  }
+}
+
+/** Checks that a call's callee exists with a matching type (shared by call ops). */
+export function verifyCallLike(op: Operation, funcNames: string[]): string | void {
+  const callee = op.getAttr('callee');
+  if (!(callee instanceof SymbolRefAttr)) return;
+  const fn = lookupSymbol(op, callee.root);
+  if (!fn || !funcNames.includes(fn.name)) return `'${callee.root}' does not reference a valid function`;
+  const ft: FunctionType = functionTypeOf(fn);
+  if (ft.inputs.length !== op.numOperands) return 'incorrect number of operands for callee';
+  for (let k = 0; k < ft.inputs.length; k++)
+    if (ft.inputs[k] !== op.operand(k).type) return `operand type mismatch: expected operand type '${ft.inputs[k]}', but provided '${op.operand(k).type}' for operand number ${k}`;
+  if (ft.results.length !== op.numResults) return 'incorrect number of results for callee';
+  for (let k = 0; k < ft.results.length; k++)
+    if (ft.results[k] !== op.result(k).type) return `result type mismatch at index ${k}`;
+}
+
+/** Checks the entry block arguments of a function-like op against its type. */
+export function verifyFunctionLike(op: Operation): string | void {
+  const ft = functionTypeOf(op);
+  const body = op.regions[0];
+  if (!body || body.empty) return;
+  const args = body.blocks[0].args;
+  if (args.length !== ft.inputs.length) return `entry block must have ${ft.inputs.length} arguments to match function signature`;
+  for (let k = 0; k < args.length; k++)
+    if (args[k].type !== ft.inputs[k]) return `type of entry block argument #${k}('${args[k].type}') must match the type of the corresponding argument in function signature('${ft.inputs[k]}')`;
+}
+
+/** The func dialect table. */
+export const funcDialect: DialectDecl = {
+  name: 'func',
+  ops: [
+    {
+      name: 'func.func',
+      summary: 'a function with a body (or a declaration)',
+      attrs: [
+        { name: 'sym_name', kind: SymbolNameAttr },
+        { name: 'function_type', kind: FunctionTypeAttr },
+        { name: 'sym_visibility', kind: StrAttr, optional: true },
+        { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
+        { name: 'res_attrs', kind: DictArrayAttr, optional: true },
+      ],
+      regions: [{ name: 'body' }],
+      traits: ['IsolatedFromAbove', 'Symbol', 'FunctionLike'],
+      defaultDialect: 'func',
+      syntax: functionSyntax,
+      verify: verifyFunctionLike,
+    },
+    {
+      name: 'func.return',
+      summary: 'returns from a func.func',
+      operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
+      traits: ['Pure', 'Terminator', 'ReturnLike', 'HasParent(func.func)'],
+      format: 'attr-dict ($operands^ `:` type($operands))?',
+      verify: (op) => verifyReturnLike(op, 'func.func'),
+    },
+    {
+      name: 'func.call',
+      summary: 'calls a function by symbol',
+      operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
+      results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+      attrs: [{ name: 'callee', kind: FlatSymbolRefAttr }],
+      format: '$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)',
+      verify: (op) => verifyCallLike(op, ['func.func']),
+    },
+  ],
+};

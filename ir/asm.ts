@@ -1,0 +1,46 @@
+/**
+ * The interfaces types, attributes and dialects use to read and write their textual form.
+ * The parser (`ir/parser.ts`) and printer (`ir/printer.ts`) implement them; dialects only see
+ * these, which keeps dialect code independent of the parser's internals.
+ */
+import type { Attribute } from './attributes.js';
+import type { Type } from './types.js';
+import type { SourcePos } from './diagnostics.js';
+
+/** What a type or attribute may call while printing itself. */
+export interface AsmPrinter {
+  write(text: string): void;
+  printType(t: Type): void;
+  printAttribute(a: Attribute): void;
+  /** Prints an attribute without its `: type` suffix (e.g. `16` rather than `16 : i32`). */
+  printAttributeWithoutType(a: Attribute): void;
+  /** Prints a type without its dialect prefix where the context implies it. */
+  printStrippedType(t: Type): void;
+}
+
+/** What a type or attribute parser may call. All `parseX` methods report an error on mismatch. */
+export interface AsmParser {
+  /** Position of the current token, for diagnostics. */
+  pos(): SourcePos;
+  error(message: string, pos?: SourcePos): never;
+  /** The current token's kind (lexer token name, e.g. `PercentId`, `BareId`, `Integer`) and text, without consuming it. */
+  peekToken(offset?: number): { kind: string; image: string } | undefined;
+  parseType(): Type;
+  parseAttribute(type?: Type): Attribute;
+  parseInteger(): bigint;
+  parseOptionalInteger(): bigint | undefined;
+  parseFloat(): number;
+  parseKeyword(expected?: string): string;
+  parseOptionalKeyword(expected?: string): string | undefined;
+  parseString(): string;
+  parseOptionalString(): string | undefined;
+  /** Parses one of the punctuation tokens: `<`, `>`, `(`, `)`, `[`, `]`, `{`, `}`, `,`, `:`, `=`, `->`, `?`, `*`, `+`, `-`, `|`, `...`, `::`. */
+  parsePunct(p: string): void;
+  parseOptionalPunct(p: string): boolean;
+  /** Parses a shape prefix `AxBx` (possibly empty) and returns its dimensions; `?` is -1. */
+  parseDimensionList(allowDynamic: boolean): number[];
+  /** Parses `{key = value, ...}` as a dictionary attribute's entries. */
+  parseDictionaryBody(): [string, Attribute][];
+  /** Parses `elem (, elem)*` between `open` and `close`. */
+  parseCommaList<T>(open: string, close: string, elem: () => T): T[];
+}

@@ -1,0 +1,128 @@
+/**
+ * SSA value and block naming for the printer, following MLIR's rules: names kept from the
+ * source text or taken from `NameLoc`s (as Triton prints), op-suggested names (`%c1_i32`),
+ * otherwise numbers; `_N` suffixes resolve conflicts; nested regions are numbered after
+ * their parent region and sibling regions reuse the same numbers; isolated ops restart.
+ */
+import { CallSiteLoc, FusedLoc, type Location, NameLoc } from './attributes.js';
+import type { Block, Operation, Region, Value } from './ir.js';
+
+/** Printed names of values (`%x`, `%x#1`) and blocks (`^bb2`). */
+export interface NameTable {
+  values: Map<Value, string>;
+  blocks: Map<Block, string>;
+  /** For each op with results: the result group headers (`%x:2`, `%y`). */
+  resultGroups: Map<Operation, string[]>;
+}
+
+interface Counters {
+  value: number;
+  arg: number;
+  conflict: number;
+}
+
+/** A chain of name sets: lookups see enclosing regions' names. */
+class NameScope {
+  readonly names = new Set<string>();
+  constructor(readonly parent: NameScope | null) {}
+  has(n: string): boolean {
+    for (let s: NameScope | null = this; s; s = s.parent) if (s.names.has(n)) return true;
+    return false;
+  }
+}
+
+/** The name a location suggests: the innermost `NameLoc` reached through call sites and fusions. */
+export function nameFromLoc(loc: Location): string | null {
+  if (loc instanceof NameLoc) return loc.name;
+  if (loc instanceof CallSiteLoc) return nameFromLoc(loc.callee) ?? nameFromLoc(loc.caller);
+  if (loc instanceof FusedLoc) {
+    for (const l of loc.locations) {
+      const n = nameFromLoc(l);
+      if (n) return n;
+    }
+  }
+  return null;
+}
+
+/** Makes a name printable as an SSA suffix-id: invalid characters become `_`. */
+function sanitize(name: string): string {
+  let s = name.replace(/[^\w$.\-]/g, '_');
+  if (/^\d/.test(s) && !/^\d+$/.test(s)) s = '_' + s;
+  return s;
+}
+
+/** Computes names for everything nested in `root` (root's own results are named too). */
+export function computeNames(root: Operation): NameTable {
+  const table: NameTable = { values: new Map(), blocks: new Map(), resultGroups: new Map() };
+  const rootScope = new NameScope(null);
+  const counters: Counters = { value: 0, arg: 0, conflict: 0 };
+  nameOpResults(root, table, rootScope, counters);
+  // Worklist of regions with the counters and scope captured when their parent region finished.
+  const work: [Region, Counters, NameScope][] = [];
+  const pushRegions = (op: Operation, c: Counters, scope: NameScope) => {
+    for (let k = op.regions.length - 1; k >= 0; k--) {
+      const isolated = op.hasTrait('IsolatedFromAbove');
+      work.push([op.regions[k], isolated ? { value: 0, arg: 0, conflict: 0 } : { ...c }, isolated ? new NameScope(null) : scope]);
+    }
+  };
+  pushRegions(root, counters, rootScope);
+  while (work.length) {
+    const [region, c, parentScope] = work.pop()!;
+    const scope = new NameScope(parentScope);
+    nameRegion(region, table, scope, c);
+    for (const b of region.blocks) for (let op = b.first; op; op = op.next) if (op.regions.length) pushRegions(op, c, scope);
+  }
+  return table;
+}
+
+function uniqueName(base: string, scope: NameScope, c: Counters): string {
+  if (!scope.has(base)) {
+    scope.names.add(base);
+    return base;
+  }
+  for (;;) {
+    const probe = `${base}_${c.conflict++}`;
+    if (!scope.has(probe)) {
+      scope.names.add(probe);
+      return probe;
+    }
+  }
+}
+
+function nameRegion(region: Region, table: NameTable, scope: NameScope, c: Counters): void {
+  let blockId = 0;
+  for (const b of region.blocks) table.blocks.set(b, `^bb${blockId++}`);
+  region.blocks.forEach((b, k) => {
+    for (const a of b.args) {
+      const hint = a.nameHint ?? nameFromLoc(a.loc);
+      let name: string;
+      if (hint) name = uniqueName(sanitize(hint), scope, c);
+      else if (k === 0) name = uniqueName(`arg${c.arg++}`, scope, c);
+      else name = String(c.value++);
+      table.values.set(a, '%' + name);
+    }
+    for (let op = b.first; op; op = op.next) nameOpResults(op, table, scope, c);
+  });
+}
+
+function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Counters): void {
+  const n = op.results.length;
+  if (n === 0) return;
+  const suggested = op.spec?.decl.resultNames?.(op);
+  const locName = op.hasExplicitLoc ? nameFromLoc(op.loc) : null;
+  const headers: string[] = [];
+  let k = 0;
+  while (k < n) {
+    // A group runs from a result with its own name to the next such result.
+    let end = k + 1;
+    while (end < n && !op.results[end].nameHint && !suggested?.[end]) end++;
+    const first = op.results[k];
+    const hint = first.nameHint ?? (k === 0 ? locName : null) ?? suggested?.[k] ?? null;
+    const name = hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++);
+    const size = end - k;
+    for (let j = k; j < end; j++) table.values.set(op.results[j], size === 1 ? `%${name}` : `%${name}#${j - k}`);
+    headers.push(size === 1 ? `%${name}` : `%${name}:${size}`);
+    k = end;
+  }
+  table.resultGroups.set(op, headers);
+}

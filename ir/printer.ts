@@ -1,0 +1,419 @@
+/**
+ * The MLIR-syntax printer: custom forms through each op's format or syntax hook, the generic
+ * form on request, attribute aliases the way Triton prints them (`#blocked`, `#mma`), and
+ * locations with `#loc` aliases under `printDebugInfo`. Output is deterministic.
+ */
+import type { AsmPrinter } from './asm.js';
+import {
+  ArrayAttr, Attribute, CallSiteLoc, DenseElementsAttr, DialectAttr, DictionaryAttr, FusedLoc, Location, NameLoc,
+  TypeAttr, UnitAttr, printDictionary,
+} from './attributes.js';
+import { printWithFormat, type FormatPrinter, type RegionPrintOptions } from './format.js';
+import { type Block, type BlockArgument, type Operation, type Region, type Value, setOpPrinter } from './ir.js';
+import { computeNames, type NameTable } from './names.js';
+import { FunctionType, RankedTensorType, ShapedType, Type, TupleType, setPlainTextImpl, printResultTypes, DialectType } from './types.js';
+
+/** Printing options, mirroring mlir-opt's flags. */
+export interface PrintOptions {
+  /** `--print-op-generic`. */
+  generic?: boolean;
+  /** `--print-debuginfo`: print `loc(...)` on ops and block arguments. */
+  debugInfo?: boolean;
+  /** Alias names to keep (from the parsed file). */
+  aliasNames?: Map<Attribute | Type, string>;
+  /** `{-# ... #-}` section to print after the module. */
+  resources?: string | null;
+}
+
+/** Prints IR as text. One instance prints one top-level operation. */
+export class Printer implements FormatPrinter {
+  private out = '';
+  private indent = '';
+  private names: NameTable = { values: new Map(), blocks: new Map(), resultGroups: new Map() };
+  private readonly aliases = new Map<Attribute | Type, string>();
+  private readonly locAliases = new Map<Location, string>();
+  private readonly defaultDialects: (string | undefined)[] = [];
+
+  constructor(readonly options: PrintOptions = {}) {}
+
+  // ---- AsmPrinter -------------------------------------------------------------------------
+
+  write(text: string): void {
+    this.out += text;
+  }
+  printType(t: Type): void {
+    const alias = this.aliases.get(t);
+    if (alias !== undefined) this.out += alias;
+    else t.print(this);
+  }
+  printAttribute(a: Attribute): void {
+    const alias = a instanceof Location ? this.locAliases.get(a) : this.aliases.get(a);
+    if (alias !== undefined) this.out += alias;
+    else a.print(this);
+  }
+  printAttributeWithoutType(a: Attribute): void {
+    if (a instanceof Location) {
+      const alias = this.locAliases.get(a);
+      if (alias !== undefined) this.out += alias;
+      else a.printBody(this);
+      return;
+    }
+    const alias = this.aliases.get(a);
+    if (alias !== undefined) this.out += alias;
+    else a.printWithoutType(this);
+  }
+  printStrippedType(t: Type): void {
+    if (t instanceof DialectType) t.printBody(this);
+    else this.printType(t);
+  }
+
+  // ---- FormatPrinter ----------------------------------------------------------------------
+
+  printOperand(v: Value): void {
+    this.out += this.names.values.get(v) ?? '<<UNKNOWN SSA VALUE>>';
+  }
+  printOperands(vs: readonly Value[]): void {
+    for (let k = 0; k < vs.length; k++) {
+      if (k) this.out += ', ';
+      this.out += this.names.values.get(vs[k]) ?? '<<UNKNOWN SSA VALUE>>';
+    }
+  }
+  printSuccessor(b: Block): void {
+    this.out += this.names.blocks.get(b) ?? '^<<UNKNOWN BLOCK>>';
+  }
+  printOptionalAttrDict(attrs: [string, Attribute][], elided?: Set<string>, withKeyword = false): void {
+    const list = elided ? attrs.filter(([k]) => !elided.has(k)) : attrs;
+    if (!list.length) return;
+    this.out += withKeyword ? ' attributes ' : ' ';
+    printDictionary(this, list);
+  }
+  attrsToPrint(op: Operation, elided: Set<string>): [string, Attribute][] {
+    const spec = op.spec;
+    return op.allAttrs().filter(([k, v]) => {
+      if (elided.has(k)) return false;
+      const d = spec?.attrIndex.get(k);
+      return !(d?.default && d.default === v);
+    });
+  }
+  printRegionArgument(arg: BlockArgument, attrs?: [string, Attribute][] | null): void {
+    this.printOperand(arg);
+    this.out += ': ';
+    this.printType(arg.type);
+    if (attrs && attrs.length) {
+      this.out += ' ';
+      printDictionary(this, attrs);
+    }
+    if (this.options.debugInfo) this.printInlineLoc(arg.loc);
+  }
+  printRegion(r: Region, opts: RegionPrintOptions = { printEntryBlockArgs: true }): void {
+    const parentOp = r.parent;
+    this.defaultDialects.push(parentOp?.spec?.decl.defaultDialect);
+    this.out += '{\n';
+    const outer = this.indent;
+    this.indent += '  ';
+    r.blocks.forEach((b, k) => {
+      const showLabel = k > 0 || (opts.printEntryBlockArgs && b.args.length > 0);
+      if (showLabel) this.printBlockLabel(b, k === 0);
+      const elideTerminator = opts.printBlockTerminators === false;
+      for (let op = b.first; op; op = op.next) {
+        if (elideTerminator && op === b.last && op.hasTrait('Terminator') && op.numOperands === 0 && k === 0) continue;
+        this.out += this.indent;
+        this.printOperation(op);
+        this.out += '\n';
+      }
+    });
+    this.indent = outer;
+    this.out += outer + '}';
+    this.defaultDialects.pop();
+  }
+
+  private printBlockLabel(b: Block, isEntry: boolean): void {
+    this.out += this.indent.slice(2) + (this.names.blocks.get(b) ?? '^bb?');
+    if (b.args.length) {
+      this.out += '(';
+      b.args.forEach((a, k) => {
+        if (k) this.out += ', ';
+        this.printOperand(a);
+        this.out += ': ';
+        this.printType(a.type);
+        if (this.options.debugInfo) this.printInlineLoc(a.loc);
+      });
+      this.out += ')';
+    }
+    this.out += ':';
+    if (!isEntry) {
+      const preds = b.predecessors();
+      if (preds.length === 0) this.out += '  // no predecessors';
+      else {
+        const names = preds.map((p) => this.names.blocks.get(p) ?? '^bb?').sort(byBlockNumber);
+        this.out += `  // ${preds.length === 1 ? 'pred' : `${preds.length} preds`}: ${names.join(', ')}`;
+      }
+    }
+    this.out += '\n';
+  }
+
+  private printInlineLoc(l: Location): void {
+    this.out += ' loc(';
+    l.printBody(this);
+    this.out += ')';
+  }
+
+  // ---- operations --------------------------------------------------------------------------
+
+  /** Prints one operation (results, name, body, location) without a trailing newline. */
+  printOperation(op: Operation): void {
+    const headers = this.names.resultGroups.get(op);
+    if (headers) this.out += headers.join(', ') + ' = ';
+    const spec = op.spec;
+    if (!this.options.generic && spec && (spec.decl.syntax || spec.format)) {
+      this.out += this.displayName(op);
+      if (spec.decl.syntax) spec.decl.syntax.print(this, op);
+      else printWithFormat(this, op, spec.format!);
+    } else this.printGeneric(op);
+    if (this.options.debugInfo) {
+      this.out += ' loc(';
+      this.printAttributeWithoutType(op.loc);
+      this.out += ')';
+    }
+  }
+
+  private displayName(op: Operation): string {
+    const name = op.name;
+    if (name.startsWith('builtin.')) return name.slice(8);
+    const d = this.defaultDialects[this.defaultDialects.length - 1];
+    if (d && name.startsWith(d + '.')) return name.slice(d.length + 1);
+    return name;
+  }
+
+  private printGeneric(op: Operation): void {
+    this.out += '"' + op.name + '"(';
+    this.printOperands(op.operandValues());
+    this.out += ')';
+    if (op.successors.length) {
+      this.out += '[';
+      op.successors.forEach((b, k) => {
+        if (k) this.out += ', ';
+        this.printSuccessor(b);
+      });
+      this.out += ']';
+    }
+    const props = op.properties ? Object.keys(op.properties).sort() : [];
+    if (props.length) {
+      this.out += ' <';
+      printDictionary(this, props.map((k) => [k, op.properties![k]]));
+      this.out += '>';
+    }
+    if (op.regions.length) {
+      this.out += ' (';
+      op.regions.forEach((r, k) => {
+        if (k) this.out += ', ';
+        this.printRegion(r, { printEntryBlockArgs: true });
+      });
+      this.out += ')';
+    }
+    const attrs = op.attributes ? Object.keys(op.attributes).sort() : [];
+    if (attrs.length) {
+      this.out += ' ';
+      printDictionary(this, attrs.map((k) => [k, op.attributes![k]]));
+    }
+    this.out += ' : ';
+    this.printType(FunctionType.get(op.operandTypes(), op.resultTypes()));
+  }
+
+  // ---- top level ---------------------------------------------------------------------------
+
+  /** Prints a top-level op (usually the module) with alias definitions around it. */
+  printTopLevel(op: Operation): string {
+    this.names = computeNames(op);
+    this.collectAliases(op);
+    const header = this.out;
+    this.out = '';
+    this.printOperation(op);
+    this.out += '\n';
+    const body = this.out;
+    this.out = '';
+    for (const [l, name] of [...this.locAliases].sort((a, b) => aliasOrder(a[1], b[1]))) {
+      this.out += name + ' = ';
+      l.print(this);
+      this.out += '\n';
+    }
+    const trailer = this.out;
+    const resources = this.options.resources ? this.options.resources + '\n' : '';
+    return header + body + trailer + resources;
+  }
+
+  /** Prints a single op (for messages): names are local to it. */
+  printStandalone(op: Operation): string {
+    this.names = computeNames(op);
+    this.out = '';
+    this.printOperation(op);
+    return this.out;
+  }
+
+  private collectAliases(root: Operation): void {
+    const collector = new AliasCollector(this.options.aliasNames);
+    root.walk((op) => {
+      for (const r of op.results) collector.visitType(r.type);
+      if (op.properties) for (const k in op.properties) collector.visitAttr(op.properties[k]);
+      if (op.attributes) for (const k in op.attributes) collector.visitAttr(op.attributes[k]);
+      for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitType(a.type);
+      for (const o of op.operands) collector.visitType(o.value.type);
+      if (this.options.debugInfo) {
+        for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitLoc(a.loc, true);
+        collector.visitLoc(op.loc, false);
+      }
+    }, 'pre');
+    for (const [value, name] of collector.finish()) this.aliases.set(value, name);
+    for (const [value, name] of collector.locationNames()) this.locAliases.set(value, name);
+    const defs = [...this.aliases].sort((a, b) => collector.depth(a[0]) - collector.depth(b[0]) || aliasOrder(a[1], b[1]));
+    for (const [value, name] of defs) {
+      this.out += name + ' = ';
+      this.aliases.delete(value); // print the definition itself, not the alias
+      if (value instanceof Type) value.print(this);
+      else value.print(this);
+      this.aliases.set(value, name);
+      this.out += '\n';
+    }
+  }
+}
+
+function byBlockNumber(a: string, b: string): number {
+  return Number(a.slice(3)) - Number(b.slice(3));
+}
+
+/** Orders `#blocked` < `#blocked1` < `#blocked2` < `#mma`, and `#loc` < `#loc1` < `#loc10`. */
+function aliasOrder(a: string, b: string): number {
+  const ma = /^(.*?)(\d*)$/.exec(a)!;
+  const mb = /^(.*?)(\d*)$/.exec(b)!;
+  if (ma[1] !== mb[1]) return ma[1] < mb[1] ? -1 : 1;
+  return Number(ma[2] || -1) - Number(mb[2] || -1);
+}
+
+/** Finds the attributes and types that get alias names and assigns them. */
+class AliasCollector {
+  private readonly seen = new Set<unknown>();
+  private readonly order: (Attribute | Type)[] = [];
+  private readonly depths = new Map<unknown, number>();
+  private readonly locs: Location[] = [];
+  private readonly locSeen = new Set<Location>();
+  private readonly locDepth = new Map<Location, number>();
+
+  constructor(private readonly userNames: Map<Attribute | Type, string> | undefined) {}
+
+  visitType(t: Type): number {
+    if (this.seen.has(t)) return this.depths.get(t) ?? 0;
+    this.seen.add(t);
+    let d = 0;
+    if (t instanceof RankedTensorType) {
+      d = this.visitType(t.elementType);
+      if (t.encoding) d = Math.max(d, this.visitAttr(t.encoding));
+    } else if (t instanceof ShapedType) d = this.visitType(t.elementType);
+    else if (t instanceof FunctionType) for (const x of [...t.inputs, ...t.results]) d = Math.max(d, this.visitType(x));
+    else if (t instanceof TupleType) for (const x of t.types) d = Math.max(d, this.visitType(x));
+    else if (t instanceof DialectType) d = this.visitNested(t);
+    if (this.userNames?.has(t)) {
+      this.order.push(t);
+      d++;
+    }
+    this.depths.set(t, d);
+    return d;
+  }
+
+  visitAttr(a: Attribute): number {
+    if (a instanceof Location) return 0;
+    if (this.seen.has(a)) return this.depths.get(a) ?? 0;
+    this.seen.add(a);
+    let d = 0;
+    if (a instanceof ArrayAttr) for (const x of a.value) d = Math.max(d, this.visitAttr(x));
+    else if (a instanceof DictionaryAttr) for (const [, x] of a.entries) d = Math.max(d, this.visitAttr(x));
+    else if (a instanceof TypeAttr) d = this.visitType(a.value);
+    else if (a instanceof DenseElementsAttr) d = this.visitType(a.type);
+    else if (a instanceof DialectAttr) d = this.visitNested(a);
+    if (this.userNames?.has(a) || (a instanceof DialectAttr && a.aliasName())) {
+      this.order.push(a);
+      d++;
+    }
+    this.depths.set(a, d);
+    return d;
+  }
+
+  /** Dialect types and attributes expose nested values through their own fields. */
+  private visitNested(x: object): number {
+    let d = 0;
+    for (const v of Object.values(x)) {
+      if (v instanceof Type) d = Math.max(d, this.visitType(v));
+      else if (v instanceof Attribute) d = Math.max(d, this.visitAttr(v));
+      else if (Array.isArray(v)) for (const e of v) if (e instanceof Attribute) d = Math.max(d, this.visitAttr(e));
+    }
+    return d;
+  }
+
+  visitLoc(l: Location, _inline: boolean): number {
+    if (this.locSeen.has(l)) return this.locDepth.get(l)!;
+    this.locSeen.add(l);
+    let d = 0;
+    if (l instanceof NameLoc) d = this.visitLoc(l.child, false) + 1;
+    else if (l instanceof CallSiteLoc) d = Math.max(this.visitLoc(l.callee, false), this.visitLoc(l.caller, false)) + 1;
+    else if (l instanceof FusedLoc) for (const x of l.locations) d = Math.max(d, this.visitLoc(x, false) + 1);
+    this.locDepth.set(l, d);
+    this.locs.push(l);
+    return d;
+  }
+
+  depth(x: unknown): number {
+    return this.depths.get(x) ?? 0;
+  }
+
+  finish(): Map<Attribute | Type, string> {
+    const out = new Map<Attribute | Type, string>();
+    const taken = new Set<string>();
+    for (const x of this.order) {
+      const user = this.userNames?.get(x);
+      if (user && !taken.has(user)) {
+        out.set(x, (x instanceof Type ? '!' : '#') + user);
+        taken.add(user);
+      }
+    }
+    const counts = new Map<string, number>();
+    for (const x of this.order) {
+      if (out.has(x)) continue;
+      const base = x instanceof DialectAttr ? x.aliasName() : null;
+      if (!base) continue;
+      let n = counts.get(base) ?? 0;
+      let name = n === 0 ? base : base + n;
+      while (taken.has(name)) name = base + ++n;
+      counts.set(base, n + 1);
+      taken.add(name);
+      out.set(x, '#' + name);
+    }
+    return out;
+  }
+
+  locationNames(): Map<Location, string> {
+    const sorted = this.locs
+      .map((l, k) => [l, k] as const)
+      .sort((a, b) => this.locDepth.get(a[0])! - this.locDepth.get(b[0])! || a[1] - b[1]);
+    const out = new Map<Location, string>();
+    sorted.forEach(([l], k) => out.set(l, k === 0 ? '#loc' : `#loc${k}`));
+    return out;
+  }
+}
+
+/** Prints a module (or any top-level op) as text. */
+export function printModule(op: Operation, options: PrintOptions = {}): string {
+  return new Printer(options).printTopLevel(op);
+}
+
+/** Prints one op for messages and debugging. */
+export function printOp(op: Operation, options: PrintOptions = {}): string {
+  return new Printer(options).printStandalone(op);
+}
+
+setOpPrinter((op) => printOp(op));
+setPlainTextImpl((body) => {
+  const p = new Printer({});
+  body(p);
+  return (p as unknown as { out: string }).out;
+});
+
+export { printResultTypes, UnitAttr };

@@ -1,0 +1,34 @@
+/**
+ * Reading tool input: files or stdin, and `--split-input-file` chunks (`// -----`), each a
+ * `SourceFile` whose reported line numbers stay those of the whole file.
+ */
+import { readFileSync } from 'node:fs';
+import { SourceFile } from '../ir/diagnostics.js';
+
+/** Reads a path, or stdin for `-`; throws a user-facing message on failure. */
+export function readInput(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+    throw new UserError(`could not open input file '${path}': ${why}`);
+  }
+}
+
+/** A command-line mistake (bad flag, missing file): printed as `error: ...`, exit 1. */
+export class UserError extends Error {}
+
+/** Splits text at lines that are exactly `// -----` (as mlir-opt does). */
+export function splitInput(name: string, text: string, split: boolean): SourceFile[] {
+  if (!split) return [new SourceFile(name, text)];
+  const lines = text.split('\n');
+  const chunks: SourceFile[] = [];
+  let start = 0;
+  for (let k = 0; k <= lines.length; k++) {
+    if (k < lines.length && !/^\s*\/\/ -----\s*$/.test(lines[k])) continue;
+    chunks.push(new SourceFile(name, lines.slice(start, k).join('\n'), start));
+    start = k + 1;
+  }
+  return chunks;
+}
