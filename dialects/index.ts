@@ -7,10 +7,17 @@ import '../ir/printer.js';
 import { arithDialect } from './arith.js';
 import { builtinDialect } from './builtin.js';
 import { funcDialect } from './func.js';
+import { cfDialect } from './cf.js';
+import { mathDialect } from './math.js';
 import { scfDialect } from './scf.js';
+import { ttDialect } from './tt/index.js';
+import { ttgDialect } from './ttg/index.js';
+import { ttngDialect } from './ttng.js';
 
 /** Every dialect table, in registration order. */
-export const allDialects: DialectDecl[] = [builtinDialect, funcDialect, arithDialect, scfDialect];
+export const allDialects: DialectDecl[] = [
+  builtinDialect, funcDialect, arithDialect, mathDialect, scfDialect, cfDialect, ttDialect, ttgDialect, ttngDialect,
+];
 
 /** Registers all dialects (idempotent). */
 export function registerAllDialects(): void {

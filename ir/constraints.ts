@@ -21,10 +21,10 @@ export function typeIs(description: string, check: (t: Type) => boolean): TypeCo
 
 export const AnyType = typeIs('any type', () => true);
 export const AnySignlessInteger = typeIs('signless integer', (t) => t instanceof IntegerType && t.signedness === 'signless');
-export const Index = typeIs('index', (t) => t instanceof IndexType);
-export const I1 = typeIs('1-bit signless integer', (t) => t === i(1));
-export const I32 = typeIs('32-bit signless integer', (t) => t === i(32));
-export const I64 = typeIs('64-bit signless integer', (t) => t === i(64));
+export const I1: TypeConstraint = { ...typeIs('1-bit signless integer', (t) => t === i(1)), buildable: i(1) };
+export const I32: TypeConstraint = { ...typeIs('32-bit signless integer', (t) => t === i(32)), buildable: i(32) };
+export const I64: TypeConstraint = { ...typeIs('64-bit signless integer', (t) => t === i(64)), buildable: i(64) };
+export const Index: TypeConstraint = { ...typeIs('index', (t) => t instanceof IndexType), buildable: IndexType.get() };
 export const AnyFloat = typeIs('floating-point', (t) => t instanceof FloatType);
 export const AnyTensor = typeIs('ranked tensor of any type values', (t) => t instanceof RankedTensorType);
 

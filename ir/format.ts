@@ -11,10 +11,13 @@ import { setFormatCompiler, type OpSpec, type TypeConstraint, type TypeEnv, type
 import { DenseArrayAttr } from './attributes.js';
 import { FunctionType, i, printResultTypes, type Type } from './types.js';
 
-/** A use of `%name` (possibly `%name#k`) not yet resolved to a value. */
+/**
+ * A use of `%name` (possibly `%name#k`) not yet resolved to a value. It is the lexer token
+ * itself (`image` includes the `%`), so reading operands allocates nothing.
+ */
 export interface OperandRef {
-  name: string;
-  pos: SourcePos;
+  readonly image: string;
+  readonly startOffset: number;
 }
 
 /** An entry-block argument named by custom syntax (`%iv` of scf.for). */
@@ -46,6 +49,8 @@ export interface FormatParser extends AsmParser {
   resolveOperand(ref: OperandRef, type: Type): Value;
   resolveOperands(refs: OperandRef[], types: Type[], pos: SourcePos): Value[];
   parseRegion(entryArgs?: RegionArg[], owner?: OpSpec): Region;
+  /** The source position of an operand reference, for diagnostics. */
+  refPos(ref: OperandRef): SourcePos;
   isRegionStart(): boolean;
   parseSuccessor(): Block;
   parseOptionalAttrDict(): void;
@@ -78,13 +83,48 @@ export interface FormatPrinter extends AsmPrinter {
   attrsToPrint(op: Operation, elided: Set<string>): [string, Attribute][];
 }
 
-/** Per-parse scratch state shared with custom directives. */
+/**
+ * A tiny insertion-ordered map over parallel arrays: ops have a handful of groups, and
+ * `clear()` here is free where `Map.clear()` reallocates (this runs once per parsed op).
+ */
+export class SmallMap<V> {
+  private readonly keys: string[] = [];
+  private readonly vals: V[] = [];
+  get size(): number {
+    return this.keys.length;
+  }
+  get(k: string): V | undefined {
+    const i = this.keys.indexOf(k);
+    return i < 0 ? undefined : this.vals[i];
+  }
+  has(k: string): boolean {
+    return this.keys.indexOf(k) >= 0;
+  }
+  set(k: string, v: V): this {
+    const i = this.keys.indexOf(k);
+    if (i >= 0) this.vals[i] = v;
+    else {
+      this.keys.push(k);
+      this.vals.push(v);
+    }
+    return this;
+  }
+  values(): V[] {
+    return this.vals;
+  }
+  clear(): void {
+    this.keys.length = 0;
+    this.vals.length = 0;
+  }
+}
+
+/** Per-parse scratch state shared with custom directives: operand refs and types per group name. */
 export interface FormatScratch {
-  refs: Map<string, OperandRef[]>;
-  operandTypes: Map<string, Type[]>;
-  resultTypes: Map<string, Type[]>;
-  regions: Map<string, Region[]>;
-  successors: Map<string, Block[]>;
+  refs: SmallMap<OperandRef[]>;
+  operandTypes: SmallMap<Type[]>;
+  resultTypes: SmallMap<Type[]>;
+  regions: SmallMap<Region[]>;
+  successors: SmallMap<Block[]>;
 }
 
 // ---- compiled form -----------------------------------------------------------------------
@@ -112,6 +152,8 @@ export interface CompiledFormat {
   elements: Element[];
   /** Attributes the format prints itself (left out of attr-dict). */
   usedAttrs: Set<string>;
+  /** `usedAttrs` plus the segment-size properties: what attr-dict never prints. */
+  elided: Set<string>;
 }
 
 class FormatSyntaxError extends Error {}
@@ -280,7 +322,8 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
   };
   const elements = parseElements('');
   if (pos < text.length) fail(`unexpected '${text[pos]}'`);
-  return { elements, usedAttrs };
+  const elided = new Set([...usedAttrs, 'operandSegmentSizes', 'resultSegmentSizes']);
+  return { elements, usedAttrs, elided };
 }
 
 function firstNonLiteral(els: Element[]): Element | undefined {
@@ -324,19 +367,40 @@ function peekCaret(p: FormatParser): boolean {
   return p.peekToken()?.kind === 'CaretId';
 }
 
+/** Scratch objects reused per nesting depth (ops inside regions of ops being parsed). */
+const scratchPool: FormatScratch[] = [];
+let scratchDepth = 0;
+
+function takeScratch(): FormatScratch {
+  let s = scratchPool[scratchDepth];
+  if (!s) {
+    s = { refs: new SmallMap(), operandTypes: new SmallMap(), resultTypes: new SmallMap(), regions: new SmallMap(), successors: new SmallMap() };
+    scratchPool[scratchDepth] = s;
+  } else {
+    s.refs.clear();
+    s.operandTypes.clear();
+    s.resultTypes.clear();
+    if (s.regions.size) s.regions.clear();
+    if (s.successors.size) s.successors.clear();
+  }
+  scratchDepth++;
+  return s;
+}
+
 /** Parses the op described by `format` into `p.state`. */
 export function parseWithFormat(p: FormatParser, format: CompiledFormat): void {
   const spec = p.state.spec!;
-  const scratch: FormatScratch = {
-    refs: new Map(),
-    operandTypes: new Map(),
-    resultTypes: new Map(),
-    regions: new Map(),
-    successors: new Map(),
-  };
-  p.fmt = scratch;
-  parseElements(p, spec, format.elements, scratch);
-  finishParse(p, spec, scratch);
+  const outer = p.fmt;
+  const scratch = takeScratch();
+  try {
+    p.fmt = scratch;
+    parseElements(p, spec, format.elements, scratch);
+    p.fmt = scratch;
+    finishParse(p, spec, scratch);
+  } finally {
+    scratchDepth--;
+    p.fmt = outer;
+  }
 }
 
 function parseElements(p: FormatParser, spec: OpSpec, els: Element[], s: FormatScratch): void {
@@ -448,7 +512,7 @@ function parseTypeDirective(p: FormatParser, spec: OpSpec, arg: Arg, qualified: 
   let types: Type[];
   if (arg.kind === 'operand' && decl && decl.kind !== 'variadic') {
     const n = decl.kind === 'optional' ? (s.refs.get(arg.name)?.length ?? 1) : 1;
-    types = n ? [one()] : [];
+    types = n ? singleton(one()) : NO_TYPES;
   } else if (arg.kind === 'operand' && s.refs.has(arg.name)) {
     const n = s.refs.get(arg.name)!.length;
     types = [];
@@ -457,7 +521,7 @@ function parseTypeDirective(p: FormatParser, spec: OpSpec, arg: Arg, qualified: 
       types.push(one());
     }
   } else if (decl && decl.kind !== 'variadic' && decl.kind !== 'optional') {
-    types = [one()];
+    types = singleton(one());
   } else {
     types = [];
     if (canStartType(p)) {
@@ -490,7 +554,7 @@ function assignTypes(spec: OpSpec, arg: Arg, types: Type[], s: FormatScratch): v
 }
 
 /** Distributes an `operands`/`results` type list over groups (at most one variable group). */
-function splitAll(decls: ValueDecl[], types: Type[], into: Map<string, Type[]>, refs: Map<string, OperandRef[]> | null): void {
+function splitAll(decls: ValueDecl[], types: Type[], into: SmallMap<Type[]>, refs: SmallMap<OperandRef[]> | null): void {
   const sizes = decls.map((d) => {
     const known = refs?.get(d.name);
     if (known) return known.length;
@@ -518,14 +582,8 @@ function finishParse(p: FormatParser, spec: OpSpec, s: FormatScratch): void {
       k += n;
     });
   }
-  const env: TypeEnv = {
-    operand: (n) => s.operandTypes.get(n),
-    result: (n) => s.resultTypes.get(n),
-    attr: (n) => st.props?.[n] ?? st.attrs?.[n],
-    numOperands: (n) => s.refs.get(n)?.length ?? 0,
-  };
-  inferMissing(p, spec, s, env);
-  const sizes: number[] = [];
+  inferMissing(spec, s, st);
+  const sizes: number[] | null = spec.needsOperandSegments ? [] : null;
   for (const d of spec.operands) {
     const refs = s.refs.get(d.name) ?? [];
     const types = s.operandTypes.get(d.name) ?? [];
@@ -536,17 +594,17 @@ function finishParse(p: FormatParser, spec: OpSpec, s: FormatScratch): void {
     if (d.kind !== 'variadic' && d.kind !== 'optional' && refs.length !== 1)
       p.error(`'${spec.name}' op expected one operand for '${d.name}'`, st.pos);
     for (let k = 0; k < refs.length; k++) st.operands.push(p.resolveOperand(refs[k], types[k]));
-    sizes.push(refs.length);
+    sizes?.push(refs.length);
   }
-  if (spec.needsOperandSegments) p.setProperty('operandSegmentSizes', DenseArrayAttr.get(i(32), sizes));
-  const rsizes: number[] = [];
+  if (sizes) p.setProperty('operandSegmentSizes', DenseArrayAttr.get(i(32), sizes));
+  const rsizes: number[] | null = spec.needsResultSegments ? [] : null;
   for (const d of spec.results) {
     const types = s.resultTypes.get(d.name);
     if (!types) p.error(`'${spec.name}' cannot infer the type of result '${d.name}'`, st.pos);
-    st.resultTypes.push(...types);
-    rsizes.push(types.length);
+    for (const t of types) st.resultTypes.push(t);
+    rsizes?.push(types.length);
   }
-  if (spec.needsResultSegments) p.setProperty('resultSegmentSizes', DenseArrayAttr.get(i(32), rsizes));
+  if (rsizes) p.setProperty('resultSegmentSizes', DenseArrayAttr.get(i(32), rsizes));
   const allRegions = s.regions.get('$all');
   if (allRegions) st.regions.push(...allRegions);
   else for (const d of spec.regionDecls) st.regions.push(...(s.regions.get(d.name) ?? (d.variadic ? [] : [emptyRegion()])));
@@ -559,35 +617,61 @@ function emptyRegion(): Region {
 }
 
 /** Fills types the format leaves implicit: spec rules first, then traits. */
-function inferMissing(p: FormatParser, spec: OpSpec, s: FormatScratch, env: TypeEnv): void {
-  const rules = spec.decl.inferTypes ?? {};
+function inferMissing(spec: OpSpec, s: FormatScratch, st: OperationState): void {
+  if (s.operandTypes.size === spec.operands.length && s.resultTypes.size === spec.results.length) return;
+  const rules = spec.decl.inferTypes;
+  let env: TypeEnv | undefined;
+  const envFor = (): TypeEnv =>
+    (env ??= {
+      operand: (n) => s.operandTypes.get(n),
+      result: (n) => s.resultTypes.get(n),
+      attr: (n) => st.props?.[n] ?? st.attrs?.[n],
+      numOperands: (n) => s.refs.get(n)?.length ?? 0,
+    });
   for (let round = 0; round < 3; round++) {
+    let missing = 0;
     for (const d of spec.operands) {
       if (s.operandTypes.has(d.name)) continue;
       const n = s.refs.get(d.name)?.length ?? 0;
       if (n === 0) {
-        s.operandTypes.set(d.name, []);
+        s.operandTypes.set(d.name, NO_TYPES);
         continue;
       }
-      const t = rules[d.name]?.(env) ?? sameTypeFromTraits(spec, s, n);
+      const rule = rules?.[d.name];
+      const t = (rule && rule(envFor())) ?? sameTypeFromTraits(spec, s) ?? buildable(d.type);
       if (t) s.operandTypes.set(d.name, t.length === n ? t : new Array(n).fill(t[0]));
+      else missing++;
     }
     for (const d of spec.results) {
       if (s.resultTypes.has(d.name)) continue;
-      const t = rules[d.name]?.(env) ?? sameTypeFromTraits(spec, s, 1);
+      const rule = rules?.[d.name];
+      const t = (rule && rule(envFor())) ?? sameTypeFromTraits(spec, s) ?? buildable(d.type);
       if (t) s.resultTypes.set(d.name, t);
+      else missing++;
     }
+    if (!missing) return;
   }
-  void p;
 }
 
-function sameTypeFromTraits(spec: OpSpec, s: FormatScratch, n: number): Type[] | undefined {
-  const same = spec.traitSet.has('SameOperandsAndResultType') || spec.traitSet.has('SameTypeOperands');
-  if (!same) return undefined;
-  let known: Type | undefined;
-  for (const ts of s.operandTypes.values()) if (ts.length) known ??= ts[0];
-  if (spec.traitSet.has('SameOperandsAndResultType')) for (const ts of s.resultTypes.values()) if (ts.length) known ??= ts[0];
-  return known ? new Array(n).fill(known) : undefined;
+const NO_TYPES: Type[] = [];
+
+/** A constraint naming exactly one type (ODS "buildable" types such as I1 or I32) gives it directly. */
+function buildable(c: TypeConstraint | undefined): Type[] | undefined {
+  return c?.buildable ? singleton(c.buildable) : undefined;
+}
+
+/** A shared one-element list per type (never mutated), to avoid an allocation per parsed op. */
+function singleton(t: Type): Type[] {
+  const holder = t as Type & { _single?: Type[] };
+  return (holder._single ??= [t]);
+}
+
+function sameTypeFromTraits(spec: OpSpec, s: FormatScratch): Type[] | undefined {
+  const all = spec.traitSet.has('SameOperandsAndResultType');
+  if (!all && !spec.traitSet.has('SameTypeOperands')) return undefined;
+  for (const ts of s.operandTypes.values()) if (ts.length) return singleton(ts[0]);
+  if (all) for (const ts of s.resultTypes.values()) if (ts.length) return singleton(ts[0]);
+  return undefined;
 }
 
 // ---- printing ----------------------------------------------------------------------------
@@ -595,11 +679,8 @@ function sameTypeFromTraits(spec: OpSpec, s: FormatScratch, n: number): Type[] |
 /** Prints `op` (after its name) with `format`, using MLIR's spacing rules. */
 export function printWithFormat(p: FormatPrinter, op: Operation, format: CompiledFormat): void {
   const spec = op.spec!;
-  const elided = new Set(format.usedAttrs);
-  elided.add('operandSegmentSizes');
-  elided.add('resultSegmentSizes');
   const sp = { emitSpace: true, lastWasPunct: false };
-  printElements(p, op, spec, format.elements, elided, sp);
+  printElements(p, op, spec, format.elements, format.elided, sp);
 }
 
 interface Spacing {
@@ -642,6 +723,12 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
       return;
     }
     case 'operand': {
+      const fixed = spec.fixedOperandIndex(e.name);
+      if (fixed >= 0) {
+        space(p, sp);
+        p.printOperand(op.operand(fixed));
+        return;
+      }
       const vals = spec.operandGroup(op, e.name);
       if (!vals.length) return;
       space(p, sp);
@@ -734,10 +821,16 @@ function typeDecl(spec: OpSpec, arg: Arg): ValueDecl | undefined {
 
 function typesOf(op: Operation, spec: OpSpec, arg: Arg): Type[] {
   switch (arg.kind) {
-    case 'operand':
+    case 'operand': {
+      const fixed = spec.fixedOperandIndex(arg.name);
+      if (fixed >= 0) return [op.operand(fixed).type];
       return spec.operandGroup(op, arg.name).map((v) => v.type);
-    case 'result':
+    }
+    case 'result': {
+      const fixed = spec.fixedResultIndex(arg.name);
+      if (fixed >= 0) return [op.result(fixed).type];
       return spec.resultGroup(op, arg.name).map((v) => v.type);
+    }
     case 'operands':
       return op.operandTypes();
     case 'results':

@@ -18,6 +18,10 @@ export abstract class Value {
   firstUse: OpOperand | null = null;
   /** The name the value had in the source text (`%offsets`), used by the printer when free. */
   nameHint: string | null = null;
+  /** @internal The printer's name for this value, valid while `printGen` is the printer's generation. */
+  printName = '';
+  /** @internal */
+  printGen = 0;
   constructor(public type: Type) {}
 
   /** The operation defining this value, or null for block arguments. */
@@ -118,6 +122,10 @@ export class OpOperand {
 
 // ---- operations --------------------------------------------------------------------------
 
+/** Shared, frozen lists for the common ops without regions or successors (saves two arrays per op). */
+const NO_REGIONS: Region[] = Object.freeze([]) as unknown as Region[];
+const NO_SUCCESSORS: Block[] = Object.freeze([]) as unknown as Block[];
+
 /** Arguments to `Operation.create`. */
 export interface OperationInit {
   name: string;
@@ -151,6 +159,10 @@ export class Operation {
   private _loc: Location | null;
   /** Where the op was in the parsed text, for diagnostics; null for ops built by passes. */
   srcPos: SourcePos | null;
+  /** @internal The printer's `%x = ` prefix, valid while `printGen` is the printer's generation. */
+  printHeader = '';
+  /** @internal */
+  printGen = 0;
 
   private constructor(readonly name: string, public spec: OpSpec | undefined, init: OperationInit) {
     const ops = init.operands ?? [];
@@ -160,14 +172,16 @@ export class Operation {
     this.results = new Array(rts.length);
     for (let k = 0; k < rts.length; k++) this.results[k] = new OpResult(rts[k], this, k);
     const regions = init.regions ?? 0;
-    if (typeof regions === 'number') {
+    if (regions === 0 || (typeof regions !== 'number' && regions.length === 0)) {
+      this.regions = NO_REGIONS;
+    } else if (typeof regions === 'number') {
       this.regions = new Array(regions);
       for (let k = 0; k < regions; k++) this.regions[k] = new Region(this);
     } else {
       this.regions = regions;
       for (const r of regions) r.parent = this;
     }
-    this.successors = init.successors ? [...init.successors] : [];
+    this.successors = init.successors && init.successors.length ? [...init.successors] : NO_SUCCESSORS;
     this.properties = init.properties ?? null;
     this.attributes = init.attributes ?? null;
     this._loc = init.loc ?? null;

@@ -5,15 +5,19 @@
  * their parent region and sibling regions reuse the same numbers; isolated ops restart.
  */
 import { CallSiteLoc, FusedLoc, type Location, NameLoc } from './attributes.js';
-import type { Block, Operation, Region, Value } from './ir.js';
+import type { Block, Operation, Region } from './ir.js';
 
-/** Printed names of values (`%x`, `%x#1`) and blocks (`^bb2`). */
+/**
+ * Printed names of blocks (`^bb2`). Value names (`%x`, `%x#1`) and op result headers
+ * (`%x:2 = `) are stamped on the values and ops with generation `gen`, which avoids a map
+ * lookup per operand on the printer's hot path.
+ */
 export interface NameTable {
-  values: Map<Value, string>;
+  gen: number;
   blocks: Map<Block, string>;
-  /** For each op with results: the result group headers (`%x:2`, `%y`). */
-  resultGroups: Map<Operation, string[]>;
 }
+
+let generation = 0;
 
 interface Counters {
   value: number;
@@ -53,7 +57,7 @@ function sanitize(name: string): string {
 
 /** Computes names for everything nested in `root` (root's own results are named too). */
 export function computeNames(root: Operation): NameTable {
-  const table: NameTable = { values: new Map(), blocks: new Map(), resultGroups: new Map() };
+  const table: NameTable = { gen: ++generation, blocks: new Map() };
   const rootScope = new NameScope(null);
   const counters: Counters = { value: 0, arg: 0, conflict: 0 };
   nameOpResults(root, table, rootScope, counters);
@@ -95,11 +99,14 @@ function nameRegion(region: Region, table: NameTable, scope: NameScope, c: Count
   region.blocks.forEach((b, k) => {
     for (const a of b.args) {
       const hint = a.nameHint ?? nameFromLoc(a.loc);
+      // Entry-block arguments consume an `%argN` number even when named, as MLIR does.
+      const argId = k === 0 ? c.arg++ : -1;
       let name: string;
       if (hint) name = uniqueName(sanitize(hint), scope, c);
-      else if (k === 0) name = uniqueName(`arg${c.arg++}`, scope, c);
+      else if (k === 0) name = uniqueName(`arg${argId}`, scope, c);
       else name = String(c.value++);
-      table.values.set(a, '%' + name);
+      a.printName = '%' + name;
+      a.printGen = table.gen;
     }
     for (let op = b.first; op; op = op.next) nameOpResults(op, table, scope, c);
   });
@@ -110,7 +117,7 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
   if (n === 0) return;
   const suggested = op.spec?.decl.resultNames?.(op);
   const locName = op.hasExplicitLoc ? nameFromLoc(op.loc) : null;
-  const headers: string[] = [];
+  let header = '';
   let k = 0;
   while (k < n) {
     // A group runs from a result with its own name to the next such result.
@@ -120,9 +127,14 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     const hint = first.nameHint ?? (k === 0 ? locName : null) ?? suggested?.[k] ?? null;
     const name = hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++);
     const size = end - k;
-    for (let j = k; j < end; j++) table.values.set(op.results[j], size === 1 ? `%${name}` : `%${name}#${j - k}`);
-    headers.push(size === 1 ? `%${name}` : `%${name}:${size}`);
+    for (let j = k; j < end; j++) {
+      const r = op.results[j];
+      r.printName = size === 1 ? '%' + name : `%${name}#${j - k}`;
+      r.printGen = table.gen;
+    }
+    header += (header ? ', ' : '') + (size === 1 ? '%' + name : `%${name}:${size}`);
     k = end;
   }
-  table.resultGroups.set(op, headers);
+  op.printHeader = header + ' = ';
+  op.printGen = table.gen;
 }

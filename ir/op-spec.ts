@@ -20,6 +20,8 @@ export interface TypeConstraint {
    * (without `!dialect.name`), as ODS does for operands constrained to one dialect type class.
    */
   stripped?: { print(p: AsmPrinter, t: Type): void; parse(p: AsmParser): Type };
+  /** The one type this constraint allows (ODS "buildable" types such as i1), used when a format omits it. */
+  buildable?: Type;
 }
 
 /** A kind of attribute: how it is checked and how it reads/prints where a format names it (`$axis`). */
@@ -135,6 +137,8 @@ export class OpSpec {
   readonly regionDecls: RegionDecl[];
   readonly successorDecls: RegionDecl[];
   format: CompiledFormat | null = null;
+  private readonly fixedOperands: Map<string, number> | null;
+  private readonly fixedResults: Map<string, number> | null;
 
   constructor(readonly decl: OpDecl, readonly dialect: string) {
     this.traitSet = new Set(decl.traits ?? []);
@@ -143,6 +147,8 @@ export class OpSpec {
     this.results = decl.results ?? [];
     this.regionDecls = decl.regions ?? [];
     this.successorDecls = decl.successors ?? [];
+    this.fixedOperands = countVariable(this.operands) ? null : new Map(this.operands.map((d, k) => [d.name, k]));
+    this.fixedResults = countVariable(this.results) ? null : new Map(this.results.map((d, k) => [d.name, k]));
     if (this.needsOperandSegments) this.traitSet.add('AttrSizedOperandSegments');
     if (this.needsResultSegments) this.traitSet.add('AttrSizedResultSegments');
   }
@@ -156,6 +162,15 @@ export class OpSpec {
   }
   get needsResultSegments(): boolean {
     return countVariable(this.results) > 1;
+  }
+
+  /** Index of operand group `name` when every operand group has exactly one value; else -1. */
+  fixedOperandIndex(name: string): number {
+    return this.fixedOperands?.get(name) ?? -1;
+  }
+  /** Index of result group `name` when every result group has exactly one value; else -1. */
+  fixedResultIndex(name: string): number {
+    return this.fixedResults?.get(name) ?? -1;
   }
 
   /** Sizes of each operand group of `op`. */

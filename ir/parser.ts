@@ -7,13 +7,14 @@ import { DenseArrayAttr, DictionaryAttr, type Attribute, Location, UnitAttr } fr
 import { SourceFile, type SourcePos } from './diagnostics.js';
 import { parseWithFormat, type FormatParser, type OperandRef, type OperationState, type RegionArg } from './format.js';
 import { Block, BlockArgument, Operation, Region, Value } from './ir.js';
-import { T } from './lexer.js';
+import { T, type IToken } from './lexer.js';
 import type { OpSpec } from './op-spec.js';
 import { ParserBase, type ParseOptions } from './parser-base.js';
 import { FunctionType, i, type Type } from './types.js';
 
 /** A placeholder for a value used before its definition. */
 class ForwardRef extends Value {
+  /** `name` is the reference as written, with `%` (and `#k`). */
   constructor(type: Type, readonly name: string, readonly usePos: SourcePos) {
     super(type);
   }
@@ -33,6 +34,8 @@ interface IsolatedScope {
 
 /** Per-region bookkeeping: names defined there (dropped on exit) and block labels. */
 interface RegionScope {
+  /** Regions of isolated ops drop their whole scope on exit, so they need no list. */
+  isolated: boolean;
   defined: string[];
   blocks: Map<string, { block: Block; defined: boolean; pos: SourcePos }>;
 }
@@ -47,6 +50,14 @@ export interface ParsedFile {
 }
 
 const AUTO_NAME = /^(?:\d+|arg\d+|cst(?:_\d+)?|c-?\d+(?:_[a-z0-9]+)?(?:_\d+)?|true|false|true_\d+|false_\d+)$/;
+
+/** Whether a name is one the printer generates itself (`%0`, `%arg3`, `%cst_2`, `%c1_i32`, `%true`). */
+function looksAutoNamed(name: string): boolean {
+  const c = name.charCodeAt(0);
+  // Only digits and names starting with a, c, f or t can be generated names.
+  if (!((c >= 48 && c <= 57) || c === 97 || c === 99 || c === 102 || c === 116)) return false;
+  return AUTO_NAME.test(name);
+}
 
 /** The full parser: top level, operations, regions, blocks and SSA values. */
 export class Parser extends ParserBase implements FormatParser {
@@ -64,7 +75,7 @@ export class Parser extends ParserBase implements FormatParser {
     const body = new Block();
     let resources: string | null = null;
     this.pushIsolated();
-    this.regions.push({ defined: [], blocks: new Map() });
+    this.regions.push({ isolated: true, defined: [], blocks: new Map() });
     while (!this.atEnd()) {
       if ((this.is(T.HashId) || this.is(T.BangId)) && this.peekIs(1, T.Equal)) {
         this.skipAliasDefinition();
@@ -118,34 +129,44 @@ export class Parser extends ParserBase implements FormatParser {
     return this.isolated[this.isolated.length - 1];
   }
 
-  /** Binds `%name` (or `%name:N` as a group) in the current scope, resolving forward uses. */
-  private defineValue(name: string, values: Value[], pos: SourcePos, group: boolean): void {
+  /** Binds `%name` (or `%name:N` as a group; `name` includes the `%`) in the current scope, resolving forward uses. */
+  private defineValue(name: string, values: Value[], offset: number, group: boolean): void {
     const scope = this.scope;
     const existing = scope.values.get(name);
     if (existing !== undefined && !(existing instanceof ForwardRef))
-      this.error(`redefinition of SSA value '%${name}'`, pos);
+      this.error(`redefinition of SSA value '${name}'`, this.posAt(offset));
     scope.values.set(name, group ? values : values[0]);
-    this.regions[this.regions.length - 1].defined.push(name);
-    const refs = scope.forwardRefs.get(name);
+    const region = this.regions[this.regions.length - 1];
+    if (!region.isolated) region.defined.push(name);
+    const refs = scope.forwardRefs.size ? scope.forwardRefs.get(name) : undefined;
     if (refs) {
       for (const ref of refs) {
         const idx = refIndex(ref.name);
         const real = values[idx];
         if (!real) this.error(`reference to invalid result number`, ref.usePos);
         if (real.type !== ref.type)
-          this.error(`use of value '%${ref.name}' expects different type than prior uses: '${ref.type}' vs '${real.type}'`, ref.usePos);
+          this.error(`use of value '${ref.name}' expects different type than prior uses: '${ref.type}' vs '${real.type}'`, ref.usePos);
         ref.replaceAllUsesWith(real);
       }
       scope.forwardRefs.delete(name);
     }
-    if (!/^\d+$/.test(name) && !AUTO_NAME.test(name)) values[0].nameHint = name;
+    const hint = name.slice(1);
+    if (!looksAutoNamed(hint)) values[0].nameHint = hint;
+  }
+
+  /** A source position from an offset (for diagnostics). */
+  posAt(offset: number): SourcePos {
+    return { source: this.source, offset };
+  }
+
+  refPos(ref: OperandRef): SourcePos {
+    return this.posAt(ref.startOffset);
   }
 
   // ---- operands --------------------------------------------------------------------------
 
   parseOperandRef(): OperandRef {
-    const t = this.expect(T.PercentId, 'SSA operand');
-    return { name: t.image.slice(1), pos: this.posOf(t) };
+    return this.expect(T.PercentId, 'SSA operand');
   }
 
   parseOptionalOperandRef(): OperandRef | undefined {
@@ -162,24 +183,25 @@ export class Parser extends ParserBase implements FormatParser {
 
   /** Looks up `%name` (or `%name#k`) with its expected type; creates a forward reference if undefined yet. */
   resolveOperand(ref: OperandRef, type: Type): Value {
-    const hash = ref.name.indexOf('#');
-    const base = hash < 0 ? ref.name : ref.name.slice(0, hash);
+    const name = ref.image;
+    const hash = name.indexOf('#');
+    const base = hash < 0 ? name : name.slice(0, hash);
     const found = this.scope.values.get(base);
     if (found !== undefined && !(found instanceof ForwardRef)) {
       let v: Value;
       if (Array.isArray(found)) {
-        const idx = hash < 0 ? 0 : Number(ref.name.slice(hash + 1));
-        if (idx >= found.length) this.error(`reference to invalid result number`, ref.pos);
+        const idx = hash < 0 ? 0 : Number(name.slice(hash + 1));
+        if (idx >= found.length) this.error(`reference to invalid result number`, this.refPos(ref));
         v = found[idx];
       } else {
-        if (hash >= 0 && ref.name.slice(hash + 1) !== '0') this.error(`reference to invalid result number`, ref.pos);
+        if (hash >= 0 && name.slice(hash + 1) !== '0') this.error(`reference to invalid result number`, this.refPos(ref));
         v = found;
       }
       if (v.type !== type)
-        this.error(`use of value '%${ref.name}' expects different type than prior uses: '${type}' vs '${v.type}'`, ref.pos);
+        this.error(`use of value '${name}' expects different type than prior uses: '${type}' vs '${v.type}'`, this.refPos(ref));
       return v;
     }
-    const fwd = new ForwardRef(type, ref.name, ref.pos);
+    const fwd = new ForwardRef(type, name, this.refPos(ref));
     let list = this.scope.forwardRefs.get(base);
     if (!list) this.scope.forwardRefs.set(base, (list = []));
     list.push(fwd);
@@ -199,30 +221,46 @@ export class Parser extends ParserBase implements FormatParser {
   /** Parses one operation, with its result bindings and trailing location. */
   parseOperation(): Operation {
     const start = this.pos();
-    const groups: { name: string; count: number; pos: SourcePos }[] = [];
+    // Result bindings: the common single `%x =` needs no allocation.
+    let single: IToken | null = null;
+    let groups: { tok: IToken; count: number }[] | null = null;
     if (this.is(T.PercentId)) {
       do {
-        const t = this.expect(T.PercentId, 'SSA value name');
+        const t = this.next();
         if (t.image.includes('#')) this.error('expected SSA value name without result number', this.posOf(t));
         let count = 1;
         if (this.parseOptionalPunct(':')) {
           count = Number(this.parseInteger());
           if (count < 1) this.error('expected a positive number of results');
         }
-        groups.push({ name: t.image.slice(1), count, pos: this.posOf(t) });
+        if (!single && !groups && count === 1) single = t;
+        else {
+          groups ??= single ? [{ tok: single, count: 1 }] : [];
+          single = null;
+          groups.push({ tok: t, count });
+        }
       } while (this.parseOptionalPunct(','));
       this.parsePunct('=');
     }
     let op: Operation;
     if (this.is(T.String)) op = this.parseGenericOperation(start);
     else if (this.is(T.BareId)) op = this.parseCustomOperation(start);
-    else this.error(groups.length ? `expected operation name in quotes` : `expected operation name, found ${this.describe()}`);
+    else this.error(single || groups ? `expected operation name in quotes` : `expected operation name, found ${this.describe()}`);
+    if (single) {
+      if (op.numResults !== 1) this.error(`operation defines ${op.numResults} results but was provided 1 to bind`, start);
+      this.defineValue(single.image, op.results, single.startOffset, false);
+      return op;
+    }
+    if (!groups) {
+      if (op.numResults) this.error(`operation defines ${op.numResults} results but was provided 0 to bind`, start);
+      return op;
+    }
     const declared = groups.reduce((n, g) => n + g.count, 0);
-    if (groups.length && declared !== op.numResults)
+    if (declared !== op.numResults)
       this.error(`operation defines ${op.numResults} results but was provided ${declared} to bind`, start);
     let k = 0;
     for (const g of groups) {
-      this.defineValue(g.name, op.results.slice(k, k + g.count), g.pos, g.count > 1);
+      this.defineValue(g.tok.image, op.results.slice(k, k + g.count), g.tok.startOffset, g.count > 1);
       k += g.count;
     }
     return op;
@@ -385,7 +423,7 @@ export class Parser extends ParserBase implements FormatParser {
     const region = new Region(null);
     const isolated = owner?.traitSet.has('IsolatedFromAbove') ?? false;
     if (isolated) this.pushIsolated();
-    this.regions.push({ defined: [], blocks: new Map() });
+    this.regions.push({ isolated, defined: [], blocks: new Map() });
     this.defaultDialects.push(owner?.decl.defaultDialect);
     const open = this.pos();
     this.parsePunct('{');
@@ -394,7 +432,7 @@ export class Parser extends ParserBase implements FormatParser {
       if (!this.is(T.CaretId)) {
         entry = region.addBlock(new Block());
         entry.srcPos = open;
-        for (const a of entryArgs) this.defineValue(a.ref.name, [entry.addArgument(a.type, a.loc)], a.ref.pos, false);
+        for (const a of entryArgs) this.defineValue(a.ref.image, [entry.addArgument(a.type, a.loc)], a.ref.startOffset, false);
         this.parseBlockBody(entry);
       } else if (entryArgs.length) {
         this.error('invalid block name in region with named arguments');
@@ -426,7 +464,7 @@ export class Parser extends ParserBase implements FormatParser {
           this.parsePunct(':');
           const type = this.parseType();
           const loc = this.parseOptionalLocation();
-          this.defineValue(ref.name, [block.addArgument(type, loc)], ref.pos, false);
+          this.defineValue(ref.image, [block.addArgument(type, loc)], ref.startOffset, false);
         } while (this.parseOptionalPunct(','));
       }
       this.parsePunct(')');

@@ -29,7 +29,9 @@ export interface PrintOptions {
 export class Printer implements FormatPrinter {
   private out = '';
   private indent = '';
-  private names: NameTable = { values: new Map(), blocks: new Map(), resultGroups: new Map() };
+  private names: NameTable = { gen: -1, blocks: new Map() };
+  /** Finished output, flattened in chunks so the many small concatenations die young. */
+  private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
   private readonly locAliases = new Map<Location, string>();
   private readonly defaultDialects: (string | undefined)[] = [];
@@ -70,12 +72,12 @@ export class Printer implements FormatPrinter {
   // ---- FormatPrinter ----------------------------------------------------------------------
 
   printOperand(v: Value): void {
-    this.out += this.names.values.get(v) ?? '<<UNKNOWN SSA VALUE>>';
+    this.out += v.printGen === this.names.gen ? v.printName : '<<UNKNOWN SSA VALUE>>';
   }
   printOperands(vs: readonly Value[]): void {
     for (let k = 0; k < vs.length; k++) {
       if (k) this.out += ', ';
-      this.out += this.names.values.get(vs[k]) ?? '<<UNKNOWN SSA VALUE>>';
+      this.printOperand(vs[k]);
     }
   }
   printSuccessor(b: Block): void {
@@ -88,6 +90,7 @@ export class Printer implements FormatPrinter {
     printDictionary(this, list);
   }
   attrsToPrint(op: Operation, elided: Set<string>): [string, Attribute][] {
+    if (!op.properties && !op.attributes) return NO_ATTRS;
     const spec = op.spec;
     return op.allAttrs().filter(([k, v]) => {
       if (elided.has(k)) return false;
@@ -120,6 +123,7 @@ export class Printer implements FormatPrinter {
         this.out += this.indent;
         this.printOperation(op);
         this.out += '\n';
+        if (this.out.length > 65536) this.flushChunk();
       }
     });
     this.indent = outer;
@@ -152,6 +156,22 @@ export class Printer implements FormatPrinter {
     this.out += '\n';
   }
 
+  /** Moves the current output into a flat chunk (reading a character flattens V8's rope). */
+  private flushChunk(): void {
+    const s = this.out;
+    s.charCodeAt(0);
+    this.chunks.push(s);
+    this.out = '';
+  }
+
+  /** Everything written so far. */
+  private take(): string {
+    this.flushChunk();
+    const all = this.chunks.join('');
+    this.chunks.length = 0;
+    return all;
+  }
+
   private printInlineLoc(l: Location): void {
     this.out += ' loc(';
     l.printBody(this);
@@ -162,8 +182,7 @@ export class Printer implements FormatPrinter {
 
   /** Prints one operation (results, name, body, location) without a trailing newline. */
   printOperation(op: Operation): void {
-    const headers = this.names.resultGroups.get(op);
-    if (headers) this.out += headers.join(', ') + ' = ';
+    if (op.numResults) this.out += op.printGen === this.names.gen ? op.printHeader : '<<UNNAMED>> = ';
     const spec = op.spec;
     if (!this.options.generic && spec && (spec.decl.syntax || spec.format)) {
       this.out += this.displayName(op);
@@ -226,18 +245,16 @@ export class Printer implements FormatPrinter {
   printTopLevel(op: Operation): string {
     this.names = computeNames(op);
     this.collectAliases(op);
-    const header = this.out;
-    this.out = '';
+    const header = this.take();
     this.printOperation(op);
     this.out += '\n';
-    const body = this.out;
-    this.out = '';
+    const body = this.take();
     for (const [l, name] of [...this.locAliases].sort((a, b) => aliasOrder(a[1], b[1]))) {
       this.out += name + ' = ';
       l.print(this);
       this.out += '\n';
     }
-    const trailer = this.out;
+    const trailer = this.take();
     const resources = this.options.resources ? this.options.resources + '\n' : '';
     return header + body + trailer + resources;
   }
@@ -247,7 +264,7 @@ export class Printer implements FormatPrinter {
     this.names = computeNames(op);
     this.out = '';
     this.printOperation(op);
-    return this.out;
+    return this.take();
   }
 
   private collectAliases(root: Operation): void {
@@ -276,6 +293,8 @@ export class Printer implements FormatPrinter {
     }
   }
 }
+
+const NO_ATTRS: [string, Attribute][] = [];
 
 function byBlockNumber(a: string, b: string): number {
   return Number(a.slice(3)) - Number(b.slice(3));
@@ -413,7 +432,7 @@ setOpPrinter((op) => printOp(op));
 setPlainTextImpl((body) => {
   const p = new Printer({});
   body(p);
-  return (p as unknown as { out: string }).out;
+  return (p as unknown as { take(): string }).take();
 });
 
 export { printResultTypes, UnitAttr };

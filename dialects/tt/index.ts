@@ -1,0 +1,23 @@
+/**
+ * The Triton `tt` dialect (Triton 3.6): its op table and its types `!tt.ptr` and `!tt.tensordesc`.
+ */
+import type { DialectDecl } from '../../ir/op-spec.js';
+import { ttComputeOps } from './ops-compute.js';
+import { ttMemoryOps } from './ops-memory.js';
+import { ttCoreOps } from './ops.js';
+import { PointerType, TensorDescType } from './types.js';
+import { withTTBase } from './util.js';
+
+/** The tt dialect table. Every op gets Triton's `TT_Op` base checks (tensor sizes). */
+export const ttDialect: DialectDecl = {
+  name: 'tt',
+  summary: 'Triton IR: the target-independent tile language',
+  ops: [...ttCoreOps, ...ttMemoryOps, ...ttComputeOps].map(withTTBase),
+  types: {
+    ptr: (p) => PointerType.parseBody(p),
+    tensordesc: (p) => TensorDescType.parseBody(p),
+  },
+};
+
+/** The dialect's type classes, re-exported for convenience. */
+export { PointerType, TensorDescType };

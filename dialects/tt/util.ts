@@ -1,0 +1,99 @@
+/**
+ * Helpers shared by the tt op tables: type inference as Triton's `TypesMatchWith` rules do it,
+ * and the checks behind several verifiers.
+ */
+import type { Operation } from '../../ir/ir.js';
+import type { CustomDirective, OpDecl, TypeEnv } from '../../ir/op-spec.js';
+import { UnitAttr } from '../../ir/attributes.js';
+import { RankedTensorType, type Type, elementTypeOf, i } from '../../ir/types.js';
+import { PointerType } from './types.js';
+
+/** Triton's `getPointeeType`: `tensor<4x!tt.ptr<f32>, #e>` gives `tensor<4xf32, #e>`, `!tt.ptr<T>` gives `T`. */
+export function pointeeOf(t: Type): Type | undefined {
+  if (t instanceof PointerType) return t.pointee;
+  if (t instanceof RankedTensorType && t.elementType instanceof PointerType) return t.withElementType(t.elementType.pointee);
+  return undefined;
+}
+
+/** Triton's `getI1SameShape`: i1 with the shape and encoding of `t` (plain i1 for scalars). */
+export function i1SameShape(t: Type): Type {
+  if (t instanceof RankedTensorType) return t.withElementType(i(1));
+  return i(1);
+}
+
+/** Triton's `getPointerTypeSameShape`: pointers to the elements of `t`, keeping shape and encoding. */
+export function pointerSameShape(t: Type): Type {
+  if (t instanceof RankedTensorType) return t.withElementType(PointerType.get(t.elementType));
+  return PointerType.get(t);
+}
+
+/** The first type of group `name` in a type environment. */
+export function firstType(env: TypeEnv, name: string, result = false): Type | undefined {
+  const ts = result ? env.result(name) : env.operand(name);
+  return ts?.[0];
+}
+
+/** An inference rule giving group `name`'s type from another group's first type. */
+export function inferFrom(from: string, fn: (t: Type) => Type | undefined, fromResult = false): (env: TypeEnv) => Type[] | undefined {
+  return (env) => {
+    const t = firstType(env, from, fromResult);
+    if (!t) return undefined;
+    const r = fn(t);
+    return r ? [r] : undefined;
+  };
+}
+
+/** Checks ODS's `SameOperandsAndResultElementType` (Triton spells it out on many ops). */
+export function sameElementType(op: Operation): string | void {
+  const all = [...op.operandValues(), ...op.results].map((v) => elementTypeOf(v.type));
+  if (all.some((t) => t !== all[0])) return 'requires the same element type for all operands and results';
+}
+
+/** Composes verifiers: the first message wins. */
+export function allOf(...checks: ((op: Operation) => string | void)[]): (op: Operation) => string | void {
+  return (op) => {
+    for (const c of checks) {
+      const m = c(op);
+      if (m) return m;
+    }
+  };
+}
+
+const MAX_TENSOR_ELEMENTS = 1048576;
+
+/** Triton's `TensorSizeTrait` (on every tt op): tensors have a power-of-two number of elements, at most 2^20. */
+export function checkTensorSizes(op: Operation): string | void {
+  for (const v of [...op.operandValues(), ...op.results]) {
+    const t = v.type;
+    if (!(t instanceof RankedTensorType)) continue;
+    const n = t.numElements;
+    if (n < 0) continue;
+    if (n > MAX_TENSOR_ELEMENTS) return `Maximum allowed number of elements is ${MAX_TENSOR_ELEMENTS}, but ${t} has more than that`;
+    if ((n & (n - 1)) !== 0) return `Number of elements must be power-of-two, but ${t} doesn't follow the rule (${n}) elements`;
+  }
+}
+
+/** Adds the checks every `TT_Op` gets (`TensorSizeTrait`) in front of an op's own verifier. */
+export function withTTBase(decl: OpDecl): OpDecl {
+  const own = decl.verify;
+  return {
+    ...decl,
+    traits: [...(decl.traits ?? []), 'TensorSizeTrait', 'VerifyTensorLayoutsTrait'],
+    verify: own ? allOf(checkTensorSizes, own) : checkTensorSizes,
+  };
+}
+
+/**
+ * `custom<UnitKeyword>($name)`: the ODS group (`name` $name^)? for a unit attribute, written as the
+ * bare keyword `name` when the attribute is set.
+ */
+export const unitKeyword: CustomDirective = {
+  parse(p, args) {
+    const name = args[0].slice(1);
+    if (p.parseOptionalKeyword(name) !== undefined) p.setProperty(name, UnitAttr.get());
+  },
+  print(p, op, args) {
+    const name = args[0].slice(1);
+    if (op.getAttr(name) instanceof UnitAttr) p.write(` ${name}`);
+  },
+};

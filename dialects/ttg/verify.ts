@@ -1,0 +1,64 @@
+/**
+ * Layout checks in context: a layout against the tensor (or memdesc) that carries it, and
+ * against the enclosing module's `ttg.threads-per-warp` / `ttg.num-warps`.
+ */
+import { IntegerAttr, type Attribute } from '../../ir/attributes.js';
+import type { Operation } from '../../ir/ir.js';
+import { RankedTensorType, type Type } from '../../ir/types.js';
+import { StructAttr } from './struct-attr.js';
+import { NVMMA_SHARED, isDistributed, isSharedLayout, isTtgLayout, layoutRank, threadsAndWarps, verifyLayout } from './layout-attrs.js';
+import { MemDescType } from './types.js';
+
+/**
+ * Checks a ttg layout against the ranked tensor it encodes: the layout is self-consistent,
+ * its rank equals the tensor's, and a shared layout is not put on a register tensor.
+ */
+export function verifyEncoding(attr: Attribute, t: RankedTensorType): string | void {
+  if (!isTtgLayout(attr)) return;
+  const own = verifyLayout(attr);
+  if (own) return own;
+  if (isSharedLayout(attr)) return `tensor ${t} cannot have the shared-memory layout ${attr}`;
+  const rank = layoutRank(attr);
+  if (rank !== null && rank !== t.rank) return `layout ${attr} has rank ${rank} but the tensor ${t} has rank ${t.rank}`;
+}
+
+/**
+ * Checks the encoding of a `!ttg.memdesc`: a shared layout whose rank is at most the memdesc's
+ * (leading dimensions may be pipeline buffers), and an alloc shape that covers the shape.
+ */
+export function verifyMemDesc(t: MemDescType): string | void {
+  if (t.allocShape.length < t.rank) return `memdesc ${t} has an alloc shape of lower rank than its shape`;
+  const enc = t.encoding;
+  if (!(enc instanceof StructAttr) || !isTtgLayout(enc)) return;
+  const own = verifyLayout(enc);
+  if (own) return own;
+  if (isDistributed(enc as Attribute)) return;
+  const rank = enc.spec === NVMMA_SHARED ? 2 : layoutRank(enc);
+  if (rank !== null && rank > t.rank) return `memdesc ${t} has rank ${t.rank} but its layout ${enc} has rank ${rank}`;
+}
+
+function moduleInt(mod: Operation, name: string): number | null {
+  const a = mod.getAttr(name);
+  return a instanceof IntegerAttr ? a.num : null;
+}
+
+/** Checks a distributed layout against the module's threads per warp and number of warps. */
+export function verifyAgainstModule(attr: Attribute, op: Operation): string | void {
+  if (!isDistributed(attr)) return;
+  const mod = op.name === 'builtin.module' ? op : op.parentOfType('builtin.module');
+  if (!mod) return;
+  const { threads, warps } = threadsAndWarps(attr);
+  const tpw = moduleInt(mod, 'ttg.threads-per-warp');
+  if (threads !== null && tpw !== null && threads !== tpw)
+    return `layout ${attr} has threadsPerWarp product ${threads} but the module has ttg.threads-per-warp = ${tpw}`;
+  const nw = moduleInt(mod, 'ttg.num-warps');
+  if (warps !== null && nw !== null && warps !== nw)
+    return `layout ${attr} has warpsPerCTA product ${warps} but the module has ttg.num-warps = ${nw}`;
+}
+
+/** `DialectDecl.verifyType` of ttg: every ranked tensor or memdesc with a ttg layout, in context. */
+export function verifyTtgType(t: Type, op: Operation): string | void {
+  if (t instanceof MemDescType) return verifyMemDesc(t);
+  if (!(t instanceof RankedTensorType) || !t.encoding) return;
+  return verifyEncoding(t.encoding, t) ?? verifyAgainstModule(t.encoding, op);
+}
