@@ -66,7 +66,7 @@ export function boolAttr(v: boolean): IntegerAttr {
 }
 
 /** Whether `a` is a bool attribute. */
-export function isBoolAttr(a: Attribute | undefined): a is IntegerAttr {
+export function isBoolAttr(a: Attribute | undefined): boolean {
   return a instanceof IntegerAttr && isBoolType(a.type);
 }
 
@@ -273,7 +273,7 @@ export class DenseElementsAttr extends Attribute {
   override printWithoutType(p: AsmPrinter): void {
     p.write('dense<');
     if (this.rawHex !== null) p.write(`"${this.rawHex}"`);
-    else if (this.isSplat && this.type.numElements !== 1) p.write(formatScalar(this.values[0], this.type.elementType));
+    else if (this.isSplat) p.write(formatScalar(this.values[0], this.type.elementType));
     else if (this.values.length > 0) this.printNested(p, 0, 0);
     p.write('>');
   }

@@ -197,15 +197,15 @@ export function intEnum(name: string, width: number, cases: readonly string[], v
 }
 
 /** A constraint satisfied by attributes of a given class (dialect attributes). */
-export function attrOfClass(description: string, cls: abstract new (...args: never[]) => Attribute): AttrConstraint {
+export function attrOfClass(description: string, cls: Function & { prototype: Attribute }): AttrConstraint {
   return attrIs(description, (a) => a instanceof cls);
 }
 
 /** A type constraint for a dialect type class, printed stripped in formats (`<...>`). */
-export function strippedTypeOf(description: string, cls: abstract new (...args: never[]) => Type, parseBody: (p: AsmParser) => Type): TypeConstraint {
+export function strippedTypeOf(description: string, isType: (t: Type) => boolean, parseBody: (p: AsmParser) => Type): TypeConstraint {
   return {
     description,
-    check: (t) => t instanceof cls,
+    check: isType,
     stripped: {
       print: (p: AsmPrinter, t: Type) => p.printStrippedType(t),
       parse: parseBody,

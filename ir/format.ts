@@ -4,7 +4,7 @@
  * elements drive parsing and printing, so what is printed always reads back.
  */
 import type { AsmParser, AsmPrinter } from './asm.js';
-import type { Attribute } from './attributes.js';
+import { type Attribute, UnitAttr } from './attributes.js';
 import type { SourcePos } from './diagnostics.js';
 import { Region, type Block, type BlockArgument, type Operation, type Value } from './ir.js';
 import { setFormatCompiler, type OpSpec, type TypeConstraint, type TypeEnv, type ValueDecl } from './op-spec.js';
@@ -79,6 +79,8 @@ export interface FormatPrinter extends AsmPrinter {
   printOptionalAttrDict(attrs: [string, Attribute][], elided?: Set<string>, withKeyword?: boolean): void;
   /** `%name: type {attrs} loc(...)` for function signatures. */
   printRegionArgument(arg: BlockArgument, attrs?: [string, Attribute][] | null): void;
+  /** Starts a new line at the current op's indentation. */
+  printNewline(): void;
   /** The attributes of `op` an attr-dict prints, honouring defaults and elisions. */
   attrsToPrint(op: Operation, elided: Set<string>): [string, Attribute][];
 }
@@ -297,9 +299,16 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
         pos = close + 1;
         skipWs();
         pos++; // (
-        const end = text.indexOf(')', pos);
-        const args = text.slice(pos, end).split(',').map((s) => s.trim()).filter(Boolean);
-        pos = end + 1;
+        let depth = 1;
+        let end = pos;
+        while (end < text.length && depth > 0) {
+          if (text[end] === '(') depth++;
+          else if (text[end] === ')') depth--;
+          end++;
+        }
+        if (depth) fail('unbalanced parentheses in custom directive');
+        const args = splitTopLevel(text.slice(pos, end - 1));
+        pos = end;
         if (!spec.decl.directives?.[name]) fail(`no custom directive '${name}'`);
         for (const a of args) if (a.startsWith('$') && spec.attrIndex.has(a.slice(1))) usedAttrs.add(a.slice(1));
         return { k: 'custom', name, args };
@@ -324,6 +333,25 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
   if (pos < text.length) fail(`unexpected '${text[pos]}'`);
   const elided = new Set([...usedAttrs, 'operandSegmentSizes', 'resultSegmentSizes']);
   return { elements, usedAttrs, elided };
+}
+
+/** Splits `a, ref(type($b)), c` at top-level commas. */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const c of s) {
+    if (c === ',' && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    if (c === '(') depth++;
+    if (c === ')') depth--;
+    cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
 }
 
 function firstNonLiteral(els: Element[]): Element | undefined {
@@ -716,6 +744,11 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
         sp.emitSpace = false;
         return;
       }
+      if (e.text === '\\n') {
+        p.printNewline();
+        sp.emitSpace = false;
+        return;
+      }
       if (sp.emitSpace && spaceBeforeLiteral(e.text, sp.lastWasPunct)) p.write(' ');
       p.write(e.text);
       sp.emitSpace = e.text.length !== 1 || !'<({['.includes(e.text[0]);
@@ -742,7 +775,7 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
       return;
     case 'attr': {
       const a = op.getAttr(e.name);
-      if (!a) return;
+      if (!a || a instanceof UnitAttr) return; // a unit attribute is spelled by its keyword alone
       space(p, sp);
       spec.attrIndex.get(e.name)!.kind.print(p, a);
       return;

@@ -526,7 +526,7 @@ export class Block {
     if (!this.parent) return out;
     for (const b of this.parent.blocks) {
       const t = b.last;
-      if (t && t.successors.includes(this)) out.push(b);
+      if (t) for (const s of t.successors) if (s === this) out.push(b); // once per edge, as MLIR counts
     }
     return out;
   }

@@ -108,6 +108,8 @@ export interface OpDecl {
   resultNames?: (op: Operation) => (string | null)[];
   /** Extra checks; return a message (without the `'op' op` prefix) or nothing. */
   verify?: (op: Operation) => string | void;
+  /** Checks that need the nested ops verified first (run after the op's regions). */
+  verifyRegions?: (op: Operation) => string | void;
   /** Constant folding: `operands[k]` is the constant attribute of operand k, if known. */
   fold?: (op: Operation, operands: (Attribute | null)[]) => FoldResult;
 }

@@ -80,6 +80,9 @@ export class Printer implements FormatPrinter {
       this.printOperand(vs[k]);
     }
   }
+  printNewline(): void {
+    this.out += '\n' + this.indent;
+  }
   printSuccessor(b: Block): void {
     this.out += this.names.blocks.get(b) ?? '^<<UNKNOWN BLOCK>>';
   }

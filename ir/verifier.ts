@@ -50,7 +50,7 @@ export function verifyDiagnostic(root: Operation, options: VerifyOptions = {}): 
 class Verifier {
   private readonly domCache = new Map<Region, Map<Block, Block | null>>();
   /** Types already checked by the dialects' hooks (valid for one module, whose attributes fix the context). */
-  private readonly checkedTypes = new Set<Type>();
+  private readonly checkedTypes = new Map<Operation | null, Set<Type>>();
   constructor(private readonly options: VerifyOptions) {}
 
   private fail(op: Operation, message: string): never {
@@ -70,19 +70,26 @@ class Verifier {
     }
     this.verifyTypesInContext(op);
     for (const r of op.regions) this.verifyRegion(op, r);
+    const regionMsg = spec?.decl.verifyRegions?.(op);
+    if (regionMsg) this.fail(op, regionMsg);
   }
 
   /** Runs the dialects' contextual type checks on result and block-argument types. */
   private verifyTypesInContext(op: Operation): void {
     const hooks = registry.typeVerifiers;
     if (!hooks.length) return;
+    // The context (module attributes) decides validity, so the cache is per enclosing module.
+    const module = op.name === 'builtin.module' ? op : op.parentOfType('builtin.module');
+    let checked = this.checkedTypes.get(module);
+    if (!checked) this.checkedTypes.set(module, (checked = new Set()));
+    const seen = checked;
     const check = (t: Type) => {
-      if (this.checkedTypes.has(t)) return;
+      if (seen.has(t)) return;
       for (const h of hooks) {
         const msg = h(t, op);
         if (msg) this.fail(op, msg);
       }
-      this.checkedTypes.add(t);
+      seen.add(t);
     };
     for (const r of op.results) check(r.type);
     for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) check(a.type);
@@ -126,7 +133,7 @@ class Verifier {
     const fixedSucc = spec.successorDecls.filter((r) => !r.variadic).length;
     const variadicSucc = spec.successorDecls.some((r) => r.variadic);
     if (variadicSucc ? op.successors.length < fixedSucc : op.successors.length !== fixedSucc)
-      this.fail(op, `requires ${fixedSucc} successor${fixedSucc === 1 ? '' : 's'}, but found ${op.successors.length}`);
+      this.fail(op, `requires ${variadicSucc ? 'at least ' : ''}${fixedSucc} successor${fixedSucc === 1 && !variadicSucc ? '' : 's'} but found ${op.successors.length}`);
   }
 
   private verifyTraits(op: Operation): void {

@@ -234,7 +234,7 @@ function convert(kind: FieldKind, a: Attribute): FieldValue | undefined {
       return out.every((x) => x !== undefined) ? (out as number[][]) : undefined;
     }
     case 'bool':
-      return isBoolAttr(a) ? a.value !== 0n : undefined;
+      return isBoolAttr(a) ? (a as IntegerAttr).value !== 0n : undefined;
     case 'attr':
       return a;
   }

@@ -109,7 +109,7 @@ export class AsyncTokenType extends DialectType {
 /** `TTG_MemDescType`: prints stripped (`<128x64xf16, ...>`) where a format says `type($x)`. */
 export const MemDesc = strippedTypeOf(
   'memory descriptor type',
-  MemDescType as unknown as abstract new (...args: never[]) => Type,
+  (t) => t instanceof MemDescType,
   MemDescType.parseBody,
 );
 /** `TTG_AsyncToken`. */

@@ -55,20 +55,20 @@ export const computeText = `module {
     %19 = tt.dot_scaled %b8 scale %sc, %bb8 scale %sc, %c lhs = e2m1 rhs = e2m1 {fastMath = false} : tensor<16x8xi8>, tensor<16x1xi8> * tensor<8x16xi8>, tensor<16x1xi8> -> tensor<16x16xf32>
     %20 = tt.dot_scaled %a, %a, %c lhs = bf16 rhs = bf16 {fastMath = true, rhs_k_pack = false} : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
     %21:2 = "tt.reduce"(%t, %ti) <{axis = 0 : i32}> ({
-    ^bb0(%arg0: f32, %arg1: i32, %arg2: f32, %arg3: i32):
-      tt.reduce.return %arg0, %arg1 : f32, i32
+    ^bb0(%arg14: f32, %arg15: i32, %arg16: f32, %arg17: i32):
+      tt.reduce.return %arg14, %arg15 : f32, i32
     }) : (tensor<16xf32>, tensor<16xi32>) -> (f32, i32)
     %22 = "tt.reduce"(%c) <{axis = 1 : i32}> ({
-    ^bb0(%arg0: f32, %arg1: f32):
-      tt.reduce.return %arg1 : f32
+    ^bb0(%arg14: f32, %arg15: f32):
+      tt.reduce.return %arg15 : f32
     }) : (tensor<16x16xf32>) -> tensor<16xf32>
     %23 = "tt.scan"(%t) <{axis = 0 : i32, reverse = false}> ({
-    ^bb0(%arg0: f32, %arg1: f32):
-      tt.scan.return %arg0 : f32
+    ^bb0(%arg14: f32, %arg15: f32):
+      tt.scan.return %arg14 : f32
     }) : (tensor<16xf32>) -> tensor<16xf32>
     %24 = "tt.map_elementwise"(%t) <{pack = 1 : i32}> ({
-    ^bb0(%arg0: f32):
-      tt.map_elementwise.return %arg0 : f32
+    ^bb0(%arg14: f32):
+      tt.map_elementwise.return %arg14 : f32
     }) : (tensor<16xf32>) -> tensor<16xf32>
     %25 = tt.extern_elementwise %t, %t {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
     %26:2 = tt.elementwise_inline_asm "mov.b32 $0, $2;" {constraints = "=r,=r,r", packed_element = 1 : i32, pure = true} %t : tensor<16xf32> -> tensor<16xf32>, tensor<16xf32>
