@@ -46,7 +46,7 @@ export class IntegerAttr extends Attribute {
   }
   print(p: AsmPrinter): void {
     this.printWithoutType(p);
-    if (isBoolType(this.type) || this.type === i(64)) return;
+    if (isBoolType(this.type)) return;
     p.write(' : ');
     p.printType(this.type);
   }
@@ -83,7 +83,6 @@ export class FloatAttr extends Attribute {
   }
   print(p: AsmPrinter): void {
     this.printWithoutType(p);
-    if (this.type.kind === 'f64') return;
     p.write(' : ');
     p.printType(this.type);
   }

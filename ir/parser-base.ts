@@ -345,7 +345,8 @@ export class ParserBase implements AsmParser {
       if (t.tokenType === T.Less) depth++;
       else if (t.tokenType === T.Greater) depth--;
     } while (depth > 0);
-    return this.source.text.slice(start, this.tokens[this.pos_ - 1].endOffset! + 1);
+    const last = this.tokens[this.pos_ - 1];
+    return this.source.text.slice(start, last.startOffset + last.image.length);
   }
 
   // ---- attributes ------------------------------------------------------------------------

@@ -303,7 +303,9 @@ export class Parser extends ParserBase implements FormatParser {
     const name = nameTok.image.slice(1, -1);
     if (!name) this.error('empty operation name is invalid', this.posOf(nameTok));
     const spec = this.lookupForParse(name, this.posOf(nameTok), true);
-    const state = this.newState(name, spec, start);
+    void start;
+    // Diagnostics about an op point at its name, as MLIR's do.
+    const state = this.newState(name, spec, this.posOf(nameTok));
     this.parsePunct('(');
     const refs = this.parseOperandRefList();
     this.parsePunct(')');
@@ -339,9 +341,14 @@ export class Parser extends ParserBase implements FormatParser {
   private parseCustomOperation(start: SourcePos): Operation {
     const nameTok = this.next();
     const name = this.resolveOpName(nameTok.image);
+    if (!this.registry.lookupOp(name)) {
+      const tried = name !== nameTok.image ? ` (tried '${name}' as well)` : '';
+      this.error(`custom op '${nameTok.image}' is unknown${tried}`, this.posOf(nameTok));
+    }
     const spec = this.lookupForParse(name, this.posOf(nameTok), false)!;
     const saved = this.state;
-    this.state = this.newState(name, spec, start);
+    void start;
+    this.state = this.newState(name, spec, this.posOf(nameTok));
     if (spec.decl.syntax) spec.decl.syntax.parse(this);
     else if (spec.format) parseWithFormat(this, spec.format);
     else this.error(`'${name}' has no custom assembly form; write it in generic form ("${name}"(...) : ...)`, this.posOf(nameTok));
@@ -353,17 +360,13 @@ export class Parser extends ParserBase implements FormatParser {
 
   /** Applies the default dialect of the enclosing op (`return` in func.func) and builtin's implicit prefix. */
   private resolveOpName(word: string): string {
-    if (word.includes('.')) {
-      if (this.registry.lookupOp(word)) return word;
-    } else {
-      for (let k = this.defaultDialects.length - 1; k >= 0; k--) {
-        const d = this.defaultDialects[k];
-        if (d && this.registry.lookupOp(`${d}.${word}`)) return `${d}.${word}`;
-        if (d) break;
-      }
-      if (this.registry.lookupOp(`builtin.${word}`)) return `builtin.${word}`;
+    if (this.registry.lookupOp(word)) return word;
+    for (let k = this.defaultDialects.length - 1; k >= 0; k--) {
+      const d = this.defaultDialects[k];
+      if (!d) continue;
+      return `${d}.${word}`;
     }
-    return word;
+    return word.includes('.') ? word : `builtin.${word}`;
   }
 
   // ---- attributes for custom forms -------------------------------------------------------
