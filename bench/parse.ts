@@ -5,6 +5,7 @@
  *
  * Usage: node dist/bench/parse.js [--ops N] [--runs R] [--keep FILE]
  */
+
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -88,7 +88,10 @@ function cast(name: string, from: typeof FloatLike, to: typeof FloatLike, check:
     results: [{ name: 'out', type: to }],
     traits: ['Pure', 'SameOperandsAndResultShape', 'Elementwise'],
     format: '$in attr-dict `:` type($in) `to` type($out)',
-    verify: (op) => check(elementTypeOf(op.operand(0).type), elementTypeOf(op.result(0).type)),
+    verify: (op) =>
+      check(elementTypeOf(op.operand(0).type), elementTypeOf(op.result(0).type))
+        ? `operand type '${op.operand(0).type}' and result type '${op.result(0).type}' are cast incompatible`
+        : undefined,
   };
 }
 
@@ -113,10 +116,8 @@ function constantNames(op: Operation): (string | null)[] {
 function verifyConstant(op: Operation): string | void {
   const v = op.getAttr('value');
   const t = op.result(0).type;
-  if (v instanceof IntegerAttr || v instanceof FloatAttr) {
-    if (v.type !== t) return `value type '${v.type}' must match return type '${t}'`;
-  } else if (v instanceof DenseElementsAttr) {
-    if (v.type !== t) return `value type '${v.type}' must match return type '${t}'`;
+  if (v instanceof IntegerAttr || v instanceof FloatAttr || v instanceof DenseElementsAttr) {
+    if (v.type !== t) return 'failed to verify that all of {value, result} have same type';
   } else return 'value must be an integer, float, or elements attribute';
 }
 
@@ -129,7 +130,7 @@ function verifySelect(op: Operation): string | void {
   const c = op.operand(0).type;
   const r = op.result(0).type;
   if (c instanceof IntegerType) return;
-  if (shapeOf(c).join('x') !== shapeOf(r).join('x')) return `expected condition type to have the same shape as the result type, expected '${boolLike(r)}', but got '${c}'`;
+  if (shapeOf(c).join('x') !== shapeOf(r).join('x')) return 'failed to verify that condition is signless i1 or has matching shape';
 }
 
 /** `arith.select %c, %a, %b : type` (condition type printed only when it is a tensor or vector). */

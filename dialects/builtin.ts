@@ -4,8 +4,9 @@
 import { AnyType } from '../ir/constraints.js';
 import { StringAttr, SymbolRefAttr } from '../ir/attributes.js';
 import type { CustomSyntax } from '../ir/op-spec.js';
-import { Block } from '../ir/ir.js';
-import type { DialectDecl } from '../ir/op-spec.js';
+import { Block, type Operation } from '../ir/ir.js';
+import { Diagnostic, DiagnosticError } from '../ir/diagnostics.js';
+import type { DialectDecl, VerifyResult } from '../ir/op-spec.js';
 import { StrAttr, SymbolNameAttr } from '../ir/constraints.js';
 
 const MODULE_ELIDED = new Set(['sym_name', 'sym_visibility']);
@@ -32,6 +33,20 @@ const moduleSyntax: CustomSyntax = {
   },
 };
 
+/** A symbol table may define each symbol name once. */
+function verifyUniqueSymbols(op: Operation): VerifyResult {
+  const seen = new Set<string>();
+  for (const b of op.regions[0].blocks) {
+    for (const inner of b) {
+      const n = inner.getAttr('sym_name');
+      if (!(n instanceof StringAttr)) continue;
+      if (seen.has(n.value))
+        throw new DiagnosticError(new Diagnostic('error', `redefinition of symbol named '${n.value}'`, inner.srcPos).attachNote('see existing symbol definition here', null));
+      seen.add(n.value);
+    }
+  }
+}
+
 /** The builtin dialect table. */
 export const builtinDialect: DialectDecl = {
   name: 'builtin',
@@ -47,9 +62,15 @@ export const builtinDialect: DialectDecl = {
       traits: ['IsolatedFromAbove', 'NoTerminator', 'SingleBlock', 'SymbolTable', 'GraphRegion'],
       syntax: moduleSyntax,
       verify(op) {
-        if (op.regions[0].blocks.length !== 1) return 'expects region to have exactly 1 block';
-        if (op.regions[0].blocks[0].args.length) return 'expects the body block to have no arguments';
+        const blocks = op.regions[0].blocks;
+        if (blocks.length > 1) return 'expects region #0 to have 0 or 1 blocks';
+        if (blocks[0]?.args.length) return 'region should have no arguments';
+        for (const [k] of op.allAttrs()) {
+          if (k === 'sym_name' || k === 'sym_visibility' || k.includes('.')) continue;
+          return `can only contain attributes with dialect-prefixed names, found: '${k}'`;
+        }
       },
+      verifyRegions: verifyUniqueSymbols,
     },
     {
       name: 'builtin.unrealized_conversion_cast',

@@ -208,13 +208,12 @@ export const cfDialect: DialectDecl = {
         { name: 'trueDestOperands', kind: 'variadic', type: AnyType },
         { name: 'falseDestOperands', kind: 'variadic', type: AnyType },
       ],
-      // `branch_weights` (printed `weights([3, 5])`) is newer than MLIR 19; absent, the syntax is 19's.
-      attrs: [{ name: 'branch_weights', kind: DenseI32ArrayAttr, optional: true }],
+      // MLIR 19 has no inherent `branch_weights`: it is a discardable attribute (`{branch_weights = array<i32: 40, 60>}`).
       successors: [{ name: 'trueDest' }, { name: 'falseDest' }],
       inferTypes: { condition: () => [i(1)] },
       traits: ['Pure', 'Terminator'],
       format:
-        '$condition (`weights` `(` $branch_weights^ `)` )? `,` ' +
+        '$condition `,` ' +
         '$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` ' +
         '$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict',
       verify(op) {

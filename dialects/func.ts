@@ -6,11 +6,11 @@ import { AnyType, DictArrayAttr, FlatSymbolRefAttr, FunctionTypeAttr, StrAttr, S
 import { SymbolRefAttr } from '../ir/attributes.js';
 import { functionSyntax, functionTypeOf } from '../ir/function-syntax.js';
 import type { Operation } from '../ir/ir.js';
-import type { DialectDecl } from '../ir/op-spec.js';
+import type { DialectDecl, VerifyResult } from '../ir/op-spec.js';
 import { lookupSymbol } from '../ir/symbols.js';
 
 /** Checks that `op`'s operands match the enclosing function's results (shared by return ops). */
-export function verifyReturnLike(op: Operation, funcName: string): string | void {
+export function verifyReturnLike(op: Operation, funcName: string): VerifyResult {
   const fn = op.parentOfType(funcName);
   if (!fn) return;
   const results = functionTypeOf(fn).results;
@@ -18,7 +18,7 @@ export function verifyReturnLike(op: Operation, funcName: string): string | void
     return `has ${op.numOperands} operands, but enclosing function (@${fn.getAttr('sym_name')?.toString().slice(1, -1)}) returns ${results.length}`;
   for (let k = 0; k < results.length; k++) {
     if (results[k] !== op.operand(k).type)
-      return `type of return operand ${k} ('${op.operand(k).type}') doesn't match function result type ('${results[k]}') in function @${fn.getAttr('sym_name')?.toString().slice(1, -1)}`;
+      return { bare: `type of return operand ${k} ('${op.operand(k).type}') doesn't match function result type ('${results[k]}') in function @${fn.getAttr('sym_name')?.toString().slice(1, -1)}` };
   }
 }
 

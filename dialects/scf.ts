@@ -6,7 +6,7 @@ import { AnyType, I1, SignlessIntegerOrIndexLike } from '../ir/constraints.js';
 import type { FormatParser, FormatPrinter, OperandRef, RegionArg } from '../ir/format.js';
 import { Block, Operation, Region as RegionClass, type Region, type Value } from '../ir/ir.js';
 import { registry, type DialectDecl } from '../ir/op-spec.js';
-import { FunctionType, IntegerType, IndexType, type Type } from '../ir/types.js';
+import { FunctionType, IntegerType, IndexType, printResultTypes, type Type } from '../ir/types.js';
 
 /** Appends `scf.yield` to blocks of `region` that lack a terminator (MLIR's implicit terminator). */
 function ensureYield(region: Region): void {
@@ -162,9 +162,10 @@ function verifyIfOp(op: Operation): string | void {
   for (const r of op.regions) {
     const y = r.blocks[0]?.last;
     if (!y || y.name !== 'scf.yield') continue;
-    if (y.numOperands !== op.numResults) return `region control flow edge from Region #${op.regions.indexOf(r)} to parent results: source has ${y.numOperands} operands, but target successor needs ${op.numResults}`;
+    // MLIR's region-branch messages start with a space after "op" (hence the double space).
+    if (y.numOperands !== op.numResults) return ` region control flow edge from Region #${op.regions.indexOf(r)} to parent results: source has ${y.numOperands} operands, but target successor needs ${op.numResults}`;
     for (let k = 0; k < y.numOperands; k++)
-      if (y.operand(k).type !== op.result(k).type) return `along control flow edge from Region #${op.regions.indexOf(r)} to parent results: source type #${k} '${y.operand(k).type}' should match input type #${k} '${op.result(k).type}'`;
+      if (y.operand(k).type !== op.result(k).type) return ` along control flow edge from Region #${op.regions.indexOf(r)} to parent results: source type #${k} '${y.operand(k).type}' should match input type #${k} '${op.result(k).type}'`;
   }
 }
 
@@ -205,18 +206,37 @@ function verifyWhileOp(op: Operation): string | void {
   const cond = before.last;
   if (!cond || cond.name !== 'scf.condition') return "expects the 'before' region to terminate with 'scf.condition'";
   const forwarded = cond.numOperands - 1;
-  if (forwarded !== op.numResults) return `expects the 'scf.condition' to forward as many values (${forwarded}) as the op has results (${op.numResults})`;
+  if (forwarded !== op.numResults) return ` region control flow edge from Region #0 to parent results: source has ${forwarded} operands, but target successor needs ${op.numResults}`;
   const after = op.regions[1].blocks[0];
   if (after && after.args.length !== op.numResults) return "expects the 'after' region to take as many arguments as the op has results";
 }
 
-function verifyYield(op: Operation): string | void {
-  const parent = op.parentOp;
-  if (parent?.name !== 'scf.for') return;
-  const want = parent.numResults;
-  if (op.numOperands !== want) return `expected ${want} operands to match the loop-carried values, but found ${op.numOperands}`;
+/** The loop-carried values yielded by scf.for's body match its iter_args (checked on the loop, as MLIR does). */
+function verifyForYield(op: Operation): string | void {
+  const y = op.regions[0].blocks[0]?.last;
+  if (!y || y.name !== 'scf.yield') return;
+  const want = op.numResults;
+  if (y.numOperands !== want) return ` region control flow edge from Region #0 to Region #0: source has ${y.numOperands} operands, but target successor needs ${want}`;
+  const args = op.regions[0].blocks[0].args;
   for (let k = 0; k < want; k++)
-    if (op.operand(k).type !== parent.result(k).type) return `operand #${k} type '${op.operand(k).type}' does not match loop-carried type '${parent.result(k).type}'`;
+    if (y.operand(k).type !== args[k + 1].type) return `${k}-th region iter_arg and ${k}-th yielded value have different type: '${args[k + 1].type}' != '${y.operand(k).type}'`;
+}
+
+/** `scf.execute_region [-> types] {...} [attr-dict]`. */
+function parseExecuteRegion(p: FormatParser): void {
+  if (p.parseOptionalPunct('->')) p.state.resultTypes.push(...p.parseFunctionResultTypes());
+  p.state.regions.push(p.parseRegion([], p.state.spec));
+  p.parseOptionalAttrDict();
+}
+
+function printExecuteRegion(p: FormatPrinter, op: Operation): void {
+  if (op.numResults) {
+    p.write(' -> ');
+    printResultTypes(p, op.resultTypes());
+  }
+  p.write(' ');
+  p.printRegion(op.regions[0], { printEntryBlockArgs: false, printBlockTerminators: true });
+  p.printOptionalAttrDict(p.attrsToPrint(op, new Set()));
 }
 
 /** The scf dialect table. */
@@ -237,6 +257,7 @@ export const scfDialect: DialectDecl = {
       traits: ['SingleBlock', 'LoopLike', 'RecursiveMemoryEffects'],
       syntax: { parse: parseForOp, print: printForOp },
       verify: verifyForOp,
+      verifyRegions: verifyForYield,
     },
     {
       name: 'scf.if',
@@ -269,9 +290,8 @@ export const scfDialect: DialectDecl = {
       name: 'scf.yield',
       summary: 'yields values from an scf region',
       operands: [{ name: 'results', kind: 'variadic', type: AnyType }],
-      traits: ['Pure', 'Terminator', 'ReturnLike', 'HasParent(scf.for,scf.if,scf.while,scf.execute_region)'],
+      traits: ['Pure', 'Terminator', 'ReturnLike', 'HasParent(scf.execute_region,scf.for,scf.if,scf.index_switch,scf.while)'],
       format: 'attr-dict ($results^ `:` type($results))?',
-      verify: verifyYield,
     },
     {
       name: 'scf.execute_region',
@@ -279,7 +299,7 @@ export const scfDialect: DialectDecl = {
       results: [{ name: 'result', kind: 'variadic', type: AnyType }],
       regions: [{ name: 'region' }],
       traits: ['RecursiveMemoryEffects'],
-      format: '(`->` type($result)^)? $region attr-dict',
+      syntax: { parse: parseExecuteRegion, print: printExecuteRegion },
     },
   ],
 };

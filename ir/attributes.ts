@@ -163,7 +163,9 @@ export class ArrayAttr extends Attribute {
     p.write('[');
     this.value.forEach((a, k) => {
       if (k) p.write(', ');
-      p.printAttribute(a);
+      // Inside arrays MLIR leaves out the default types i64 and f64 (`[1, 2.0]`).
+      if ((a instanceof IntegerAttr && a.type === i(64)) || (a instanceof FloatAttr && a.type.kind === 'f64')) a.printWithoutType(p);
+      else p.printAttribute(a);
     });
     p.write(']');
   }

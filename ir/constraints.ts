@@ -46,7 +46,7 @@ export function anyOf(...cs: TypeConstraint[]): TypeConstraint {
   return typeIs(cs.map((c) => c.description).join(' or '), (t) => cs.some((c) => c.check(t)));
 }
 
-export const SignlessIntegerOrIndexLike = likeOf(typeIs('signless integer or index', (t) => (t instanceof IntegerType && t.signedness === 'signless') || t instanceof IndexType), 'signless-integer-or-index');
+export const SignlessIntegerOrIndexLike = typeIs('signless-integer-like', likeOf(typeIs('signless integer or index', (t) => (t instanceof IntegerType && t.signedness === 'signless') || t instanceof IndexType), 'x').check);
 export const SignlessIntegerLike = likeOf(AnySignlessInteger, 'signless-integer');
 export const FloatLike = likeOf(AnyFloat, 'floating-point');
 export const BoolLike = likeOf(I1, 'bool');

@@ -116,4 +116,63 @@ function describeBadChar(text: string, offset: number): string {
   return `unexpected character '${c}'`;
 }
 
+/**
+ * Lazily lexed tokens over absolute indices: the text is lexed a chunk (ending at a line break,
+ * which no token spans) at a time, and tokens far behind the parser are dropped, so a large
+ * file never holds all its tokens at once (they would outlive the young generation).
+ */
+export class TokenWindow {
+  private win: IToken[] = [];
+  private base = 0;
+  private next: number;
+  /** How far behind the requested index tokens are kept, for short backtracking. */
+  private static readonly MARGIN = 4096;
+
+  constructor(
+    private readonly text: string,
+    start: number,
+    private chunk: number,
+    private readonly maxChunk: number,
+    private readonly onError: (e: LexError) => never,
+  ) {
+    this.next = start;
+  }
+
+  /** The token at absolute index `i`, or undefined past the end of the text. */
+  at(i: number): IToken | undefined {
+    let k = i - this.base;
+    while (k >= this.win.length) {
+      if (!this.fill(i)) return undefined;
+      k = i - this.base;
+    }
+    return this.win[k];
+  }
+
+  private fill(requested: number): boolean {
+    const text = this.text;
+    if (this.next >= text.length) return false;
+    let end = this.next + this.chunk;
+    if (end >= text.length) end = text.length;
+    else {
+      const nl = text.indexOf('\n', end);
+      end = nl < 0 ? text.length : nl + 1;
+    }
+    const start = this.next;
+    const { tokens, errors } = tokenize(start === 0 && end === text.length ? text : text.slice(start, end));
+    if (errors.length) this.onError({ offset: errors[0].offset + start, message: errors[0].message });
+    if (start) for (let k = 0; k < tokens.length; k++) tokens[k].startOffset += start;
+    const drop = requested - TokenWindow.MARGIN - this.base;
+    if (drop > 0 && drop >= this.win.length) {
+      this.base += this.win.length;
+      this.win = tokens;
+    } else if (drop > 0) {
+      this.win = this.win.slice(drop).concat(tokens);
+      this.base += drop;
+    } else this.win = this.win.length ? this.win.concat(tokens) : tokens;
+    this.next = end;
+    if (this.chunk < this.maxChunk) this.chunk *= 2;
+    return true;
+  }
+}
+
 export type { IToken, TokenType };

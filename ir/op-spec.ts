@@ -10,6 +10,9 @@ import type { Block, Operation, Region, Value } from './ir.js';
 import type { Type } from './types.js';
 import type { CompiledFormat, FormatParser, FormatPrinter } from './format.js';
 
+/** What an op's verifier returns: nothing when valid, else a message (prefixed with the op) or a bare message. */
+export type VerifyResult = string | { bare: string } | void | undefined;
+
 /** A predicate on types with a human-readable description for messages. */
 export interface TypeConstraint {
   /** Used in messages: `'tt.splat' op operand #0 must be <description>`. */
@@ -106,10 +109,13 @@ export interface OpDecl {
   defaultDialect?: string;
   /** Suggested result names (`%c1_i32`, `%cst`). */
   resultNames?: (op: Operation) => (string | null)[];
-  /** Extra checks; return a message (without the `'op' op` prefix) or nothing. */
-  verify?: (op: Operation) => string | void;
+  /**
+   * Extra checks; return a message (reported as `'name' op message`), `{ bare }` for a message
+   * without the op prefix (MLIR's `emitError` rather than `emitOpError`), or nothing.
+   */
+  verify?: (op: Operation) => VerifyResult;
   /** Checks that need the nested ops verified first (run after the op's regions). */
-  verifyRegions?: (op: Operation) => string | void;
+  verifyRegions?: (op: Operation) => VerifyResult;
   /** Constant folding: `operands[k]` is the constant attribute of operand k, if known. */
   fold?: (op: Operation, operands: (Attribute | null)[]) => FoldResult;
 }
@@ -139,6 +145,19 @@ export class OpSpec {
   readonly regionDecls: RegionDecl[];
   readonly successorDecls: RegionDecl[];
   format: CompiledFormat | null = null;
+  /** Counts the verifier checks, computed once: fixed-size groups, and whether a variable group exists. */
+  readonly counts: {
+    operands: number;
+    variadicOperands: boolean;
+    results: number;
+    variadicResults: boolean;
+    regions: number;
+    variadicRegions: boolean;
+    successors: number;
+    variadicSuccessors: boolean;
+  };
+  /** Allowed parent op names from a `HasParent(...)` trait, or null. */
+  readonly allowedParents: string[] | null;
   private readonly fixedOperands: Map<string, number> | null;
   private readonly fixedResults: Map<string, number> | null;
 
@@ -151,6 +170,19 @@ export class OpSpec {
     this.successorDecls = decl.successors ?? [];
     this.fixedOperands = countVariable(this.operands) ? null : new Map(this.operands.map((d, k) => [d.name, k]));
     this.fixedResults = countVariable(this.results) ? null : new Map(this.results.map((d, k) => [d.name, k]));
+    const isVar = (d: { kind?: string; variadic?: boolean }) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true;
+    this.counts = {
+      operands: this.operands.filter((d) => !isVar(d)).length,
+      variadicOperands: this.operands.some(isVar),
+      results: this.results.filter((d) => !isVar(d)).length,
+      variadicResults: this.results.some(isVar),
+      regions: this.regionDecls.filter((d) => !isVar(d)).length,
+      variadicRegions: this.regionDecls.some(isVar),
+      successors: this.successorDecls.filter((d) => !isVar(d)).length,
+      variadicSuccessors: this.successorDecls.some(isVar),
+    };
+    const parentTrait = [...this.traitSet].find((t) => t.startsWith('HasParent('));
+    this.allowedParents = parentTrait ? parentTrait.slice(10, -1).split(',').map((s) => s.trim()) : null;
     if (this.needsOperandSegments) this.traitSet.add('AttrSizedOperandSegments');
     if (this.needsResultSegments) this.traitSet.add('AttrSizedResultSegments');
   }

@@ -9,7 +9,7 @@ import {
   boolAttr, floatFromBits, type DenseValue,
 } from './attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from './diagnostics.js';
-import { PUNCT, T, tokenize, type IToken, type TokenType } from './lexer.js';
+import { PUNCT, T, TokenWindow, type IToken, type TokenType } from './lexer.js';
 import { registry, type DialectRegistry } from './op-spec.js';
 import {
   DYNAMIC, FLOAT_KINDS, FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, RankedTensorType,
@@ -23,67 +23,88 @@ export interface ParseOptions {
 }
 
 interface AliasEntry {
-  /** Token index of the first token of the aliased value. */
+  /** Text offset where the aliased value starts (after `=`). */
   start: number;
-  /** Token index just after the value, once parsed. */
+  /** Text offset just after the value, once parsed. */
   end: number;
   value: Attribute | Type | null;
   resolving: boolean;
 }
 
+/** Alias definitions of one file, shared by the main parser and the sub-parsers that read them. */
+interface AliasTable {
+  attrs: Map<string, AliasEntry>;
+  types: Map<string, AliasEntry>;
+  order: string[];
+}
+
+/** Top-level alias definitions: a line starting with `#name =` or `!name =`. */
+const ALIAS_DEF = /^[ \t]*([#!])([A-Za-z_][\w$.\-]*)[ \t]*=/gm;
+
 const SIMPLE_TYPES = new Map<string, Type>();
 
 /** Token cursor plus the type/attribute/location grammar. */
 export class ParserBase implements AsmParser {
-  protected readonly tokens: IToken[];
+  private readonly window: TokenWindow;
   protected pos_ = 0;
   protected readonly registry: DialectRegistry;
   protected readonly allowUnregistered: boolean;
-  private readonly attrAliases = new Map<string, AliasEntry>();
-  private readonly typeAliases = new Map<string, AliasEntry>();
-  /** Alias names in definition order, so the printer can keep them. */
-  readonly aliasOrder: string[] = [];
+  private readonly aliases: AliasTable;
 
-  constructor(readonly source: SourceFile, options: ParseOptions = {}) {
-    const { tokens, errors } = tokenize(source.text);
-    if (errors.length) this.error(errors[0].message, { source, offset: errors[0].offset });
-    this.tokens = tokens;
+  /**
+   * `sub` makes a parser for one alias value starting at a text offset, sharing the file's
+   * alias table (aliases may be used before their definition, so they are read on demand).
+   */
+  constructor(
+    readonly source: SourceFile,
+    private readonly options: ParseOptions = {},
+    sub?: { aliases: AliasTable; start: number },
+  ) {
+    const onError = (e: { offset: number; message: string }): never => this.error(e.message, { source, offset: e.offset });
+    this.window = sub
+      ? new TokenWindow(source.text, sub.start, 256, 1 << 16, onError)
+      : new TokenWindow(source.text, 0, 1 << 16, 1 << 16, onError);
     this.registry = options.registry ?? registry;
     this.allowUnregistered = options.allowUnregisteredDialect ?? false;
-    this.scanAliases();
+    this.aliases = sub ? sub.aliases : this.scanAliases();
   }
 
   // ---- cursor ----------------------------------------------------------------------------
 
   protected get tok(): IToken | undefined {
-    return this.tokens[this.pos_];
+    return this.window.at(this.pos_);
   }
   protected is(kind: TokenType): boolean {
-    const t = this.tokens[this.pos_];
+    const t = this.window.at(this.pos_);
     return t !== undefined && t.tokenType === kind;
   }
   protected isKeyword(word: string): boolean {
-    const t = this.tokens[this.pos_];
+    const t = this.window.at(this.pos_);
     return t !== undefined && t.tokenType === T.BareId && t.image === word;
   }
   protected peekIs(k: number, kind: TokenType): boolean {
-    const t = this.tokens[this.pos_ + k];
+    const t = this.window.at(this.pos_ + k);
     return t !== undefined && t.tokenType === kind;
   }
   peekToken(offset = 0): { kind: string; image: string } | undefined {
-    const t = this.tokens[this.pos_ + offset];
+    const t = this.window.at(this.pos_ + offset);
     return t ? { kind: t.tokenType.name, image: t.image } : undefined;
   }
   protected next(): IToken {
-    return this.tokens[this.pos_++];
+    return this.window.at(this.pos_++)!;
   }
   protected atEnd(): boolean {
-    return this.pos_ >= this.tokens.length;
+    return this.window.at(this.pos_) === undefined;
   }
   /** The source position of the current token (or end of file). */
   pos(): SourcePos {
-    const t = this.tokens[this.pos_];
+    const t = this.window.at(this.pos_);
     return { source: this.source, offset: t ? t.startOffset : this.source.text.length };
+  }
+  /** Text offset just after the last consumed token. */
+  protected consumedEnd(): number {
+    const t = this.window.at(this.pos_ - 1);
+    return t ? t.startOffset + t.image.length : 0;
   }
   protected posOf(t: IToken): SourcePos {
     return { source: this.source, offset: t.startOffset };
@@ -165,22 +186,20 @@ export class ParserBase implements AsmParser {
   // ---- aliases ---------------------------------------------------------------------------
 
   /** Finds every top-level `#name = ...` and `!name = ...` so aliases can be used before their definition. */
-  private scanAliases(): void {
-    let depth = 0;
-    const toks = this.tokens;
-    for (let k = 0; k < toks.length; k++) {
-      const kind = toks[k].tokenType;
-      if (kind === T.LBrace || kind === T.LParen || kind === T.LSquare || kind === T.FileMetaBegin) depth++;
-      else if (kind === T.RBrace || kind === T.RParen || kind === T.RSquare || kind === T.FileMetaEnd) depth--;
-      else if (depth === 0 && (kind === T.HashId || kind === T.BangId) && toks[k + 1]?.tokenType === T.Equal) {
-        const name = toks[k].image.slice(1);
-        const table = kind === T.HashId ? this.attrAliases : this.typeAliases;
-        if (table.has(name)) this.error(`redefinition of symbol alias id '${name}'`, this.posOf(toks[k]));
-        if (name.includes('.')) this.error(`expected alias name without '.' (dialect namespaces are reserved)`, this.posOf(toks[k]));
-        table.set(name, { start: k + 2, end: -1, value: null, resolving: false });
-        this.aliasOrder.push(toks[k].image);
-      }
+  private scanAliases(): AliasTable {
+    const table: AliasTable = { attrs: new Map(), types: new Map(), order: [] };
+    const text = this.source.text;
+    ALIAS_DEF.lastIndex = 0;
+    for (let m = ALIAS_DEF.exec(text); m; m = ALIAS_DEF.exec(text)) {
+      const name = m[2];
+      const at = { source: this.source, offset: m.index + m[0].indexOf(m[1]) };
+      const map = m[1] === '#' ? table.attrs : table.types;
+      if (map.has(name)) this.error(`redefinition of symbol alias id '${name}'`, at);
+      if (name.includes('.')) this.error(`expected alias name without '.' (dialect namespaces are reserved)`, at);
+      map.set(name, { start: m.index + m[0].length, end: -1, value: null, resolving: false });
+      table.order.push(m[1] + name);
     }
+    return table;
   }
 
   /** At a top-level alias definition: makes sure it is parsed and skips past it. */
@@ -188,29 +207,28 @@ export class ParserBase implements AsmParser {
     const t = this.next();
     this.pos_++; // '='
     const name = t.image.slice(1);
-    const entry = (t.tokenType === T.HashId ? this.attrAliases : this.typeAliases).get(name)!;
+    const entry = (t.tokenType === T.HashId ? this.aliases.attrs : this.aliases.types).get(name);
+    if (!entry) this.error(`alias definitions must start a line ('${t.image} = ...')`, this.posOf(t));
     this.resolveAlias(entry, t.tokenType === T.HashId, t);
-    this.pos_ = entry.end;
+    while (!this.atEnd() && this.tok!.startOffset < entry.end) this.pos_++;
   }
 
   private resolveAlias(entry: AliasEntry, isAttr: boolean, at: IToken): Attribute | Type {
     if (entry.value) return entry.value;
     if (entry.resolving) this.error(`symbol alias '${at.image}' refers to itself`, this.posOf(at));
     entry.resolving = true;
-    const saved = this.pos_;
-    this.pos_ = entry.start;
-    entry.value = isAttr ? this.parseAttribute() : this.parseType();
-    entry.end = this.pos_;
-    this.pos_ = saved;
+    const sub = new ParserBase(this.source, this.options, { aliases: this.aliases, start: entry.start });
+    entry.value = isAttr ? sub.parseAttribute() : sub.parseType();
+    entry.end = sub.consumedEnd();
     entry.resolving = false;
     return entry.value;
   }
 
-  /** Alias definitions, for the printer to keep user-chosen names (name -> value). */
+  /** Alias definitions, for the printer to keep user-chosen names (value -> name). */
   aliasDefinitions(): Map<Attribute | Type, string> {
     const out = new Map<Attribute | Type, string>();
-    for (const [n, e] of this.attrAliases) if (e.value) out.set(e.value, n);
-    for (const [n, e] of this.typeAliases) if (e.value) out.set(e.value, n);
+    for (const [n, e] of this.aliases.attrs) if (e.value) out.set(e.value, n);
+    for (const [n, e] of this.aliases.types) if (e.value) out.set(e.value, n);
     return out;
   }
 
@@ -322,7 +340,7 @@ export class ParserBase implements AsmParser {
   private parseBangType(t: IToken): Type {
     this.pos_++;
     const name = t.image.slice(1);
-    const alias = this.typeAliases.get(name);
+    const alias = this.aliases.types.get(name);
     if (alias) return this.resolveAlias(alias, false, t) as Type;
     const dot = name.indexOf('.');
     if (dot < 0) this.error(`undefined symbol alias id '${name}'`, this.posOf(t));
@@ -345,8 +363,7 @@ export class ParserBase implements AsmParser {
       if (t.tokenType === T.Less) depth++;
       else if (t.tokenType === T.Greater) depth--;
     } while (depth > 0);
-    const last = this.tokens[this.pos_ - 1];
-    return this.source.text.slice(start, last.startOffset + last.image.length);
+    return this.source.text.slice(start, this.consumedEnd());
   }
 
   // ---- attributes ------------------------------------------------------------------------
@@ -439,7 +456,7 @@ export class ParserBase implements AsmParser {
   private parseHashAttr(t: IToken): Attribute {
     this.pos_++;
     const name = t.image.slice(1);
-    const alias = this.attrAliases.get(name);
+    const alias = this.aliases.attrs.get(name);
     if (alias) return this.resolveAlias(alias, true, t) as Attribute;
     const dot = name.indexOf('.');
     if (dot < 0) this.error(`undefined symbol alias id '${name}'`, this.posOf(t));

@@ -251,10 +251,7 @@ export class Parser extends ParserBase implements FormatParser {
       this.defineValue(single.image, op.results, single.startOffset, false);
       return op;
     }
-    if (!groups) {
-      if (op.numResults) this.error(`operation defines ${op.numResults} results but was provided 0 to bind`, start);
-      return op;
-    }
+    if (!groups) return op; // results may be left unnamed, as in MLIR
     const declared = groups.reduce((n, g) => n + g.count, 0);
     if (declared !== op.numResults)
       this.error(`operation defines ${op.numResults} results but was provided ${declared} to bind`, start);

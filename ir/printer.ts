@@ -118,7 +118,7 @@ export class Printer implements FormatPrinter {
     const outer = this.indent;
     this.indent += '  ';
     r.blocks.forEach((b, k) => {
-      const showLabel = k > 0 || (opts.printEntryBlockArgs && b.args.length > 0);
+      const showLabel = k > 0 || (opts.printEntryBlockArgs && b.args.length > 0) || (opts.printEmptyBlock === true && b.empty);
       if (showLabel) this.printBlockLabel(b, k === 0);
       const elideTerminator = opts.printBlockTerminators === false;
       for (let op = b.first; op; op = op.next) {
@@ -199,12 +199,13 @@ export class Printer implements FormatPrinter {
     }
   }
 
+  /** The op name as printed: without the prefix of the default dialect in effect (inherited from enclosing ops), or of builtin when none is. */
   private displayName(op: Operation): string {
     const name = op.name;
-    if (name.startsWith('builtin.')) return name.slice(8);
-    const d = this.defaultDialects[this.defaultDialects.length - 1];
-    if (d && name.startsWith(d + '.')) return name.slice(d.length + 1);
-    return name;
+    let d: string | undefined;
+    for (let k = this.defaultDialects.length - 1; k >= 0 && !d; k--) d = this.defaultDialects[k];
+    if (!d) return name.startsWith('builtin.') ? name.slice(8) : name;
+    return name.startsWith(d + '.') ? name.slice(d.length + 1) : name;
   }
 
   private printGeneric(op: Operation): void {
@@ -229,7 +230,7 @@ export class Printer implements FormatPrinter {
       this.out += ' (';
       op.regions.forEach((r, k) => {
         if (k) this.out += ', ';
-        this.printRegion(r, { printEntryBlockArgs: true });
+        this.printRegion(r, { printEntryBlockArgs: true, printEmptyBlock: true });
       });
       this.out += ')';
     }

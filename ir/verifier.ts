@@ -7,7 +7,7 @@ import { FileLineColLoc, type Location, NameLoc, CallSiteLoc, FusedLoc } from '.
 import { Diagnostic, DiagnosticError } from './diagnostics.js';
 import { Block, BlockArgument, type Operation, OpResult, type Region, type Value } from './ir.js';
 import { FunctionType, RankedTensorType, ShapedType, type Type, encodingOf, shapeOf } from './types.js';
-import { registry } from './op-spec.js';
+import { registry, type VerifyResult } from './op-spec.js';
 
 /** Builds an error diagnostic located at `op` (source position if parsed, else its location). */
 export function opError(op: Operation, message: string): Diagnostic {
@@ -33,7 +33,7 @@ export interface VerifyOptions {
 
 /** Verifies `root` and everything nested; throws a `DiagnosticError` at the first problem. */
 export function verify(root: Operation, options: VerifyOptions = {}): void {
-  new Verifier(options).verifyOp(root);
+  new Verifier(options).run(root);
 }
 
 /** Verifies and returns the diagnostic instead of throwing (null when valid). */
@@ -51,7 +51,21 @@ class Verifier {
   private readonly domCache = new Map<Region, Map<Block, Block | null>>();
   /** Types already checked by the dialects' hooks (valid for one module, whose attributes fix the context). */
   private readonly checkedTypes = new Map<Operation | null, Set<Type>>();
+  /** The innermost module being verified (the context of dialect type checks). */
+  private currentModule: Operation | null = null;
   constructor(private readonly options: VerifyOptions) {}
+
+  /** Verifies `root`; the module enclosing it (if any) is the context of dialect type checks. */
+  run(root: Operation): void {
+    this.currentModule = root.parentOfType('builtin.module');
+    this.verifyOp(root);
+  }
+
+  private report(op: Operation, r: VerifyResult): void {
+    if (!r) return;
+    if (typeof r === 'string') this.fail(op, r);
+    throw new DiagnosticError(new Diagnostic('error', r.bare, op.srcPos, op.srcPos ? null : locText(op.loc)));
+  }
 
   private fail(op: Operation, message: string): never {
     throw new DiagnosticError(opError(op, message));
@@ -65,13 +79,14 @@ class Verifier {
     } else {
       this.verifyStructure(op);
       this.verifyTraits(op);
-      const msg = spec.decl.verify?.(op);
-      if (msg) this.fail(op, msg);
+      this.report(op, spec.decl.verify?.(op));
     }
     this.verifyTypesInContext(op);
+    const outerModule = this.currentModule;
+    if (op.name === 'builtin.module') this.currentModule = op;
     for (const r of op.regions) this.verifyRegion(op, r);
-    const regionMsg = spec?.decl.verifyRegions?.(op);
-    if (regionMsg) this.fail(op, regionMsg);
+    this.currentModule = outerModule;
+    this.report(op, spec?.decl.verifyRegions?.(op));
   }
 
   /** Runs the dialects' contextual type checks on result and block-argument types. */
@@ -79,7 +94,7 @@ class Verifier {
     const hooks = registry.typeVerifiers;
     if (!hooks.length) return;
     // The context (module attributes) decides validity, so the cache is per enclosing module.
-    const module = op.name === 'builtin.module' ? op : op.parentOfType('builtin.module');
+    const module = op.name === 'builtin.module' ? op : this.currentModule;
     let checked = this.checkedTypes.get(module);
     if (!checked) this.checkedTypes.set(module, (checked = new Set()));
     const seen = checked;
@@ -97,95 +112,103 @@ class Verifier {
 
   private verifyStructure(op: Operation): void {
     const spec = op.spec!;
-    checkCount(this, op, 'operand', spec.operands, op.numOperands);
-    checkCount(this, op, 'result', spec.results, op.numResults);
+    const c = spec.counts;
+    checkCount(op, 'operand', c.operands, c.variadicOperands, op.numOperands);
+    checkCount(op, 'result', c.results, c.variadicResults, op.numResults);
+    if (c.variadicOperands) this.verifyVariadicOperands(op);
+    else {
+      for (let k = 0; k < spec.operands.length; k++) {
+        const t = spec.operands[k].type;
+        if (t && !t.check(op.operands[k].value.type))
+          this.fail(op, `operand #${k} must be ${t.description}, but got '${op.operands[k].value.type}'`);
+      }
+    }
+    if (c.variadicResults) this.verifyVariadicResults(op);
+    else {
+      for (let k = 0; k < spec.results.length; k++) {
+        const t = spec.results[k].type;
+        if (t && !t.check(op.results[k].type)) this.fail(op, `result #${k} must be ${t.description}, but got '${op.results[k].type}'`);
+      }
+    }
+    const attrs = spec.decl.attrs;
+    if (attrs) {
+      for (const a of attrs) {
+        const v = op.getAttr(a.name);
+        if (v === undefined) {
+          if (!a.optional && !a.default) this.fail(op, `requires attribute '${a.name}'`);
+          continue;
+        }
+        if (!a.kind.check(v)) this.fail(op, `attribute '${a.name}' failed to satisfy constraint: ${a.kind.description}`);
+      }
+    }
+    const nr = op.regions.length;
+    if (c.variadicRegions ? nr < c.regions : nr !== c.regions)
+      this.fail(op, `requires ${c.variadicRegions ? 'at least ' : ''}${c.regions} region${c.regions === 1 && !c.variadicRegions ? '' : 's'}, but found ${nr}`);
+    const ns = op.successors.length;
+    if (c.variadicSuccessors ? ns < c.successors : ns !== c.successors)
+      this.fail(op, `requires ${c.variadicSuccessors ? 'at least ' : ''}${c.successors} successor${c.successors === 1 && !c.variadicSuccessors ? '' : 's'} but found ${ns}`);
+  }
+
+  private verifyVariadicOperands(op: Operation): void {
+    const spec = op.spec!;
     const sizes = spec.operandGroupSizes(op);
     if (sizes.reduce((a, b) => a + b, 0) !== op.numOperands)
       this.fail(op, `operand segment sizes do not add up to the number of operands (${op.numOperands})`);
     let k = 0;
     spec.operands.forEach((d, g) => {
+      if (d.kind === 'optional' && sizes[g] > 1) this.fail(op, `optional operand '${d.name}' has ${sizes[g]} values`);
       for (let j = 0; j < sizes[g]; j++, k++) {
-        if (d.kind === 'optional' && sizes[g] > 1) this.fail(op, `optional operand '${d.name}' has ${sizes[g]} values`);
         if (d.type && !d.type.check(op.operand(k).type))
           this.fail(op, `operand #${k} must be ${d.type.description}, but got '${op.operand(k).type}'`);
       }
     });
-    const rsizes = spec.resultGroupSizes(op);
-    k = 0;
+  }
+
+  private verifyVariadicResults(op: Operation): void {
+    const spec = op.spec!;
+    const sizes = spec.resultGroupSizes(op);
+    let k = 0;
     spec.results.forEach((d, g) => {
-      for (let j = 0; j < rsizes[g]; j++, k++) {
+      for (let j = 0; j < sizes[g]; j++, k++) {
         if (d.type && !d.type.check(op.result(k).type))
           this.fail(op, `result #${k} must be ${d.type.description}, but got '${op.result(k).type}'`);
       }
     });
-    for (const a of spec.decl.attrs ?? []) {
-      const v = op.getAttr(a.name);
-      if (v === undefined) {
-        if (!a.optional && !a.default) this.fail(op, `requires attribute '${a.name}'`);
-        continue;
-      }
-      if (!a.kind.check(v)) this.fail(op, `attribute '${a.name}' failed to satisfy constraint: ${a.kind.description}`);
-    }
-    const fixedRegions = spec.regionDecls.filter((r) => !r.variadic).length;
-    const variadicRegions = spec.regionDecls.some((r) => r.variadic);
-    if (variadicRegions ? op.regions.length < fixedRegions : op.regions.length !== fixedRegions)
-      this.fail(op, `requires ${fixedRegions} region${fixedRegions === 1 ? '' : 's'}, but found ${op.regions.length}`);
-    const fixedSucc = spec.successorDecls.filter((r) => !r.variadic).length;
-    const variadicSucc = spec.successorDecls.some((r) => r.variadic);
-    if (variadicSucc ? op.successors.length < fixedSucc : op.successors.length !== fixedSucc)
-      this.fail(op, `requires ${variadicSucc ? 'at least ' : ''}${fixedSucc} successor${fixedSucc === 1 && !variadicSucc ? '' : 's'} but found ${op.successors.length}`);
   }
 
   private verifyTraits(op: Operation): void {
     const spec = op.spec!;
     const traits = spec.traitSet;
     if (traits.has('SameOperandsAndResultType')) {
-      const t = op.numOperands ? op.operand(0).type : op.numResults ? op.result(0).type : null;
-      for (const v of [...op.operandValues(), ...op.results])
-        if (v.type !== t) this.fail(op, 'requires the same type for all operands and results');
+      const t = op.numOperands ? op.operands[0].value.type : op.numResults ? op.results[0].type : null;
+      for (const o of op.operands) if (o.value.type !== t) this.fail(op, 'requires the same type for all operands and results');
+      for (const r of op.results) if (r.type !== t) this.fail(op, 'requires the same type for all operands and results');
     }
     if (traits.has('SameTypeOperands')) {
-      for (const v of op.operandValues()) if (v.type !== op.operand(0).type) this.fail(op, 'requires all operands to have the same type');
+      for (const o of op.operands) if (o.value.type !== op.operands[0].value.type) this.fail(op, 'requires all operands to have the same type');
     }
-    if (traits.has('SameOperandsAndResultShape')) {
-      const all = [...op.operandValues(), ...op.results].map((v) => v.type);
-      const s0 = shapeKey(all[0]);
-      for (const t of all) if (shapeKey(t) !== s0) this.fail(op, 'requires the same shape for all operands and results');
-    }
-    if (traits.has('SameOperandsShape')) {
-      const s0 = op.numOperands ? shapeKey(op.operand(0).type) : '';
-      for (const v of op.operandValues()) if (shapeKey(v.type) !== s0) this.fail(op, 'requires the same shape for all operands');
-    }
-    if (traits.has('SameOperandsAndResultEncoding')) {
-      const all = [...op.operandValues(), ...op.results].map((v) => v.type).filter((t) => t instanceof RankedTensorType);
-      const e0 = all.length ? encodingOf(all[0]) : null;
-      for (const t of all) if (encodingOf(t) !== e0) this.fail(op, 'requires the same encoding for all operands and results');
-    }
-    if (traits.has('SameOperandsEncoding')) {
-      const all = op.operandValues().map((v) => v.type).filter((t) => t instanceof RankedTensorType);
-      const e0 = all.length ? encodingOf(all[0]) : null;
-      for (const t of all) if (encodingOf(t) !== e0) this.fail(op, 'requires the same encoding for all operands');
+    if (traits.has('SameOperandsAndResultShape') && !sameShapes(op, true)) this.fail(op, 'requires the same shape for all operands and results');
+    if (traits.has('SameOperandsShape') && !sameShapes(op, false)) this.fail(op, 'requires the same shape for all operands');
+    if (traits.has('SameOperandsAndResultEncoding') && !sameEncodings(op, true)) this.fail(op, 'requires the same encoding for all operands and results');
+    if (traits.has('SameOperandsEncoding') && !sameEncodings(op, false)) this.fail(op, 'requires the same encoding for all operands');
+    const allowed = spec.allowedParents;
+    if (allowed) {
+      const parent = op.parentOp;
+      if (!parent || !allowed.includes(parent.name))
+        this.fail(op, `expects parent op ${allowed.length > 1 ? 'to be one of ' : ''}'${allowed.join(', ')}'`);
     }
     if (traits.has('Terminator')) {
       if (op.parent && op.parent.last !== op) this.fail(op, 'must be the last operation in the parent block');
     }
-    for (const t of traits) {
-      if (!t.startsWith('HasParent(')) continue;
-      const allowed = t.slice(10, -1).split(',').map((s) => s.trim());
-      const parent = op.parentOp;
-      if (!parent || !allowed.includes(parent.name))
-        this.fail(op, `expects parent op ${allowed.length > 1 ? 'to be one of' : ''}${allowed.length > 1 ? ' ' : ''}'${allowed.join(', ')}'`);
-    }
     if (traits.has('IsolatedFromAbove')) {
       op.walk((inner) => {
         if (inner === op) return;
-        inner.operands.forEach((o, k) => {
+        for (const o of inner.operands) {
           if (!isDefinedInside(o.value, op))
             throw new DiagnosticError(
               opError(inner, `using value defined outside the region`).attachNote(`required by region isolation constraints`, op.srcPos),
             );
-          void k;
-        });
+        }
       }, 'pre');
     }
   }
@@ -314,24 +337,42 @@ function isDefinedInside(v: Value, op: Operation): boolean {
   return false;
 }
 
-function checkCount(
-  vf: Verifier,
-  op: Operation,
-  what: string,
-  decls: { kind?: string }[],
-  actual: number,
-): void {
-  const fixed = decls.filter((d) => d.kind !== 'variadic' && d.kind !== 'optional').length;
-  const variable = decls.some((d) => d.kind === 'variadic' || d.kind === 'optional');
+function checkCount(op: Operation, what: string, fixed: number, variable: boolean, actual: number): void {
   const ok = variable ? actual >= fixed : actual === fixed;
   if (ok) return;
   const expect = variable ? `at least ${fixed}` : `${fixed}`;
   throw new DiagnosticError(opError(op, `expected ${expect} ${what}${fixed === 1 && !variable ? '' : 's'}, but found ${actual}`));
-  void vf;
 }
 
-function shapeKey(t: Type): string {
-  return t instanceof ShapedType ? shapeOf(t).join('x') : '';
+function sameShape(a: Type, b: Type): boolean {
+  const sa = a instanceof ShapedType ? a.shape : NO_SHAPE;
+  const sb = b instanceof ShapedType ? b.shape : NO_SHAPE;
+  if (sa.length !== sb.length) return false;
+  for (let k = 0; k < sa.length; k++) if (sa[k] !== sb[k]) return false;
+  return true;
+}
+const NO_SHAPE: readonly number[] = [];
+
+/** Whether all operands (and results, with `withResults`) have one shape. */
+function sameShapes(op: Operation, withResults: boolean): boolean {
+  const first = op.numOperands ? op.operands[0].value.type : op.numResults ? op.results[0].type : null;
+  if (!first) return true;
+  for (const o of op.operands) if (!sameShape(o.value.type, first)) return false;
+  if (withResults) for (const r of op.results) if (!sameShape(r.type, first)) return false;
+  return true;
+}
+
+/** Whether all tensor operands (and results) have one encoding. */
+function sameEncodings(op: Operation, withResults: boolean): boolean {
+  let enc: unknown = undefined;
+  const check = (t: Type): boolean => {
+    if (!(t instanceof RankedTensorType)) return true;
+    if (enc === undefined) enc = encodingOf(t);
+    return encodingOf(t) === enc;
+  };
+  for (const o of op.operands) if (!check(o.value.type)) return false;
+  if (withResults) for (const r of op.results) if (!check(r.type)) return false;
+  return true;
 }
 
 export { FunctionType };

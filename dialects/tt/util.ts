@@ -3,7 +3,7 @@
  * and the checks behind several verifiers.
  */
 import type { Operation } from '../../ir/ir.js';
-import type { CustomDirective, OpDecl, TypeEnv } from '../../ir/op-spec.js';
+import type { CustomDirective, OpDecl, TypeEnv, VerifyResult } from '../../ir/op-spec.js';
 import { UnitAttr } from '../../ir/attributes.js';
 import { RankedTensorType, type Type, elementTypeOf, i } from '../../ir/types.js';
 import { PointerType } from './types.js';
@@ -50,7 +50,7 @@ export function sameElementType(op: Operation): string | void {
 }
 
 /** Composes verifiers: the first message wins. */
-export function allOf(...checks: ((op: Operation) => string | void)[]): (op: Operation) => string | void {
+export function allOf(...checks: ((op: Operation) => VerifyResult)[]): (op: Operation) => VerifyResult {
   return (op) => {
     for (const c of checks) {
       const m = c(op);

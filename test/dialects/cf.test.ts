@@ -208,11 +208,12 @@ test('cf.switch accepts cases on one line and prints one per line', () => {
   assert.is(printModule(load(out)), out);
 });
 
-// branch_weights is newer than MLIR 19 (upstream's later syntax; no oracle here).
-test('cf.cond_br with branch weights round-trips', () => {
+// In MLIR 19.1.7, branch weights are a discardable attribute (mlir-opt 19 prints
+// `cf.cond_br %5, ^bb3, ^bb4 {branch_weights = array<i32: 40, 60>}`).
+test('cf.cond_br with branch weights round-trips as MLIR 19 prints it', () => {
   const text = `module {
   func.func @f(%arg0: i1, %arg1: i32) {
-    cf.cond_br %arg0 weights([3, 5]), ^bb1(%arg1 : i32), ^bb2
+    cf.cond_br %arg0, ^bb1(%arg1 : i32), ^bb2 {branch_weights = array<i32: 3, 5>}
   ^bb1(%0: i32):  // pred: ^bb0
     return
   ^bb2:  // pred: ^bb0
@@ -223,10 +224,8 @@ test('cf.cond_br with branch weights round-trips', () => {
   const m = load(text);
   assert.is(printModule(m), text);
   const g = printModule(m, { generic: true });
-  assert.ok(g.includes('"cf.cond_br"(%arg0, %arg1)[^bb1, ^bb2] <{branch_weights = array<i32: 3, 5>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (i1, i32) -> ()'), g);
+  assert.ok(g.includes('"cf.cond_br"(%arg0, %arg1)[^bb1, ^bb2] <{operandSegmentSizes = array<i32: 1, 1, 0>}> {branch_weights = array<i32: 3, 5>} : (i1, i32) -> ()'), g);
   assert.is(printModule(load(g)), text);
-  const bad = text.replace('weights([3, 5])', 'weights([3, 5, 7])');
-  assert.is(errorOf(bad), "'cf.cond_br' op expects number of branch weights to match number of successors: 3 vs 2");
 });
 
 // Messages below are mlir-opt 19's for the same input (branch operand errors have no op prefix there).
