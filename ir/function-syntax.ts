@@ -73,7 +73,10 @@ function parseFunction(p: FormatParser): void {
   p.parseOptionalAttrDictWithKeyword();
   if (p.isRegionStart()) {
     if (named === false && argTypes.length) p.error('expected named arguments (%name: type) for a function with a body');
-    p.state.regions.push(p.parseRegion(args, p.state.spec));
+    const bodyPos = p.pos();
+    const body = p.parseRegion(args, p.state.spec);
+    if (body.empty) p.error('expected non-empty function body', bodyPos);
+    p.state.regions.push(body);
   } else {
     if (named) p.error('expected a function body after named arguments');
     p.state.regions.push(new Region(null));

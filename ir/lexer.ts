@@ -113,7 +113,9 @@ export function tokenize(text: string): { tokens: IToken[]; errors: LexError[] }
 function describeBadChar(text: string, offset: number): string {
   const c = text[offset];
   if (c === '"') return 'expected \'"\' in string literal';
-  return `unexpected character '${c}'`;
+  const code = c.charCodeAt(0);
+  const shown = code < 0x20 || code === 0x7f || code > 0x7e ? '\\x' + code.toString(16).padStart(2, '0') : c;
+  return `unexpected character '${shown}'`;
 }
 
 /**

@@ -99,7 +99,9 @@ export class ParserBase implements AsmParser {
   /** The source position of the current token (or end of file). */
   pos(): SourcePos {
     const t = this.window.at(this.pos_);
-    return { source: this.source, offset: t ? t.startOffset : this.source.text.length };
+    if (t) return { source: this.source, offset: t.startOffset };
+    // At end of file, point just after the last token (on its line), as MLIR does.
+    return { source: this.source, offset: this.pos_ > 0 ? this.consumedEnd() : 0 };
   }
   /** Text offset just after the last consumed token. */
   protected consumedEnd(): number {
@@ -171,8 +173,15 @@ export class ParserBase implements AsmParser {
   }
   parseOptionalString(): string | undefined {
     if (!this.is(T.String)) return undefined;
-    return unescapeString(this.next().image);
+    return this.stringToken(this.next());
   }
+  /** The value of a string token; an invalid escape is an error at the backslash. */
+  protected stringToken(t: IToken): string {
+    const bad = badEscape(t.image);
+    if (bad >= 0) this.error('unknown escape in string literal', { source: this.source, offset: t.startOffset + bad });
+    return unescapeString(t.image);
+  }
+
   parseCommaList<E>(open: string, close: string, elem: () => E): E[] {
     this.parsePunct(open);
     const out: E[] = [];
@@ -194,7 +203,7 @@ export class ParserBase implements AsmParser {
       const name = m[2];
       const at = { source: this.source, offset: m.index + m[0].indexOf(m[1]) };
       const map = m[1] === '#' ? table.attrs : table.types;
-      if (map.has(name)) this.error(`redefinition of symbol alias id '${name}'`, at);
+      if (map.has(name)) this.error(`redefinition of ${m[1] === '#' ? 'attribute' : 'type'} alias id '${name}'`, at);
       if (name.includes('.')) this.error(`expected alias name without '.' (dialect namespaces are reserved)`, at);
       map.set(name, { start: m.index + m[0].length, end: -1, value: null, resolving: false });
       table.order.push(m[1] + name);
@@ -260,6 +269,7 @@ export class ParserBase implements AsmParser {
         return TupleType.get(this.parseCommaList('<', '>', () => this.parseType()));
       }
     }
+    if (/^[su]?i\d+$/.test(word)) this.error('integer bitwidth is limited to 16777215 bits');
     this.error(`unknown type '${word}'`);
   }
 
@@ -378,7 +388,7 @@ export class ParserBase implements AsmParser {
       case T.Float:
         return this.parseNumberAttr(type);
       case T.String: {
-        const s = unescapeString(this.next().image);
+        const s = this.stringToken(this.next());
         if (this.is(T.Colon) && !type) {
           this.pos_++;
           this.parseType();
@@ -406,7 +416,7 @@ export class ParserBase implements AsmParser {
       const t = this.tok;
       let key: string;
       if (t && t.tokenType === T.BareId) key = this.next().image;
-      else if (t && t.tokenType === T.String) key = unescapeString(this.next().image);
+      else if (t && t.tokenType === T.String) key = this.stringToken(this.next());
       else this.error('expected attribute name');
       if (key === '') this.error('expected valid attribute name', this.posOf(t));
       if (seen.has(key)) this.error(`duplicate key '${key}' in dictionary attribute`, this.posOf(t));
@@ -518,7 +528,7 @@ export class ParserBase implements AsmParser {
     let raw: string | null = null;
     let nested: unknown = [];
     const literalStart = this.pos();
-    if (this.is(T.String)) raw = unescapeString(this.next().image);
+    if (this.is(T.String)) raw = this.stringToken(this.next());
     else if (!this.is(T.Greater)) nested = this.parseDenseLiteral();
     this.parsePunct('>');
     let ty = type;
@@ -573,7 +583,7 @@ export class ParserBase implements AsmParser {
     }
     if (t.tokenType === T.String) {
       this.pos_++;
-      const s = unescapeString(t.image);
+      const s = this.stringToken(t);
       if (this.parseOptionalPunct(':')) {
         const line = Number(this.parseInteger());
         this.parsePunct(':');
@@ -624,7 +634,8 @@ function simpleType(word: string): Type | undefined {
   const m = /^(s|u)?i([1-9]\d*)$/.exec(word);
   if (m) {
     const width = Number(m[2]);
-    if (width <= 1 << 24) t = IntegerType.get(width, m[1] === 's' ? 'signed' : m[1] === 'u' ? 'unsigned' : 'signless');
+    if (width > 16777215) return undefined;
+    t = IntegerType.get(width, m[1] === 's' ? 'signed' : m[1] === 'u' ? 'unsigned' : 'signless');
   } else if (word === 'index') t = IndexType.get();
   else if (word === 'none') t = NoneType.get();
   else if (word in FLOAT_KINDS) t = FloatType.get(word);
@@ -661,19 +672,26 @@ function flattenDense(p: ParserBase, lit: unknown, type: ShapedType, pos: Source
   const elt = type.elementType;
   const out: DenseValue[] = [];
   const shape = type.shape;
+  const mismatch = (): never =>
+    p.error(`inferred shape of elements literal ([${literalShape(lit).join(', ')}]) does not match type ([${shape.join(', ')}])`, pos);
   const visit = (node: unknown, dim: number): void => {
     if (Array.isArray(node)) {
-      if (dim >= shape.length || node.length !== shape[dim])
-        p.error(`inferred shape of elements literal does not match type ${type}`, pos);
+      if (dim >= shape.length || node.length !== shape[dim]) mismatch();
       for (const c of node) visit(c, dim + 1);
       return;
     }
-    if (dim !== 0 && dim !== shape.length) p.error(`inferred shape of elements literal does not match type ${type}`, pos);
+    if (dim !== 0 && dim !== shape.length) mismatch();
     out.push(elementValue(p, node as RawElement, elt));
   };
   visit(lit, 0);
-  if (out.length !== 1 && out.length !== type.numElements)
-    p.error(`inferred shape of elements literal does not match type ${type}`, pos);
+  if (out.length !== 1 && out.length !== type.numElements) mismatch();
+  return out;
+}
+
+/** The shape of a nested list literal (`[[1, 2], [3, 4]]` is [2, 2]). */
+function literalShape(lit: unknown): number[] {
+  const out: number[] = [];
+  for (let n = lit; Array.isArray(n); n = n[0]) out.push(n.length);
   return out;
 }
 
@@ -691,6 +709,20 @@ function elementValue(p: ParserBase, e: RawElement, elt: Type): DenseValue {
   const v = e.neg ? -BigInt(e.text!) : BigInt(e.text!);
   checkIntFits(p, v, elt, e.pos!);
   return IntegerAttr.get(v, elt).value;
+}
+
+/** Offset (within `image`) of the first invalid escape, or -1. MLIR accepts `\"`, `\\`, `\n`, `\t` and `\XX` hex bytes. */
+export function badEscape(image: string): number {
+  for (let k = image.indexOf('\\'); k >= 0 && k < image.length; k = image.indexOf('\\', k + 2)) {
+    const n = image[k + 1];
+    if (n === '"' || n === '\\' || n === 'n' || n === 't') continue;
+    if (/^[0-9a-fA-F]{2}$/.test(image.slice(k + 1, k + 3))) {
+      k++;
+      continue;
+    }
+    return k;
+  }
+  return -1;
 }
 
 /** Decodes MLIR string escapes: `\"`, `\\`, `\n`, `\t`, and `\XX` hex bytes. */

@@ -219,14 +219,11 @@ class Verifier {
       this.fail(op, `expects region to have 0 or 1 blocks`);
     if (r.blocks.length && r.blocks[0].predecessors().length)
       throw new DiagnosticError(opError(op, 'entry block of region may not have predecessors'));
+    const noArgs = op.hasTrait('NoRegionArguments');
     for (const b of r.blocks) {
-      if (!noTerminator && op.spec) {
-        const last = b.last;
-        if (!last) this.failAt(b, op, 'empty block: expect at least a terminator');
-        if (last.spec && !last.hasTrait('Terminator'))
-          throw new DiagnosticError(opError(last, 'is not a terminator, but the block it ends must end with one').attachNote(`in a region of '${op.name}'`, op.srcPos));
-      }
+      if (noArgs && b.args.length) this.fail(op, `region #${op.regions.indexOf(r)} should have no arguments`);
       b.ensureOrder();
+      // Ops first (their own traits, e.g. HasParent and terminator position), then the block's end.
       for (let inner = b.first; inner; inner = inner.next) {
         this.verifyOperandsDominate(inner);
         this.verifyOp(inner);
@@ -234,6 +231,11 @@ class Verifier {
           if (s.parent !== r) this.fail(inner, `branching to block of a different region`);
         }
       }
+      if (noTerminator || !op.spec) continue;
+      const last = b.last;
+      if (!last) this.failAt(b, op, 'empty block: expect at least a terminator');
+      if (last.spec && !last.hasTrait('Terminator'))
+        throw new DiagnosticError(opError(last, 'is not a terminator, but the block it ends must end with one').attachNote(`in a region of '${op.name}'`, op.srcPos));
     }
   }
 

@@ -41,6 +41,12 @@ function memdescOf(op: { operand(k: number): { type: Type }; result(k: number): 
 }
 
 /** The TritonGPU op table. */
+/** Local memory ops move whole tensors: the register tensor and the memory view must have one shape. */
+function checkSameShape(src: readonly number[], dst: readonly number[]): string | void {
+  if (src.length === dst.length && src.every((d, k) => d === dst[k])) return;
+  return `source shape [${src.join(', ')}] must match destination shape [${dst.join(', ')}]`;
+}
+
 export const ttgOps: OpDecl[] = [
   {
     name: 'ttg.convert_layout',
@@ -111,6 +117,7 @@ export const ttgOps: OpDecl[] = [
       if (op.numOperands === 0) return;
       const src = op.operand(0).type as RankedTensorType;
       if (src.elementType !== r.elementType) return 'result element type must match desc element type';
+      return checkSameShape(src.shape, r.shape);
     },
   },
   {
@@ -187,6 +194,7 @@ export const ttgOps: OpDecl[] = [
       const s = memdescOf(op, 'operand', 0);
       const r = op.result(0).type as RankedTensorType;
       if (s && s.elementType !== r.elementType) return 'result element type must match the source element type';
+      if (s) return checkSameShape(s.shape, r.shape);
     },
   },
   {
@@ -197,6 +205,7 @@ export const ttgOps: OpDecl[] = [
     verify(op) {
       const d = memdescOf(op, 'operand', 1);
       if (d && !d.mutable) return 'Cannot store into immutable memory';
+      if (d) return checkSameShape((op.operand(0).type as RankedTensorType).shape, d.shape);
     },
   },
   {
