@@ -653,7 +653,7 @@ function inferMissing(spec: OpSpec, s: FormatScratch, st: OperationState): void 
     (env ??= {
       operand: (n) => s.operandTypes.get(n),
       result: (n) => s.resultTypes.get(n),
-      attr: (n) => st.props?.[n] ?? st.attrs?.[n],
+      attr: (n) => st.props?.[n] ?? st.attrs?.[n] ?? spec.attrIndex.get(n)?.default,
       numOperands: (n) => s.refs.get(n)?.length ?? 0,
     });
   for (let round = 0; round < 3; round++) {

@@ -157,8 +157,9 @@ export class Operation {
   /** Position within the parent block; valid while `parent.orderValid`. */
   orderIndex = 0;
   private _loc: Location | null;
-  /** Where the op was in the parsed text, for diagnostics; null for ops built by passes. */
-  srcPos: SourcePos | null;
+  /** The parsed file and offset of the op's name (kept as two fields: no object per op). */
+  private srcFile: SourcePos['source'] | null;
+  private srcOffset: number;
   /** @internal The printer's `%x = ` prefix, valid while `printGen` is the printer's generation. */
   printHeader = '';
   /** @internal */
@@ -185,7 +186,8 @@ export class Operation {
     this.properties = init.properties ?? null;
     this.attributes = init.attributes ?? null;
     this._loc = init.loc ?? null;
-    this.srcPos = init.srcPos ?? null;
+    this.srcFile = init.srcPos?.source ?? null;
+    this.srcOffset = init.srcPos?.offset ?? 0;
   }
 
   /** Creates a detached operation. Prefer `Builder.create`, which also inserts it. */
@@ -200,6 +202,15 @@ export class Operation {
   set loc(l: Location) {
     this._loc = l;
   }
+  /** Where the op was in the parsed text, for diagnostics; null for ops built by passes. */
+  get srcPos(): SourcePos | null {
+    return this.srcFile ? { source: this.srcFile, offset: this.srcOffset } : null;
+  }
+  set srcPos(p: SourcePos | null) {
+    this.srcFile = p?.source ?? null;
+    this.srcOffset = p?.offset ?? 0;
+  }
+
   /** Whether a location was given explicitly (parsed `loc(...)` or set by a pass). */
   get hasExplicitLoc(): boolean {
     return this._loc !== null;
@@ -242,9 +253,9 @@ export class Operation {
 
   // -- attributes --
 
-  /** Reads an attribute, inherent or discardable. */
+  /** Reads an attribute, inherent or discardable; an absent default-valued attribute reads as its default. */
   getAttr(name: string): Attribute | undefined {
-    return this.properties?.[name] ?? this.attributes?.[name];
+    return this.properties?.[name] ?? this.attributes?.[name] ?? this.spec?.attrIndex.get(name)?.default;
   }
   /** Sets an attribute; names declared by the op's spec become inherent (properties). */
   setAttr(name: string, value: Attribute): void {
@@ -268,11 +279,17 @@ export class Operation {
     if (this.spec) return this.spec.attrIndex.has(name);
     return this.properties !== null && name in this.properties;
   }
-  /** Every attribute, inherent and discardable, sorted by name. */
+  /** Every attribute, inherent (defaults included) and discardable, sorted by name. */
   allAttrs(): [string, Attribute][] {
+    const out: [string, Attribute][] = this.inherentAttrs();
+    if (this.attributes) for (const k in this.attributes) out.push([k, this.attributes[k]]);
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+  /** The inherent attributes (MLIR properties), with declared defaults for those not set, sorted by name. */
+  inherentAttrs(): [string, Attribute][] {
     const out: [string, Attribute][] = [];
     if (this.properties) for (const k in this.properties) out.push([k, this.properties[k]]);
-    if (this.attributes) for (const k in this.attributes) out.push([k, this.attributes[k]]);
+    for (const d of this.spec?.decl.attrs ?? []) if (d.default && !this.properties?.[d.name]) out.push([d.name, d.default]);
     return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
@@ -392,6 +409,7 @@ export class Operation {
       successors: this.successors.map((b) => mapping.lookupBlockOrDefault(b)),
       loc: this._loc ?? undefined,
       srcPos: this.srcPos ?? undefined,
+
     });
     this.results.forEach((r, k) => {
       op.results[k].nameHint = r.nameHint;

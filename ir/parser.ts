@@ -323,7 +323,6 @@ export class Parser extends ParserBase implements FormatParser {
     if (!(fnType instanceof FunctionType)) this.error('expected function type', typePos);
     state.operands = this.resolveOperands(refs, [...fnType.inputs], typePos);
     state.resultTypes = [...fnType.results];
-    if (spec) fillDefaults(state);
     return this.finishOp(state);
   }
 
@@ -349,7 +348,6 @@ export class Parser extends ParserBase implements FormatParser {
     if (spec.decl.syntax) spec.decl.syntax.parse(this);
     else if (spec.format) parseWithFormat(this, spec.format);
     else this.error(`'${name}' has no custom assembly form; write it in generic form ("${name}"(...) : ...)`, this.posOf(nameTok));
-    fillDefaults(this.state);
     const op = this.finishOp(this.state);
     this.state = saved;
     return op;
@@ -495,15 +493,6 @@ function recordOf(entries: [string, Attribute][]): Record<string, Attribute> | n
   const r: Record<string, Attribute> = {};
   for (const [k, v] of entries) r[k] = v;
   return r;
-}
-
-/** Fills default-valued attributes and segment sizes the way MLIR's property storage does. */
-function fillDefaults(state: OperationState): void {
-  const spec = state.spec;
-  if (!spec) return;
-  for (const a of spec.decl.attrs ?? []) {
-    if (a.default && !(state.props && a.name in state.props)) (state.props ??= {})[a.name] = a.default;
-  }
 }
 
 /** Builds `operandSegmentSizes` for ops with several variable operand groups. */

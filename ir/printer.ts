@@ -93,7 +93,7 @@ export class Printer implements FormatPrinter {
     printDictionary(this, list);
   }
   attrsToPrint(op: Operation, elided: Set<string>): [string, Attribute][] {
-    if (!op.properties && !op.attributes) return NO_ATTRS;
+    if (!op.properties && !op.attributes) return NO_ATTRS; // defaults are never printed in attr-dicts
     const spec = op.spec;
     return op.allAttrs().filter(([k, v]) => {
       if (elided.has(k)) return false;
@@ -220,10 +220,10 @@ export class Printer implements FormatPrinter {
       });
       this.out += ']';
     }
-    const props = op.properties ? Object.keys(op.properties).sort() : [];
+    const props = op.inherentAttrs();
     if (props.length) {
       this.out += ' <';
-      printDictionary(this, props.map((k) => [k, op.properties![k]]));
+      printDictionary(this, props);
       this.out += '>';
     }
     if (op.regions.length) {
