@@ -92,31 +92,41 @@ export interface FormatPrinter extends AsmPrinter {
 export class SmallMap<V> {
   private readonly keys: string[] = [];
   private readonly vals: V[] = [];
+  /** Live entries are the first `count`; clearing just resets it (truncating arrays is slow in V8). */
+  private count = 0;
   get size(): number {
-    return this.keys.length;
+    return this.count;
+  }
+  private indexOf(k: string): number {
+    for (let i = 0; i < this.count; i++) if (this.keys[i] === k) return i;
+    return -1;
   }
   get(k: string): V | undefined {
-    const i = this.keys.indexOf(k);
+    const i = this.indexOf(k);
     return i < 0 ? undefined : this.vals[i];
   }
   has(k: string): boolean {
-    return this.keys.indexOf(k) >= 0;
+    return this.indexOf(k) >= 0;
   }
   set(k: string, v: V): this {
-    const i = this.keys.indexOf(k);
+    const i = this.indexOf(k);
     if (i >= 0) this.vals[i] = v;
     else {
-      this.keys.push(k);
-      this.vals.push(v);
+      this.keys[this.count] = k;
+      this.vals[this.count++] = v;
     }
     return this;
   }
   values(): V[] {
-    return this.vals;
+    return this.vals.slice(0, this.count);
+  }
+  /** The first element of the first non-empty list value (for type lists). */
+  firstNonEmpty(this: SmallMap<Type[]>): Type | undefined {
+    for (let i = 0; i < this.count; i++) if (this.vals[i].length) return this.vals[i][0];
+    return undefined;
   }
   clear(): void {
-    this.keys.length = 0;
-    this.vals.length = 0;
+    this.count = 0;
   }
 }
 
@@ -697,9 +707,8 @@ function singleton(t: Type): Type[] {
 function sameTypeFromTraits(spec: OpSpec, s: FormatScratch): Type[] | undefined {
   const all = spec.traitSet.has('SameOperandsAndResultType');
   if (!all && !spec.traitSet.has('SameTypeOperands')) return undefined;
-  for (const ts of s.operandTypes.values()) if (ts.length) return singleton(ts[0]);
-  if (all) for (const ts of s.resultTypes.values()) if (ts.length) return singleton(ts[0]);
-  return undefined;
+  const first = s.operandTypes.firstNonEmpty() ?? (all ? s.resultTypes.firstNonEmpty() : undefined);
+  return first ? singleton(first) : undefined;
 }
 
 // ---- printing ----------------------------------------------------------------------------

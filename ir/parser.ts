@@ -336,12 +336,13 @@ export class Parser extends ParserBase implements FormatParser {
 
   private parseCustomOperation(start: SourcePos): Operation {
     const nameTok = this.next();
-    const name = this.resolveOpName(nameTok.image);
-    if (!this.registry.lookupOp(name)) {
+    const direct = this.registry.lookupOp(nameTok.image);
+    const name = direct ? nameTok.image : this.resolveOpName(nameTok.image);
+    const spec = direct ?? this.registry.lookupOp(name);
+    if (!spec) {
       const tried = name !== nameTok.image ? ` (tried '${name}' as well)` : '';
       this.error(`custom op '${nameTok.image}' is unknown${tried}`, this.posOf(nameTok));
     }
-    const spec = this.lookupForParse(name, this.posOf(nameTok), false)!;
     const saved = this.state;
     void start;
     this.state = this.newState(name, spec, this.posOf(nameTok));

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * `triton-opt`: parses, verifies and prints Triton IR (and, as passes land, runs pipelines on it),
  * with mlir-opt's flags.

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * `triton-translate`: translations out of Triton IR. Available now: `--to-mlir` (upstream MLIR
  * generic syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`). The PTX target arrives
