@@ -2,9 +2,9 @@
  * The func dialect (`func.func`, `func.return`, `func.call`), for interop with upstream MLIR.
  */
 import { FunctionType } from '../ir/types.js';
-import { AnyType, DictArrayAttr, FlatSymbolRefAttr, FunctionTypeAttr, StrAttr, SymbolNameAttr } from '../ir/constraints.js';
+import { AnyType, FlatSymbolRefAttr } from '../ir/constraints.js';
 import { SymbolRefAttr } from '../ir/attributes.js';
-import { functionSyntax, functionTypeOf } from '../ir/function-syntax.js';
+import { FUNCTION_ATTRS, functionSyntax, functionTypeOf } from '../ir/function-syntax.js';
 import type { Operation } from '../ir/ir.js';
 import type { DialectDecl, VerifyResult } from '../ir/op-spec.js';
 import { lookupSymbol } from '../ir/symbols.js';
@@ -55,13 +55,7 @@ export const funcDialect: DialectDecl = {
     {
       name: 'func.func',
       summary: 'a function with a body (or a declaration)',
-      attrs: [
-        { name: 'sym_name', kind: SymbolNameAttr },
-        { name: 'function_type', kind: FunctionTypeAttr },
-        { name: 'sym_visibility', kind: StrAttr, optional: true },
-        { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
-        { name: 'res_attrs', kind: DictArrayAttr, optional: true },
-      ],
+      attrs: FUNCTION_ATTRS,
       regions: [{ name: 'body' }],
       traits: ['IsolatedFromAbove', 'Symbol', 'FunctionLike'],
       defaultDialect: 'func',

@@ -168,8 +168,6 @@ export interface CompiledFormat {
   elided: Set<string>;
 }
 
-class FormatSyntaxError extends Error {}
-
 /** Compiles `spec`'s format; a bad format is an internal error naming the op. */
 export function compileFormat(spec: OpSpec): CompiledFormat {
   const text = spec.decl.format!;

@@ -4,11 +4,21 @@
  */
 import { ArrayAttr, type Attribute, DictionaryAttr, StringAttr, SymbolRefAttr, TypeAttr } from './attributes.js';
 import type { FormatParser, FormatPrinter, RegionArg } from './format.js';
-import type { CustomSyntax } from './op-spec.js';
+import type { AttrDecl, CustomSyntax } from './op-spec.js';
+import { DictArrayAttr, FunctionTypeAttr, StrAttr, SymbolNameAttr } from './constraints.js';
 import { Region, type Operation } from './ir.js';
 import { FunctionType, type Type } from './types.js';
 
 const ELIDED = new Set(['sym_name', 'function_type', 'sym_visibility', 'arg_attrs', 'res_attrs']);
+
+/** The inherent attributes every function-like op declares (MLIR's FunctionOpInterface storage). */
+export const FUNCTION_ATTRS: AttrDecl[] = [
+  { name: 'sym_name', kind: SymbolNameAttr },
+  { name: 'function_type', kind: FunctionTypeAttr },
+  { name: 'sym_visibility', kind: StrAttr, optional: true },
+  { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
+  { name: 'res_attrs', kind: DictArrayAttr, optional: true },
+];
 
 /** The function type of a function-like op. */
 export function functionTypeOf(op: Operation): FunctionType {

@@ -3,7 +3,6 @@
  * form on request, attribute aliases the way Triton prints them (`#blocked`, `#mma`), and
  * locations with `#loc` aliases under `printDebugInfo`. Output is deterministic.
  */
-import type { AsmPrinter } from './asm.js';
 import {
   ArrayAttr, Attribute, CallSiteLoc, DenseElementsAttr, DialectAttr, DictionaryAttr, FusedLoc, Location, NameLoc,
   TypeAttr, UnitAttr, printDictionary,

@@ -6,7 +6,7 @@
 import { FileLineColLoc, type Location, NameLoc, CallSiteLoc, FusedLoc } from './attributes.js';
 import { Diagnostic, DiagnosticError } from './diagnostics.js';
 import { Block, BlockArgument, type Operation, OpResult, type Region, type Value } from './ir.js';
-import { FunctionType, RankedTensorType, ShapedType, type Type, encodingOf, shapeOf } from './types.js';
+import { FunctionType, RankedTensorType, ShapedType, type Type, encodingOf } from './types.js';
 import { registry, type VerifyResult } from './op-spec.js';
 
 /** Builds an error diagnostic located at `op` (source position if parsed, else its location). */

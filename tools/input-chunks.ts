@@ -19,6 +19,24 @@ export function readInput(path: string): string {
 /** A command-line mistake (bad flag, missing file): printed as `error: ...`, exit 1. */
 export class UserError extends Error {}
 
+/**
+ * Runs a CLI's `main`: user mistakes print `tool: error: ...` (exit 1); anything else is a bug,
+ * printed as `tool: internal error: ...` (exit 2), never as a stack trace.
+ */
+export function runTool(tool: string, main: () => void): void {
+  try {
+    main();
+  } catch (e) {
+    if (e instanceof UserError) {
+      process.stderr.write(`${tool}: error: ${e.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(`${tool}: internal error: ${(e as Error).message ?? e}\n`);
+      process.exitCode = 2;
+    }
+  }
+}
+
 /** Splits text at lines that are exactly `// -----` (as mlir-opt does). */
 export function splitInput(name: string, text: string, split: boolean): SourceFile[] {
   if (!split) return [new SourceFile(name, text)];

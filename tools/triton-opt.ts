@@ -11,7 +11,7 @@ import { DiagnosticError, type Diagnostic, type SourceFile } from '../ir/diagnos
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
-import { readInput, splitInput, UserError } from './input-chunks.js';
+import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
 import { checkDiagnostics } from './verify-diagnostics.js';
 
 interface OptOptions {
@@ -111,14 +111,4 @@ function main(): void {
   });
 }
 
-try {
-  main();
-} catch (e) {
-  if (e instanceof UserError) {
-    process.stderr.write(`triton-opt: error: ${e.message}\n`);
-    process.exitCode = 1;
-  } else {
-    process.stderr.write(`triton-opt: internal error: ${(e as Error).message ?? e}\n`);
-    process.exitCode = 2;
-  }
-}
+runTool('triton-opt', main);

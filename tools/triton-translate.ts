@@ -13,7 +13,7 @@ import type { Operation } from '../ir/ir.js';
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
-import { readInput, UserError } from './input-chunks.js';
+import { readInput, runTool, UserError } from './input-chunks.js';
 
 /** A translation from a verified module to text. */
 interface Translation {
@@ -83,14 +83,4 @@ function main(): void {
   }
 }
 
-try {
-  main();
-} catch (e) {
-  if (e instanceof UserError) {
-    process.stderr.write(`triton-translate: error: ${e.message}\n`);
-    process.exitCode = 1;
-  } else {
-    process.stderr.write(`triton-translate: internal error: ${(e as Error).message ?? e}\n`);
-    process.exitCode = 2;
-  }
-}
+runTool('triton-translate', main);

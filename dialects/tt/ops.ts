@@ -4,11 +4,11 @@
  * `ops-compute.ts`.
  */
 import {
-  AnyType, DictArrayAttr, FlatSymbolRefAttr, FunctionTypeAttr, I32, I32Attr, StrAttr, SymbolNameAttr,
+  AnyType, DictArrayAttr, FlatSymbolRefAttr, I32, I32Attr,
   UnitAttrC, DenseI32ArrayAttr,
 } from '../../ir/constraints.js';
 import { IntegerAttr, DenseArrayAttr } from '../../ir/attributes.js';
-import { functionSyntax } from '../../ir/function-syntax.js';
+import { FUNCTION_ATTRS, functionSyntax } from '../../ir/function-syntax.js';
 import type { Operation } from '../../ir/ir.js';
 import type { OpDecl } from '../../ir/op-spec.js';
 import { FloatType, RankedTensorType, bitWidth, elementTypeOf, i } from '../../ir/types.js';
@@ -143,13 +143,7 @@ export const ttCoreOps: OpDecl[] = [
   {
     name: 'tt.func',
     summary: 'a function containing a single SSACFG region',
-    attrs: [
-      { name: 'sym_name', kind: SymbolNameAttr },
-      { name: 'function_type', kind: FunctionTypeAttr },
-      { name: 'sym_visibility', kind: StrAttr, optional: true },
-      { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
-      { name: 'res_attrs', kind: DictArrayAttr, optional: true },
-    ],
+    attrs: FUNCTION_ATTRS,
     regions: [{ name: 'body' }],
     traits: ['IsolatedFromAbove', 'Symbol', 'FunctionLike', 'HasParent(builtin.module)', 'AffineScope', 'AutomaticAllocationScope', 'CallableOpInterface'],
     syntax: functionSyntax,
