@@ -9,6 +9,7 @@ import { DenseArrayAttr } from './attributes.js';
 import type { Block, Operation, Region, Value } from './ir.js';
 import type { Type } from './types.js';
 import type { CompiledFormat, FormatParser, FormatPrinter } from './format.js';
+import type { RewritePattern } from './patterns.js';
 
 /** What an op's verifier returns: nothing when valid, else a message (prefixed with the op) or a bare message. */
 export type VerifyResult = string | { bare: string } | void | undefined;
@@ -116,6 +117,8 @@ export interface OpDecl {
   verify?: (op: Operation) => VerifyResult;
   /** Checks that need the nested ops verified first (run after the op's regions). */
   verifyRegions?: (op: Operation) => VerifyResult;
+  /** Canonicalization patterns rooted at this op (collected by the `canonicalize` pass). */
+  canonicalize?: RewritePattern[];
   /** Constant folding: `operands[k]` is the constant attribute of operand k, if known. */
   fold?: (op: Operation, operands: (Attribute | null)[]) => FoldResult;
 }

@@ -1,0 +1,158 @@
+/**
+ * Rewrite patterns and the greedy driver: a worklist of ops; for each, remove it when trivially
+ * dead, fold it with its op's `fold`, else apply the best matching pattern. A pattern counts as
+ * applied only when the rewriter recorded a change. The driver stops at a fixed point, or fails
+ * loudly when the iteration cap is hit (patterns that undo each other).
+ */
+import { Attribute, DenseElementsAttr, FloatAttr, IntegerAttr } from './attributes.js';
+import { Diagnostic, DiagnosticError } from './diagnostics.js';
+import type { Operation, Region, Value } from './ir.js';
+import { Rewriter } from './rewriter.js';
+
+/** One rewrite: `before -> after`, for ops named `root` (or every op when `root` is null). */
+export interface RewritePattern {
+  /** Stable name, shown by `--debug-patterns`. */
+  name: string;
+  root: string | null;
+  /** Higher runs first among patterns matching the same op. */
+  benefit?: number;
+  /** Rewrites `op` through `rw` when it matches; doing nothing means "did not match". */
+  rewrite(op: Operation, rw: Rewriter): void;
+}
+
+/** Options of the greedy driver. */
+export interface GreedyOptions {
+  /** Full sweeps over the IR before giving up (default 10). */
+  maxIterations?: number;
+  fold?: boolean;
+  /** Erase ops without uses and without side effects. */
+  removeDeadOps?: boolean;
+  /** Called after each successful pattern application (for `--debug-patterns`). */
+  onApplied?: (pattern: string, op: Operation) => void;
+}
+
+/** What the driver did. */
+export interface GreedyResult {
+  changed: boolean;
+  iterations: number;
+  applied: number;
+  folded: number;
+  erased: number;
+}
+
+/** The constant an SSA value is known to hold (the `value` of its `ConstantLike` defining op), or null. */
+export function constantOf(v: Value): Attribute | null {
+  const def = v.definingOp;
+  if (!def || !def.hasTrait('ConstantLike')) return null;
+  return def.getAttr('value') ?? null;
+}
+
+/** Whether `op` can be erased: results unused, no side effects (Pure, or only pure ops nested). */
+export function isTriviallyDead(op: Operation): boolean {
+  for (const r of op.results) if (r.hasUses) return false;
+  if (op.hasTrait('Terminator') || op.hasTrait('Symbol')) return false;
+  return isSideEffectFree(op);
+}
+
+/** Whether `op` (and what it contains) has no memory effects. */
+export function isSideEffectFree(op: Operation): boolean {
+  if (op.hasTrait('Pure')) return op.regions.length === 0 || op.regions.every(regionIsPure);
+  if (!op.hasTrait('RecursiveMemoryEffects')) return false;
+  return op.regions.every(regionIsPure);
+}
+
+function regionIsPure(r: Region): boolean {
+  for (const b of r.blocks) for (const inner of b) if (!inner.hasTrait('Terminator') && !isSideEffectFree(inner)) return false;
+  return true;
+}
+
+/** Creates a constant op for a folded attribute, or returns null when the type has no constant form. */
+function materializeConstant(rw: Rewriter, value: Attribute, before: Operation): Value | null {
+  if (!(value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr)) return null;
+  return rw.createBefore(before, 'arith.constant', { attrs: { value } }).result(0);
+}
+
+/** Applies `patterns` (plus folding and dead-op removal) to everything inside `root` until nothing changes. */
+export function applyPatternsGreedily(root: Operation, patterns: readonly RewritePattern[], options: GreedyOptions = {}): GreedyResult {
+  const maxIterations = options.maxIterations ?? 10;
+  const byRoot = new Map<string | null, RewritePattern[]>();
+  for (const p of patterns) {
+    const list = byRoot.get(p.root) ?? [];
+    list.push(p);
+    byRoot.set(p.root, list);
+  }
+  for (const list of byRoot.values()) list.sort((a, b) => (b.benefit ?? 1) - (a.benefit ?? 1));
+  const result: GreedyResult = { changed: false, iterations: 0, applied: 0, folded: 0, erased: 0 };
+  const worklist: Operation[] = [];
+  const inList = new Set<Operation>();
+  const erased = new Set<Operation>();
+  const push = (op: Operation) => {
+    if (inList.has(op) || erased.has(op)) return;
+    inList.add(op);
+    worklist.push(op);
+  };
+  const rw = new Rewriter({
+    onInserted: push,
+    onModified: push,
+    onErased: (op) => {
+      erased.add(op);
+      for (const o of op.operands) if (o.value.definingOp) push(o.value.definingOp);
+    },
+    onReplaced: (op) => {
+      for (const r of op.results) for (const u of r.uses()) push(u.owner);
+    },
+  });
+  for (let iter = 0; iter < maxIterations; iter++) {
+    result.iterations = iter + 1;
+    // Seed in reverse so ops are popped in program order (defs before uses).
+    const all: Operation[] = [];
+    for (const r of root.regions) r.walk((op) => void all.push(op), 'pre');
+    for (let k = all.length - 1; k >= 0; k--) push(all[k]);
+    let changedThisSweep = false;
+    while (worklist.length) {
+      const op = worklist.pop()!;
+      inList.delete(op);
+      if (erased.has(op) || !op.parent) continue;
+      rw.resetChanged();
+      if (options.removeDeadOps !== false && isTriviallyDead(op)) {
+        rw.eraseOp(op);
+        result.erased++;
+      } else if (options.fold !== false && tryFold(op, rw)) {
+        result.folded++;
+      } else {
+        for (const p of [...(byRoot.get(op.name) ?? []), ...(byRoot.get(null) ?? [])]) {
+          p.rewrite(op, rw);
+          if (!rw.changed) continue;
+          result.applied++;
+          options.onApplied?.(p.name, op);
+          break;
+        }
+      }
+      if (rw.changed) changedThisSweep = result.changed = true;
+    }
+    if (!changedThisSweep) return result;
+  }
+  throw new DiagnosticError(
+    new Diagnostic('error', `greedy pattern rewrite did not converge after ${maxIterations} iterations (patterns may undo each other; see --debug-patterns)`, root.srcPos),
+  );
+}
+
+/** Folds `op` with its declaration's `fold`; replaces it with constants or existing values. */
+function tryFold(op: Operation, rw: Rewriter): boolean {
+  const fold = op.spec?.decl.fold;
+  if (!fold || op.hasTrait('ConstantLike')) return false;
+  const results = fold(op, op.operands.map((o) => constantOf(o.value)));
+  if (!results || results.length !== op.numResults) return false;
+  const values: Value[] = [];
+  for (let k = 0; k < results.length; k++) {
+    const r = results[k];
+    if (r instanceof Attribute) {
+      const c = materializeConstant(rw, r, op);
+      if (!c || c.type !== op.result(k).type) return false;
+      values.push(c);
+    } else values.push(r);
+  }
+  if (values.every((v, k) => v === op.result(k))) return false;
+  rw.replaceOp(op, values);
+  return true;
+}
