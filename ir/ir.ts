@@ -5,7 +5,7 @@
  * operations form an intrusive doubly-linked list, so insertion, erasure and RAUW are O(1)
  * per use and allocate nothing beyond the operand itself.
  */
-import { Attribute, Location, UnknownLoc } from './attributes.js';
+import { Attribute, FileLineColLoc, Location, UnknownLoc } from './attributes.js';
 import type { SourcePos } from './diagnostics.js';
 import type { OpSpec } from './op-spec.js';
 import type { Type } from './types.js';
@@ -195,9 +195,12 @@ export class Operation {
     return new Operation(init.name, init.spec, init);
   }
 
-  /** The op's location; ops parsed without `loc(...)` get their position in the source. */
+  /** The op's location; ops parsed without `loc(...)` get their position in the source file, as in MLIR. */
   get loc(): Location {
-    return this._loc ?? UnknownLoc.get();
+    if (this._loc) return this._loc;
+    if (!this.srcFile) return UnknownLoc.get();
+    const { line, col } = this.srcFile.position(this.srcOffset);
+    return FileLineColLoc.get(this.srcFile.name, line, col);
   }
   set loc(l: Location) {
     this._loc = l;

@@ -23,10 +23,11 @@ export class UserError extends Error {}
  * Runs a CLI's `main`: user mistakes print `tool: error: ...` (exit 1); anything else is a bug,
  * printed as `tool: internal error: ...` (exit 2), never as a stack trace.
  */
-export function runTool(tool: string, main: () => void): void {
+export function runTool(tool: string, main: () => void, debug = false): void {
   try {
     main();
   } catch (e) {
+    if (debug && !(e instanceof UserError)) throw e;
     if (e instanceof UserError) {
       process.stderr.write(`${tool}: error: ${e.message}\n`);
       process.exitCode = 1;

@@ -93,7 +93,8 @@ function makeConfig(): LitConfig {
   const tools = new Map<string, string>([
     ['triton-opt', ownTool(repo, 'triton-opt')],
     ['triton-translate', ownTool(repo, 'triton-translate')],
-    ['FileCheck', ownTool(repo, 'filecheck')],
+    // FILECHECK=/path/to/FileCheck runs the suite against another FileCheck (e.g. LLVM's).
+    ['FileCheck', process.env.FILECHECK ? shellQuote(process.env.FILECHECK) : ownTool(repo, 'filecheck')],
     ['not', ownTool(repo, 'not')],
   ]);
   if (which('ptxas')) features.add('ptxas');

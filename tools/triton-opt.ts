@@ -1,29 +1,22 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
 /**
- * `triton-opt`: parses, verifies and prints Triton IR (and, as passes land, runs pipelines on it),
- * with mlir-opt's flags.
+ * `triton-opt`: parses, verifies, transforms (pass pipelines) and prints Triton IR, with
+ * mlir-opt's flags for debugging pipelines.
  */
 import { writeFileSync } from 'node:fs';
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import '../dialects/index.js';
 import { DiagnosticError, type Diagnostic, type SourceFile } from '../ir/diagnostics.js';
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
+import '../passes/all.js';
+import { PassManager } from '../passes/manager.js';
+import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline.js';
+import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
+import { parseOptArgs, type OptOptions } from './opt-flags.js';
+// (op-graph import added when tools/op-graph.ts lands)
 import { checkDiagnostics } from './verify-diagnostics.js';
-
-interface OptOptions {
-  input: string;
-  output?: string;
-  printOpGeneric: boolean;
-  printDebuginfo: boolean;
-  allowUnregisteredDialect: boolean;
-  splitInputFile: boolean;
-  verifyDiagnostics: boolean;
-  verify: boolean;
-}
 
 /** Result of processing one chunk: printed text or the diagnostics it raised. */
 interface ChunkResult {
@@ -31,34 +24,79 @@ interface ChunkResult {
   diagnostics: Diagnostic[];
 }
 
-function processChunk(src: SourceFile, o: OptOptions): ChunkResult {
+/** The pipeline recorded in a reproducer's `{-# external_resources: { mlir_reproducer: ... } #-}`. */
+function reproducerPipeline(resources: string | null): string {
+  const m = resources && /mlir_reproducer\s*:\s*\{[\s\S]*?pipeline\s*:\s*"([^"]*)"/.exec(resources);
+  if (!m) throw new UserError('--run-reproducer: the input has no mlir_reproducer pipeline in a {-# external_resources #-} section');
+  return m[1];
+}
+
+function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], reports: PassManager[]): ChunkResult {
   try {
+    const t0 = performance.now();
     const parsed = parseSourceFile(src, { allowUnregisteredDialect: o.allowUnregisteredDialect });
-    if (o.verify) {
-      const d = verifyDiagnostic(parsed.module, { allowUnregistered: o.allowUnregisteredDialect });
-      if (d) return { text: null, diagnostics: [d] };
-    }
-    const text = printModule(parsed.module, {
-      generic: o.printOpGeneric,
-      debugInfo: o.printDebuginfo,
-      aliasNames: parsed.aliasNames,
-      resources: parsed.resources,
+    const parseMs = performance.now() - t0;
+    const d = o.verifyEach ? verifyDiagnostic(parsed.module, { allowUnregistered: o.allowUnregisteredDialect }) : null;
+    if (d) return { text: null, diagnostics: [d] };
+    const pipeline = o.runReproducer ? parsePipeline(reproducerPipeline(parsed.resources)) : entries;
+    const printOptions = { generic: o.printOpGeneric, debugInfo: o.printDebuginfo, aliasNames: parsed.aliasNames };
+    const pm = new PassManager(pipeline, {
+      verifyEach: o.verifyEach,
+      printBefore: o.printBefore,
+      printAfter: o.printAfter,
+      printAfterChange: o.printAfterChange,
+      printAfterFailure: o.printAfterFailure,
+      printTreeDir: o.printTreeDir,
+      timing: o.timing,
+      statistics: o.passStatistics,
+      debugPatterns: o.debugPatterns,
+      debug: o.debug,
+      reproducerFile: o.crashReproducer,
+      print: printOptions,
     });
-    return { text, diagnostics: [] };
+    pm.addParseTime(parseMs);
+    reports.push(pm);
+    const r = pm.run(parsed.module);
+    if (!r.ok) return { text: null, diagnostics: r.diagnostics };
+    if (o.viewOpGraph) throw new UserError('--view-op-graph is being wired in');
+    const resources = o.runReproducer ? null : parsed.resources;
+    return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: [] };
   } catch (e) {
     if (e instanceof DiagnosticError) return { text: null, diagnostics: [e.diagnostic] };
     throw e;
   }
 }
 
+function listPasses(): string {
+  let out = 'Available passes:\n';
+  for (const p of allPasses()) {
+    out += `  --${p.name}  -  ${p.summary}\n`;
+    for (const [k, d] of Object.entries(p.options ?? {})) out += `      ${k}=<${d.type}> (default ${String(d.default)})  -  ${d.description}\n`;
+  }
+  return out;
+}
+
 function run(o: OptOptions): number {
+  if (o.listPasses) {
+    process.stdout.write(listPasses());
+    return 0;
+  }
+  let entries: PipelineEntry[];
+  try {
+    entries = parsePipeline(o.pipeline);
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
+    process.stderr.write(e.diagnostic.format() + '\n');
+    return 1;
+  }
+  if (o.dumpPassPipeline) process.stderr.write(pipelineText(entries) + '\n');
   const text = readInput(o.input);
-  const name = o.input === '-' ? '<stdin>' : o.input;
-  const chunks = splitInput(name, text, o.splitInputFile);
+  const chunks = splitInput(o.input === '-' ? '<stdin>' : o.input, text, o.splitInputFile);
   const outputs: string[] = [];
+  const reports: PassManager[] = [];
   let failed = false;
   for (const src of chunks) {
-    const r = processChunk(src, o);
+    const r = processChunk(src, o, entries, reports);
     if (o.verifyDiagnostics) {
       const problems = checkDiagnostics(src, r.diagnostics);
       for (const p of problems) process.stderr.write(p + '\n');
@@ -69,6 +107,7 @@ function run(o: OptOptions): number {
     }
     if (r.text !== null) outputs.push(r.text);
   }
+  for (const pm of reports) process.stderr.write(pm.report());
   const joined = outputs.join('// -----\n');
   if (!failed || o.verifyDiagnostics) {
     if (o.output) writeFileSync(o.output, joined);
@@ -77,38 +116,10 @@ function run(o: OptOptions): number {
   return failed ? 1 : 0;
 }
 
-function main(): void {
-  const argv = yargs(hideBin(process.argv))
-    .scriptName('triton-opt')
-    .usage('$0 [file|-] [options]\n\nParses, verifies and prints Triton IR in MLIR syntax.')
-    .option('o', { type: 'string', describe: 'output file (default: stdout)', requiresArg: true })
-    .option('print-op-generic', { type: 'boolean', default: false, describe: 'print every op in generic form' })
-    .option('mlir-print-op-generic', { type: 'boolean', default: false, hidden: true })
-    .option('print-debuginfo', { type: 'boolean', default: false, describe: 'print locations (loc(...))' })
-    .option('mlir-print-debuginfo', { type: 'boolean', default: false, hidden: true })
-    .option('allow-unregistered-dialect', { type: 'boolean', default: false, describe: 'accept ops, types and attributes of unknown dialects' })
-    .option('split-input-file', { type: 'boolean', default: false, describe: "process each '// -----' chunk separately" })
-    .option('verify-diagnostics', { type: 'boolean', default: false, describe: "check diagnostics against '// expected-error {{...}}' annotations" })
-    .option('verify-each', { type: 'boolean', default: true, describe: 'verify the IR (use --no-verify-each to skip)' })
-    .strictOptions()
-    .version('0.1.0')
-    .help()
-    .fail((msg, err) => {
-      throw new UserError(err?.message ?? msg);
-    })
-    .parseSync();
-  const inputs = argv._.map(String);
-  if (inputs.length > 1) throw new UserError(`expected at most one input file, got ${inputs.length}`);
-  process.exitCode = run({
-    input: inputs[0] ?? '-',
-    output: argv.o,
-    printOpGeneric: argv['print-op-generic'] || argv['mlir-print-op-generic'],
-    printDebuginfo: argv['print-debuginfo'] || argv['mlir-print-debuginfo'],
-    allowUnregisteredDialect: argv['allow-unregistered-dialect'],
-    splitInputFile: argv['split-input-file'],
-    verifyDiagnostics: argv['verify-diagnostics'],
-    verify: argv['verify-each'],
-  });
-}
-
-runTool('triton-opt', main);
+runTool(
+  'triton-opt',
+  () => {
+    process.exitCode = run(parseOptArgs(process.argv.slice(2)));
+  },
+  process.argv.includes('--debug'),
+);

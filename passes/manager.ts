@@ -1,0 +1,211 @@
+/**
+ * The pass manager: runs a pipeline on a module with mlir-opt's instrumentation (IR dumps
+ * before/after passes, verification after each pass, timing, statistics, pattern tracing),
+ * reports a failing pass with its name and op, and writes a reproducer for it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Diagnostic, DiagnosticError } from '../ir/diagnostics.js';
+import type { Operation } from '../ir/ir.js';
+import { printModule, type PrintOptions } from '../ir/printer.js';
+import { locText, verifyDiagnostic } from '../ir/verifier.js';
+import { AnalysisCache, PassContext } from './pass.js';
+import { parsePipeline, pipelineText, type PipelineEntry } from './pipeline.js';
+
+/** Which passes an IR-printing flag applies to: all, some by name, or none. */
+export type PassSelection = 'all' | Set<string> | null;
+
+/** Instrumentation and failure handling options (the `triton-opt` flags). */
+export interface PassManagerOptions {
+  verifyEach?: boolean;
+  printBefore?: PassSelection;
+  printAfter?: PassSelection;
+  printAfterChange?: boolean;
+  printAfterFailure?: boolean;
+  printTreeDir?: string;
+  timing?: boolean;
+  statistics?: boolean;
+  debugPatterns?: boolean;
+  /** Rethrow internal errors (keeps the JavaScript stack, for `--debug`). */
+  debug?: boolean;
+  /** Where reproducers go (default: the OS temporary folder); null disables them. */
+  reproducerDir?: string | null;
+  /** An exact file for the reproducer (`--crash-reproducer=FILE`), instead of a fresh name in `reproducerDir`. */
+  reproducerFile?: string;
+  /** How IR dumps are printed. */
+  print?: PrintOptions;
+  /** Where dumps and reports are written (default: stderr). */
+  log?: (text: string) => void;
+}
+
+/** Outcome of running a pipeline. */
+export interface PassRunResult {
+  ok: boolean;
+  diagnostics: Diagnostic[];
+  reproducer: string | null;
+}
+
+interface PassRecord {
+  name: string;
+  ms: number;
+  stats: Map<string, number>;
+}
+
+/** Runs pipelines on modules. */
+export class PassManager {
+  private readonly records: PassRecord[] = [];
+  private readonly log: (text: string) => void;
+  private parseMs = 0;
+
+  constructor(readonly entries: PipelineEntry[], readonly options: PassManagerOptions = {}) {
+    this.log = options.log ?? ((t) => process.stderr.write(t));
+  }
+
+  /** Records time spent outside passes (parsing), for the timing report. */
+  addParseTime(ms: number): void {
+    this.parseMs += ms;
+  }
+
+  private header(when: string, name: string): string {
+    return `// -----// IR Dump ${when} ${name} //----- //\n`;
+  }
+
+  private print(module: Operation): string {
+    return printModule(module, this.options.print ?? {});
+  }
+
+  private selected(sel: PassSelection | undefined, name: string): boolean {
+    return sel === 'all' || (sel instanceof Set && sel.has(name));
+  }
+
+  private dumpTree(index: number, name: string, module: Operation): void {
+    const dir = this.options.printTreeDir;
+    if (!dir) return;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${String(index).padStart(2, '0')}_${name}.tir`), this.print(module));
+  }
+
+  /** Runs every entry on `module` in order; stops at the first failure. */
+  run(module: Operation): PassRunResult {
+    const o = this.options;
+    const analyses = new AnalysisCache();
+    this.dumpTree(0, 'input', module);
+    for (let k = 0; k < this.entries.length; k++) {
+      const entry = this.entries[k];
+      const name = entry.pass.name;
+      const needSnapshot = o.reproducerDir !== null || o.printAfterChange;
+      const before = needSnapshot ? printModule(module, { debugInfo: true }) : '';
+      if (this.selected(o.printBefore, name)) this.log(this.header('Before', name) + this.print(module));
+      const ctx = new PassContext(entry.pass, entry.options, analyses);
+      if (o.debugPatterns)
+        ctx.onPatternApplied = (pattern, op) => this.log(`pattern '${pattern}' applied to '${op.name}'${where(op)} in pass '${name}'\n`);
+      const t0 = performance.now();
+      let current: Operation = module;
+      const failure = (() => {
+        try {
+          for (const target of targetsOf(module, entry)) {
+            current = target;
+            entry.pass.run(target, ctx);
+          }
+          return null;
+        } catch (e) {
+          if (e instanceof DiagnosticError) return e.diagnostic.attachNote(`while running pass '${name}'`);
+          if (o.debug) throw e;
+          const msg = e instanceof Error ? e.message.replace(/^internal error: /, '') : String(e);
+          return new Diagnostic('error', `internal error in pass '${name}' on '${current.name}': ${msg}`, current.srcPos, current.srcPos ? null : locText(current.loc));
+        }
+      })();
+      const ms = performance.now() - t0;
+      const stats = new Map(ctx.statistics);
+      for (const rw of ctx.rewriters) {
+        for (const [key, v] of Object.entries(rw.counts)) if (v) stats.set(`ops-${key}`, (stats.get(`ops-${key}`) ?? 0) + v);
+      }
+      this.records.push({ name, ms, stats });
+      analyses.invalidate(ctx.preserved);
+      const invalid = !failure && o.verifyEach !== false ? verifyDiagnostic(module) : null;
+      const problem =
+        failure ??
+        (invalid ? new Diagnostic('error', `pass '${name}' produced invalid IR: ${invalid.message}`, invalid.pos, invalid.fallbackLoc) : null);
+      if (problem) {
+        if (o.printAfterFailure) this.log(this.header('After', `${name} Failed`) + this.print(module));
+        const reproducer = o.reproducerDir === null ? null : this.writeReproducer(before, k);
+        if (reproducer) problem.attachNote(`reproducer written to ${reproducer}; re-run it with: triton-opt ${reproducer} --run-reproducer`);
+        return { ok: false, diagnostics: [problem], reproducer };
+      }
+      const after = this.selected(o.printAfter, name) || o.printAfterChange ? this.print(module) : '';
+      if (this.selected(o.printAfter, name)) this.log(this.header('After', name) + after);
+      else if (o.printAfterChange && printModule(module, { debugInfo: true }) !== before) this.log(this.header('After', name) + after);
+      this.dumpTree(k + 1, name, module);
+    }
+    return { ok: true, diagnostics: [], reproducer: null };
+  }
+
+  /** Writes the IR before the failing pass with the rest of the pipeline recorded in it. */
+  private writeReproducer(before: string, failed: number): string | null {
+    const dir = this.options.reproducerDir ?? tmpdir();
+    const path = this.options.reproducerFile ?? join(dir, `triton-opt-reproducer-${process.pid}-${Date.now()}.tir`);
+    const pipeline = pipelineText(this.entries.slice(failed));
+    const body = before.replace(/\{-#[\s\S]*#-\}\s*$/, '');
+    const resource = `{-#\n  external_resources: {\n    mlir_reproducer: {\n      pipeline: "${pipeline}",\n      disable_threading: true,\n      verify_each: true\n    }\n  }\n#-}\n`;
+    try {
+      if (!this.options.reproducerFile) mkdirSync(dir, { recursive: true });
+      writeFileSync(path, body + resource);
+      return path;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The `--timing` and `--pass-statistics` reports (empty when neither is on). */
+  report(): string {
+    let out = '';
+    const rule = '===' + '-'.repeat(73) + '===\n';
+    if (this.options.statistics) {
+      out += rule + '                         ... Pass statistics report ...\n' + rule;
+      for (const r of this.records) {
+        out += `'${r.name}'\n`;
+        for (const [k, v] of [...r.stats].sort()) out += `  (${k}) ${v}\n`;
+      }
+    }
+    if (this.options.timing) {
+      const total = this.parseMs + this.records.reduce((a, r) => a + r.ms, 0);
+      out += rule + '                      ... Execution time report ...\n' + rule;
+      out += `  Total Execution Time: ${(total / 1000).toFixed(4)} seconds\n\n  ----Wall Time----  ----Name----\n`;
+      const row = (ms: number, name: string) =>
+        `  ${(ms / 1000).toFixed(4).padStart(8)} (${((100 * ms) / (total || 1)).toFixed(1).padStart(5)}%)  ${name}\n`;
+      if (this.parseMs) out += row(this.parseMs, 'Parser');
+      for (const r of this.records) out += row(r.ms, r.name);
+      out += row(total, 'Total');
+    }
+    return out;
+  }
+}
+
+/** The ops a pass runs on: the module, or each function-like op (restricted to `nest` when given). */
+function targetsOf(module: Operation, entry: PipelineEntry): Operation[] {
+  if (entry.pass.anchor === 'module' && !entry.nest) return [module];
+  const out: Operation[] = [];
+  module.walk((op) => {
+    if (entry.nest ? op.name === entry.nest : op.hasTrait('FunctionLike')) {
+      out.push(op);
+      return false;
+    }
+  }, 'pre');
+  return out;
+}
+
+function where(op: Operation): string {
+  const p = op.srcPos;
+  if (p) {
+    const { line, col } = p.source.position(p.offset);
+    return ` at ${p.source.name}:${line}:${col}`;
+  }
+  const t = locText(op.loc);
+  return t ? ` at ${t}` : '';
+}
+
+/** Parses `pipeline` and runs it on `module` with default instrumentation (for tests and tools). */
+export function runPipeline(module: Operation, pipeline: string, options: PassManagerOptions = { reproducerDir: null }): PassRunResult {
+  return new PassManager(parsePipeline(pipeline), options).run(module);
+}

@@ -1,0 +1,421 @@
+/**
+ * `--view-op-graph`: draws the data-flow graph of each function as a standalone SVG.
+ *
+ * One box per op (name and result types), one arrow per use (OpOperand), block arguments as
+ * their own boxes, and regions as nested clusters. Layout is done by `@dagrejs/dagre` on a
+ * compound multigraph; the SVG is written by hand (no DOM needed).
+ */
+import { writeFileSync } from 'node:fs';
+import dagre from '@dagrejs/dagre';
+import { StringAttr } from '../ir/attributes.js';
+import type { Block, Operation, Region, Value } from '../ir/ir.js';
+import { printModule } from '../ir/printer.js';
+
+// ---- sizes and styling -------------------------------------------------------------------
+
+const FONT_SIZE = 12;
+/** Approximate advance of one character of 12px monospace (DejaVu Sans Mono is ~7.2px). */
+const CHAR_W = 7.3;
+const LINE_H = 16;
+const PAD_X = 8;
+const PAD_Y = 6;
+/** Longest label line before it is cut with an ellipsis (the full text stays in the tooltip). */
+const MAX_CHARS = 44;
+/** Most result-type lines shown in one op box. */
+const MAX_TYPE_LINES = 4;
+/** Height reserved at the top of a cluster for its label. */
+const CLUSTER_LABEL_H = 20;
+
+const STYLE = `
+text { font-family: monospace; font-size: ${FONT_SIZE}px; fill: #1a1a1a; }
+.op rect { fill: #e8f0fe; stroke: #5b7bb5; stroke-width: 1; }
+.op.has-regions rect { fill: #fde9cf; stroke: #c07a1c; }
+.op.terminator rect { fill: #eeeeee; stroke: #888888; }
+.op.constant rect { fill: #f3f7e4; stroke: #8a9b4a; }
+.op text.name { font-weight: bold; }
+.op text.type { fill: #444444; }
+.arg rect { fill: #e6f4ea; stroke: #3c8c5a; stroke-width: 1; }
+.region > rect { fill: #fbf6ee; fill-opacity: 0.55; stroke: #c07a1c; stroke-dasharray: 4 2; }
+.func > rect { fill: #ffffff; stroke: #666666; stroke-width: 1.5; }
+.region > text, .func > text { font-weight: bold; fill: #7a4a0c; }
+.func > text { fill: #333333; }
+path.edge { fill: none; stroke: #555555; stroke-width: 1; }
+.legend text { fill: #333333; }
+`;
+
+// ---- the graph model ---------------------------------------------------------------------
+
+type NodeKind = 'op' | 'arg' | 'region' | 'func';
+
+/** One box or cluster of the picture, before and after layout. */
+interface GNode {
+  id: string;
+  kind: NodeKind;
+  /** Extra CSS classes (`has-regions`, `terminator`, `constant`). */
+  classes: string[];
+  lines: string[];
+  title: string;
+  opName?: string;
+  parent?: string;
+  width: number;
+  height: number;
+  x?: number;
+  y?: number;
+}
+
+/** One arrow: a use (`visible`) or a layout-only constraint. */
+interface GEdge {
+  id: string;
+  from: string;
+  to: string;
+  title: string;
+  visible: boolean;
+}
+
+/** Whether `op` is a function (tt.func, func.func, or any op with the FunctionLike trait). */
+function isFunctionLike(op: Operation): boolean {
+  return op.name === 'tt.func' || op.name === 'func.func' || op.hasTrait('FunctionLike');
+}
+
+/** Cuts `s` to `MAX_CHARS` characters with a trailing ellipsis. */
+function clip(s: string): string {
+  return s.length <= MAX_CHARS ? s : s.slice(0, MAX_CHARS - 1) + '\u2026';
+}
+
+/** Box size for some lines of text. */
+function boxSize(lines: string[]): { width: number; height: number } {
+  const chars = Math.max(4, ...lines.map((l) => l.length));
+  return { width: Math.ceil(chars * CHAR_W + 2 * PAD_X), height: lines.length * LINE_H + 2 * PAD_Y };
+}
+
+/**
+ * Attribute aliases as the printer would choose them (`#blocked`, `#mma`), read from the alias
+ * definitions at the top of the printed root, so box labels can use the short names.
+ */
+function collectAliases(root: Operation): [full: string, alias: string][] {
+  let text: string;
+  try {
+    text = printModule(root);
+  } catch {
+    return [];
+  }
+  const out: [string, string][] = [];
+  for (const line of text.split('\n')) {
+    const m = /^([#!][\w.$-]+) = (.+)$/.exec(line);
+    if (!m) break;
+    out.push([m[2], m[1]]);
+  }
+  return out.sort((a, b) => b[0].length - a[0].length);
+}
+
+/** Builds nodes and edges for the functions under a root op. */
+class GraphBuilder {
+  readonly nodes = new Map<string, GNode>();
+  readonly edges: GEdge[] = [];
+  private readonly valueNode = new Map<Value, string>();
+  private readonly opNode = new Map<Operation, string>();
+  private readonly usedAliases = new Map<string, string>();
+  private counter = 0;
+
+  constructor(private readonly aliases: [string, string][]) {}
+
+  /** Alias definitions that box labels referred to, for the legend. */
+  legend(): [alias: string, full: string][] {
+    return [...this.usedAliases].map(([full, alias]) => [alias, full]);
+  }
+
+  private fresh(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  /** The type as the printer writes it with aliases; the full text goes to tooltips. */
+  private shortType(v: Value): string {
+    let s = String(v.type);
+    for (const [full, alias] of this.aliases) {
+      if (!s.includes(full)) continue;
+      s = s.split(full).join(alias);
+      this.usedAliases.set(full, alias);
+    }
+    return s;
+  }
+
+  private add(node: Omit<GNode, 'width' | 'height'>): GNode {
+    const n: GNode = { ...node, ...boxSize(node.lines) };
+    this.nodes.set(n.id, n);
+    return n;
+  }
+
+  /** Adds one function as a top-level cluster. */
+  addFunction(fn: Operation): void {
+    const sym = fn.getAttr('sym_name');
+    const name = sym instanceof StringAttr ? `@${sym.value}` : fn.name;
+    const type = fn.getAttr('function_type');
+    const id = this.fresh('f');
+    this.add({ id, kind: 'func', classes: [], lines: [clip(`${fn.name} ${name}`)], title: `${fn.name} ${name}${type ? ` : ${String(type)}` : ''}` });
+    for (const r of fn.regions) this.addRegionContents(r, id, null);
+  }
+
+  /** Adds a non-function root: its regions' contents go straight into one cluster. */
+  addRoot(root: Operation): void {
+    const id = this.fresh('f');
+    this.add({ id, kind: 'func', classes: [], lines: [clip(root.name)], title: root.name });
+    for (const r of root.regions) this.addRegionContents(r, id, null);
+  }
+
+  private addRegionContents(r: Region, parent: string, owner: Operation | null): void {
+    r.blocks.forEach((b, k) => {
+      this.addBlockArgs(b, k, parent, owner);
+      for (const op of b) this.addOp(op, parent);
+      this.sinkToTerminator(b);
+    });
+  }
+
+  /** Keeps a block's terminator at the bottom: ops whose results nobody uses point at it. */
+  private sinkToTerminator(b: Block): void {
+    const term = b.last;
+    if (!term || !term.hasTrait('Terminator')) return;
+    const termId = this.opNode.get(term)!;
+    for (const op of b) {
+      if (op === term || op.results.some((r) => r.hasUses)) continue;
+      this.layoutEdge(this.opNode.get(op)!, termId);
+      for (const r of op.regions) for (const inner of r.blocks) if (inner.last) this.layoutEdge(this.opNode.get(inner.last)!, termId);
+    }
+  }
+
+  private addBlockArgs(b: Block, blockIndex: number, parent: string, owner: Operation | null): void {
+    for (const a of b.args) {
+      const name = `%${a.nameHint ?? `arg${a.index}`}`;
+      const prefix = blockIndex > 0 ? `^bb${blockIndex} ` : '';
+      const full = `${prefix}${name}: ${String(a.type)}`;
+      const id = this.fresh('a');
+      this.add({ id, kind: 'arg', classes: [], lines: [clip(`${prefix}${name}`), clip(this.shortType(a))], title: full, parent });
+      this.valueNode.set(a, id);
+      if (owner) this.layoutEdge(this.opNode.get(owner)!, id);
+    }
+  }
+
+  private addOp(op: Operation, parent: string): void {
+    const id = this.fresh('n');
+    const classes: string[] = [];
+    if (op.regions.length) classes.push('has-regions');
+    if (op.hasTrait('Terminator') || (op.parent?.last === op && op.numResults === 0 && /(return|yield)$/.test(op.name))) classes.push('terminator');
+    if (op.name.endsWith('.constant')) classes.push('constant');
+    const types = op.results.map((r) => this.shortType(r));
+    const lines = [clip(op.name)];
+    const shown = types.length > MAX_TYPE_LINES ? MAX_TYPE_LINES - 1 : types.length;
+    for (let k = 0; k < shown; k++) lines.push(clip(types[k]));
+    if (shown < types.length) lines.push(`\u2026 ${types.length - shown} more`);
+    const resultText = op.results.map((r) => `%${r.nameHint ?? r.index}: ${String(r.type)}`).join('\n');
+    const title = resultText ? `${op.name}\n${resultText}` : op.name;
+    this.add({ id, kind: 'op', classes, lines, title, opName: op.name, parent });
+    this.opNode.set(op, id);
+    op.results.forEach((r) => this.valueNode.set(r, id));
+    op.regions.forEach((r, k) => this.addRegion(op, r, k, parent));
+  }
+
+  private addRegion(op: Operation, r: Region, k: number, parent: string): void {
+    const id = this.fresh('r');
+    const label = `${op.name} ${regionName(op, k)}${r.empty ? ' (empty)' : ''}`;
+    this.add({ id, kind: 'region', classes: [], lines: [clip(label)], title: label, parent });
+    this.addRegionContents(r, id, op);
+    const opId = this.opNode.get(op)!;
+    if (r.empty) this.layoutEdge(opId, id);
+    // Keep the region below its op: link the op to the region's ops fed only from outside.
+    for (const b of r.blocks) {
+      for (const inner of b) {
+        if (inner.operands.every((o) => !r.isAncestorOfValue(o.value))) this.layoutEdge(opId, this.opNode.get(inner)!);
+      }
+    }
+  }
+
+  private layoutEdge(from: string, to: string): void {
+    this.edges.push({ id: this.fresh('l'), from, to, title: '', visible: false });
+  }
+
+  /** Adds one arrow per operand, then layout edges keeping users of region results below the regions. */
+  addEdges(roots: Operation[]): void {
+    for (const root of roots) root.walk((op) => this.addUses(op), 'pre');
+  }
+
+  private addUses(op: Operation): void {
+    const to = this.opNode.get(op);
+    if (!to) return;
+    for (const o of op.operands) {
+      const v = o.value;
+      const from = this.valueNode.get(v) ?? this.externalValue(v, to);
+      const name = v.nameHint ? `%${v.nameHint}` : v.definingOp ? `${v.definingOp.name} #${(v as { index?: number }).index ?? 0}` : 'arg';
+      this.edges.push({ id: this.fresh('e'), from, to, title: `${name} : ${String(v.type)} \u2192 ${op.name} operand #${o.index}`, visible: true });
+    }
+    if (!op.regions.length) return;
+    const sinks = op.regions.flatMap((r) => r.blocks.map((b) => b.last).filter((t): t is Operation => t !== null));
+    for (const r of op.results) {
+      for (const u of r.uses()) {
+        if (op.isAncestorOf(u.owner)) continue;
+        const user = this.opNode.get(u.owner);
+        if (user) for (const s of sinks) this.layoutEdge(this.opNode.get(s)!, user);
+      }
+    }
+  }
+
+  /** A value defined outside everything drawn (only for non-isolated roots): an argument box. */
+  private externalValue(v: Value, user: string): string {
+    const id = this.fresh('a');
+    const full = `%${v.nameHint ?? '?'}: ${String(v.type)} (defined outside)`;
+    this.add({ id, kind: 'arg', classes: ['external'], lines: [clip(`%${v.nameHint ?? '?'} (outside)`), clip(this.shortType(v))], title: full, parent: this.nodes.get(user)?.parent });
+    this.valueNode.set(v, id);
+    return id;
+  }
+}
+
+/** A readable name for region `k` of `op`: `body`, or the ODS region name (`thenRegion`, `before`). */
+function regionName(op: Operation, k: number): string {
+  const decls = op.spec?.regionDecls ?? [];
+  if (op.regions.length === 1) return 'body';
+  const d = decls.length === op.regions.length ? decls[k] : undefined;
+  return d ? d.name : `region #${k}`;
+}
+
+// ---- layout ------------------------------------------------------------------------------
+
+/** Runs dagre over the model; fills in node positions and returns the graph size and edge routes. */
+function layout(b: GraphBuilder): { width: number; height: number; routes: Map<string, { x: number; y: number }[]> } {
+  const g = new dagre.graphlib.Graph({ compound: true, multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 50, edgesep: 8, marginx: 12, marginy: 12 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of b.nodes.values()) {
+    const cluster = n.kind === 'region' || n.kind === 'func';
+    g.setNode(n.id, cluster ? { width: n.width, height: n.height, paddingTop: CLUSTER_LABEL_H } : { width: n.width, height: n.height });
+  }
+  for (const n of b.nodes.values()) if (n.parent) g.setParent(n.id, n.parent);
+  for (const e of b.edges) {
+    g.setEdge(e.from, e.to, e.visible ? { weight: 2, minlen: 1 } : { weight: 1, minlen: 1 }, e.id);
+  }
+  // A cluster with no children is a plain node to dagre; give it its label's size.
+  dagre.layout(g);
+  for (const n of b.nodes.values()) {
+    const l = g.node(n.id) as { x: number; y: number; width: number; height: number };
+    n.x = l.x;
+    n.y = l.y;
+    n.width = l.width;
+    n.height = l.height;
+  }
+  const routes = new Map<string, { x: number; y: number }[]>();
+  for (const e of b.edges) {
+    if (!e.visible) continue;
+    const l = g.edge(e.from, e.to, e.id) as { points?: { x: number; y: number }[] };
+    routes.set(e.id, l.points ?? []);
+  }
+  const gl = g.graph() as { width?: number; height?: number };
+  return { width: gl.width ?? 0, height: gl.height ?? 0, routes };
+}
+
+// ---- SVG writing -------------------------------------------------------------------------
+
+/** Escapes text for XML content and attribute values. */
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** A coordinate, rounded, never NaN. */
+function num(x: number | undefined): string {
+  return Number.isFinite(x) ? String(Math.round((x as number) * 10) / 10) : '0';
+}
+
+/** A smooth path through dagre's route points (straight segments joined by quadratic curves). */
+function pathData(pts: { x: number; y: number }[]): string {
+  if (pts.length === 0) return 'M0 0';
+  let d = `M${num(pts[0].x)} ${num(pts[0].y)}`;
+  if (pts.length === 2) return d + ` L${num(pts[1].x)} ${num(pts[1].y)}`;
+  for (let k = 1; k < pts.length - 1; k++) {
+    const mid = { x: (pts[k].x + pts[k + 1].x) / 2, y: (pts[k].y + pts[k + 1].y) / 2 };
+    const end = k === pts.length - 2 ? pts[k + 1] : mid;
+    d += ` Q${num(pts[k].x)} ${num(pts[k].y)} ${num(end.x)} ${num(end.y)}`;
+  }
+  return d;
+}
+
+function renderCluster(n: GNode): string {
+  const x = (n.x ?? 0) - n.width / 2;
+  const y = (n.y ?? 0) - n.height / 2;
+  const cls = n.kind === 'func' ? 'func' : 'region';
+  return (
+    `<g class="${cls}" id="${n.id}"><title>${esc(n.title)}</title>` +
+    `<rect x="${num(x)}" y="${num(y)}" width="${num(n.width)}" height="${num(n.height)}" rx="8" ry="8"/>` +
+    `<text x="${num(x + 8)}" y="${num(y + 15)}">${esc(n.lines[0])}</text></g>`
+  );
+}
+
+function renderBox(n: GNode): string {
+  const x = (n.x ?? 0) - n.width / 2;
+  const y = (n.y ?? 0) - n.height / 2;
+  const cls = [n.kind, ...n.classes].join(' ');
+  const data = n.opName !== undefined ? ` data-op="${esc(n.opName)}"` : '';
+  const rx = n.kind === 'arg' ? 10 : 3;
+  let s = `<g class="${cls}" id="${n.id}"${data}><title>${esc(n.title)}</title>`;
+  s += `<rect x="${num(x)}" y="${num(y)}" width="${num(n.width)}" height="${num(n.height)}" rx="${rx}" ry="${rx}"/>`;
+  n.lines.forEach((line, k) => {
+    const tcls = k === 0 ? 'name' : 'type';
+    s += `<text class="${tcls}" x="${num(x + PAD_X)}" y="${num(y + PAD_Y + (k + 1) * LINE_H - 4)}">${esc(line)}</text>`;
+  });
+  return s + '</g>';
+}
+
+/** Depth of a node in the cluster tree, so outer clusters are drawn first. */
+function depth(b: GraphBuilder, n: GNode): number {
+  let d = 0;
+  for (let p = n.parent; p; p = b.nodes.get(p)?.parent) d++;
+  return d;
+}
+
+/** Renders the data-flow graph of every function under `root` (or of `root` itself) as SVG text. */
+export function opGraphSvg(root: Operation): string {
+  const b = new GraphBuilder(collectAliases(root));
+  const fns: Operation[] = [];
+  if (isFunctionLike(root)) fns.push(root);
+  else root.walk((op) => (isFunctionLike(op) ? (fns.push(op), false) : true), 'pre');
+  if (fns.length) for (const fn of fns) b.addFunction(fn);
+  else b.addRoot(root);
+  b.addEdges(fns.length ? fns : [root]);
+  const { width: gw, height: gh, routes } = layout(b);
+
+  const legend = b.legend();
+  const legendTop = gh + 8;
+  const legendH = legend.length ? (legend.length + 1) * LINE_H + 8 : 0;
+  const legendW = Math.max(0, ...legend.map(([a, f]) => (a.length + f.length + 3) * CHAR_W + 24));
+  const width = Math.ceil(Math.max(gw, legendW, 40));
+  const height = Math.ceil(gh + legendH + 8);
+
+  const parts: string[] = [];
+  parts.push('<?xml version="1.0" encoding="UTF-8"?>');
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="monospace" font-size="${FONT_SIZE}">`);
+  parts.push(`<style>${STYLE}</style>`);
+  parts.push(
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">' +
+      '<path d="M0 0 L10 5 L0 10 z" fill="#555555"/></marker></defs>',
+  );
+  parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
+  const all = [...b.nodes.values()];
+  const clusters = all.filter((n) => n.kind === 'region' || n.kind === 'func').sort((p, q) => depth(b, p) - depth(b, q));
+  for (const n of clusters) parts.push(renderCluster(n));
+  for (const e of b.edges) {
+    if (!e.visible) continue;
+    parts.push(
+      `<path class="edge" id="${e.id}" data-from="${e.from}" data-to="${e.to}" d="${pathData(routes.get(e.id) ?? [])}" marker-end="url(#arrow)"><title>${esc(e.title)}</title></path>`,
+    );
+  }
+  for (const n of all) if (n.kind === 'op' || n.kind === 'arg') parts.push(renderBox(n));
+  if (legend.length) {
+    parts.push(`<g class="legend"><text x="12" y="${num(legendTop + LINE_H)}" font-weight="bold">aliases:</text>`);
+    legend.forEach(([alias, full], k) => {
+      parts.push(`<text x="12" y="${num(legendTop + (k + 2) * LINE_H)}">${esc(`${alias} = ${full}`)}</text>`);
+    });
+    parts.push('</g>');
+  }
+  parts.push('</svg>');
+  return parts.join('\n') + '\n';
+}
+
+/** Writes `opGraphSvg(root)` to `path` (for `triton-opt --view-op-graph=FILE.svg`). */
+export function writeOpGraphSvg(root: Operation, path: string): void {
+  writeFileSync(path, opGraphSvg(root));
+}
