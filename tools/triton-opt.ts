@@ -15,7 +15,7 @@ import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipel
 import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
 import { parseOptArgs, type OptOptions } from './opt-flags.js';
-// (op-graph import added when tools/op-graph.ts lands)
+import { writeOpGraphSvg } from './op-graph.js';
 import { checkDiagnostics } from './verify-diagnostics.js';
 
 /** Result of processing one chunk: printed text or the diagnostics it raised. */
@@ -58,7 +58,7 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
     reports.push(pm);
     const r = pm.run(parsed.module);
     if (!r.ok) return { text: null, diagnostics: r.diagnostics };
-    if (o.viewOpGraph) throw new UserError('--view-op-graph is being wired in');
+    if (o.viewOpGraph) writeOpGraphSvg(parsed.module, o.viewOpGraph);
     const resources = o.runReproducer ? null : parsed.resources;
     return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: [] };
   } catch (e) {
