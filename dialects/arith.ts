@@ -17,6 +17,9 @@ import {
 import {
   FASTMATH_NONE, OVERFLOW_NONE, arithAttrParsers, fastmathConstraint, overflowConstraint,
 } from './arith-attrs.js';
+import {
+  castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold,
+} from './arith-canonicalize.js';
 
 /** `arith.cmpi` predicates, by their i64 value. */
 export const CmpIPredicate = intEnum('cmpi predicate', 64, ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge']);
@@ -57,6 +60,8 @@ export function constantLike(t: Type, v: bigint): Attribute {
 const unsigned = (v: bigint, w: number) => BigInt.asUintN(w, v);
 
 function binaryInt(name: string, withOverflow: boolean, fold?: Fold, traits: string[] = []): OpDecl {
+  const folds = [fold, intIdentities[name]].filter((f): f is NonNullable<Fold> => f !== undefined);
+  const patterns = intPatterns(name, traits.includes('Commutative'));
   return {
     name: `arith.${name}`,
     operands: [{ name: 'lhs', type: SignlessIntegerOrIndexLike }, { name: 'rhs', type: SignlessIntegerOrIndexLike }],
@@ -66,9 +71,13 @@ function binaryInt(name: string, withOverflow: boolean, fold?: Fold, traits: str
     format: withOverflow
       ? '$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)'
       : '$lhs `,` $rhs attr-dict `:` type($result)',
-    fold,
+    fold: folds.length ? firstFold(...folds) : undefined,
+    canonicalize: patterns.length ? patterns : undefined,
   };
 }
+
+/** Float ops MLIR marks Commutative (their constants are moved to the right). */
+const COMMUTATIVE_FLOAT = new Set(['addf', 'mulf', 'maximumf', 'minimumf', 'maxnumf', 'minnumf']);
 
 function binaryFloat(name: string): OpDecl {
   return {
@@ -78,6 +87,8 @@ function binaryFloat(name: string): OpDecl {
     attrs: [fastmath],
     traits: ['Pure', 'SameOperandsAndResultType', 'Elementwise'],
     format: '$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)',
+    fold: floatFolds[name],
+    canonicalize: COMMUTATIVE_FLOAT.has(name) ? [constantsToTheRight(`arith.${name}`)] : undefined,
   };
 }
 
@@ -88,6 +99,7 @@ function cast(name: string, from: typeof FloatLike, to: typeof FloatLike, check:
     results: [{ name: 'out', type: to }],
     traits: ['Pure', 'SameOperandsAndResultShape', 'Elementwise'],
     format: '$in attr-dict `:` type($in) `to` type($out)',
+    fold: castFolds[name],
     verify: (op) =>
       check(elementTypeOf(op.operand(0).type), elementTypeOf(op.result(0).type))
         ? `operand type '${op.operand(0).type}' and result type '${op.result(0).type}' are cast incompatible`
@@ -176,6 +188,7 @@ const selectDecl: OpDecl = {
       return 'requires the same type for the true value, false value and result';
     return verifySelect(op);
   },
+  fold: selectFold,
 };
 
 /** The arith dialect table. */
@@ -231,6 +244,7 @@ export const arithDialect: DialectDecl = {
       attrs: [fastmath],
       traits: ['Pure', 'SameOperandsAndResultType', 'Elementwise'],
       format: '$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)',
+      fold: negfFold,
     },
     {
       name: 'arith.cmpi',
@@ -241,6 +255,7 @@ export const arithDialect: DialectDecl = {
       format: '$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)',
       inferTypes: { result: (env) => env.operand('lhs')?.map(boolLike), rhs: (env) => env.operand('lhs') },
       verify: verifyCompare,
+      fold: cmpiFold,
     },
     {
       name: 'arith.cmpf',
@@ -251,6 +266,7 @@ export const arithDialect: DialectDecl = {
       format: '$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)',
       inferTypes: { result: (env) => env.operand('lhs')?.map(boolLike), rhs: (env) => env.operand('lhs') },
       verify: verifyCompare,
+      fold: cmpfFold,
     },
     selectDecl,
     cast('extsi', SignlessIntegerLike, SignlessIntegerLike, wider),

@@ -9,7 +9,7 @@ import { Diagnostic, DiagnosticError } from '../ir/diagnostics.js';
 import type { DialectDecl, VerifyResult } from '../ir/op-spec.js';
 import { StrAttr, SymbolNameAttr } from '../ir/constraints.js';
 
-const MODULE_ELIDED = new Set(['sym_name', 'sym_visibility']);
+const MODULE_ELIDED = new Set(['sym_name']);
 
 /** `module @name? attributes {...}? { body }`. */
 const moduleSyntax: CustomSyntax = {

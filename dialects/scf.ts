@@ -7,6 +7,7 @@ import type { FormatParser, FormatPrinter, OperandRef, RegionArg } from '../ir/f
 import { Block, Operation, Region as RegionClass, type Region, type Value } from '../ir/ir.js';
 import { registry, type DialectDecl } from '../ir/op-spec.js';
 import { FunctionType, IntegerType, IndexType, printResultTypes, type Type } from '../ir/types.js';
+import { forInvariantIterArgs, forZeroTrips, ifConstantCondition } from './scf-canonicalize.js';
 
 /** Appends `scf.yield` to blocks of `region` that lack a terminator (MLIR's implicit terminator). */
 function ensureYield(region: Region): void {
@@ -258,6 +259,7 @@ export const scfDialect: DialectDecl = {
       syntax: { parse: parseForOp, print: printForOp },
       verify: verifyForOp,
       verifyRegions: verifyForYield,
+      canonicalize: [forZeroTrips, forInvariantIterArgs],
     },
     {
       name: 'scf.if',
@@ -268,6 +270,7 @@ export const scfDialect: DialectDecl = {
       traits: ['SingleBlock', 'RecursiveMemoryEffects', 'NoRegionArguments'],
       syntax: { parse: parseIfOp, print: printIfOp },
       verify: verifyIfOp,
+      canonicalize: [ifConstantCondition],
     },
     {
       name: 'scf.while',

@@ -7,6 +7,7 @@
 import { Attribute, DenseElementsAttr, FloatAttr, IntegerAttr } from './attributes.js';
 import { Diagnostic, DiagnosticError } from './diagnostics.js';
 import type { Operation, Region, Value } from './ir.js';
+import type { Type } from './types.js';
 import { Rewriter } from './rewriter.js';
 
 /** One rewrite: `before -> after`, for ops named `root` (or every op when `root` is null). */
@@ -66,9 +67,18 @@ function regionIsPure(r: Region): boolean {
   return true;
 }
 
+/** Whether a folded attribute can become an `arith.constant`. */
+function isMaterializable(value: Attribute): value is IntegerAttr | FloatAttr | DenseElementsAttr {
+  return value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr;
+}
+
+function constantType(value: Attribute): Type | null {
+  return isMaterializable(value) ? value.type : null;
+}
+
 /** Creates a constant op for a folded attribute, or returns null when the type has no constant form. */
 function materializeConstant(rw: Rewriter, value: Attribute, before: Operation): Value | null {
-  if (!(value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr)) return null;
+  if (!isMaterializable(value)) return null;
   return rw.createBefore(before, 'arith.constant', { attrs: { value } }).result(0);
 }
 
@@ -109,7 +119,15 @@ export function applyPatternsGreedily(root: Operation, patterns: readonly Rewrit
     for (const r of root.regions) r.walk((op) => void all.push(op), 'pre');
     for (let k = all.length - 1; k >= 0; k--) push(all[k]);
     let changedThisSweep = false;
+    // Bound the work of one sweep: patterns that undo each other re-queue their op forever.
+    let budget = 10 * all.length + 100;
     while (worklist.length) {
+      if (--budget < 0) {
+        for (const op of worklist) inList.delete(op);
+        worklist.length = 0;
+        changedThisSweep = true;
+        break;
+      }
       const op = worklist.pop()!;
       inList.delete(op);
       if (erased.has(op) || !op.parent) continue;
@@ -143,15 +161,13 @@ function tryFold(op: Operation, rw: Rewriter): boolean {
   if (!fold || op.hasTrait('ConstantLike')) return false;
   const results = fold(op, op.operands.map((o) => constantOf(o.value)));
   if (!results || results.length !== op.numResults) return false;
-  const values: Value[] = [];
+  // Check every folded result before creating anything, so a refused fold leaves no trace.
   for (let k = 0; k < results.length; k++) {
     const r = results[k];
-    if (r instanceof Attribute) {
-      const c = materializeConstant(rw, r, op);
-      if (!c || c.type !== op.result(k).type) return false;
-      values.push(c);
-    } else values.push(r);
+    if (r instanceof Attribute ? !isMaterializable(r) || constantType(r) !== op.result(k).type : r.type !== op.result(k).type) return false;
   }
+  const values: Value[] = [];
+  for (const r of results) values.push(r instanceof Attribute ? materializeConstant(rw, r, op)! : r);
   if (values.every((v, k) => v === op.result(k))) return false;
   rw.replaceOp(op, values);
   return true;

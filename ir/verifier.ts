@@ -221,7 +221,7 @@ class Verifier {
       throw new DiagnosticError(opError(op, 'entry block of region may not have predecessors'));
     const noArgs = op.hasTrait('NoRegionArguments');
     for (const b of r.blocks) {
-      if (noArgs && b.args.length) this.fail(op, `region #${op.regions.indexOf(r)} should have no arguments`);
+      if (noArgs && b === r.blocks[0] && b.args.length) this.fail(op, `region #${op.regions.indexOf(r)} should have no arguments`);
       b.ensureOrder();
       // Ops first (their own traits, e.g. HasParent and terminator position), then the block's end.
       for (let inner = b.first; inner; inner = inner.next) {

@@ -1,11 +1,23 @@
 /**
  * Registers every pass: one line per pass. Tools import this module once.
  */
+import { canonicalize } from './canonicalize.js';
+import { cse } from './cse.js';
+import { dce } from './dce.js';
+import { inline } from './inline.js';
+import { licm } from './licm.js';
 import { registerPass } from './registry.js';
+import { symbolDce } from './symbol-dce.js';
 import { testCrash } from './test-crash.js';
 import { testInvalidIr } from './test-invalid-ir.js';
 
 for (const pass of [
+  canonicalize,
+  cse,
+  dce,
+  inline,
+  licm,
+  symbolDce,
   testCrash,
   testInvalidIr,
 ]) registerPass(pass);

@@ -42,6 +42,10 @@ export const ABBREV: Record<string, string> = {
 export function renderDump(buf: string, anns: Annotation[], o: DumpOptions): string {
   const starts = [0];
   for (let i = 0; i < buf.length; i++) if (buf[i] === '\n' && i + 1 < buf.length) starts.push(i + 1);
+  const numberWidth = String(buf.length === 0 ? 0 : starts.length).length;
+  // A marker at the very end of a buffer ending in '\n' sits on an extra, empty line.
+  const extra = buf.endsWith('\n') && anns.some((a) => a.start >= buf.length);
+  if (extra) starts.push(buf.length);
   const lineCount = buf.length === 0 ? 0 : starts.length;
   const lineOf = (pos: number): number => {
     let lo = 0;
@@ -65,7 +69,7 @@ export function renderDump(buf: string, anns: Annotation[], o: DumpOptions): str
       nextIdx.set(a.key, idx + 1);
       label += `'${idx}`;
     }
-    const start = Math.min(a.start, Math.max(buf.length - 1, 0));
+    const start = Math.min(a.start, Math.max(extra ? buf.length : buf.length - 1, 0));
     const lastPos = Math.max(start, Math.min(a.end, buf.length) - 1);
     const l0 = lineOf(start);
     const l1 = a.head === '' ? l0 : lineOf(lastPos);
@@ -79,7 +83,7 @@ export function renderDump(buf: string, anns: Annotation[], o: DumpOptions): str
   const keyLine = (label: string): number => Number(/:(\d+)/.exec(label)?.[1] ?? 0);
   drawn.sort((x, y) => x.line - y.line || keyLine(x.label) - keyLine(y.label) || x.order - y.order);
 
-  const labelWidth = Math.max(0, ...drawn.map((d) => d.label.length), String(lineCount).length) + 3;
+  const labelWidth = Math.max(0, ...drawn.map((d) => d.label.length), numberWidth) + 3;
   const byLine = new Map<number, Drawn[]>();
   for (const d of drawn) byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
 

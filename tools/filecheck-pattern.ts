@@ -81,7 +81,8 @@ export interface CheckString {
 export class CheckFileError extends Error {}
 
 const SUFFIX_RE = /^(?:-(NEXT|SAME|NOT|DAG|LABEL|EMPTY|COUNT-([0-9]+)))?(\{LITERAL\})?:/;
-export const PREFIX_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+// LLVM 14 accepts a leading digit despite the wording of its error message.
+export const PREFIX_RE = /^[A-Za-z0-9_-]+$/;
 const VAR_NAME_RE = /^\$?[A-Za-z_][A-Za-z0-9_]*$/;
 const LINE_VAR_RE = /^@LINE(?:([+-])\s*([0-9]+))?$/;
 const POSIX_CLASSES: Record<string, string> = {
@@ -96,6 +97,16 @@ const posixToJs = (src: string): string =>
   src.replace(/\[:([a-z]+):\]/g, (m, cls: string) => POSIX_CLASSES[cls] ?? m);
 /** Collapses runs of spaces and tabs to one space, as FileCheck does unless --strict-whitespace. */
 export const canonicalize = (s: string): string => s.replace(/[ \t]+/g, ' ');
+
+/** Words a JS RegExp syntax error like the POSIX regcomp messages LLVM prints. */
+function posixRegexError(msg: string): string {
+  if (/Unterminated group|Unmatched '\)'/.test(msg)) return 'parentheses not balanced';
+  if (/Unterminated character class/.test(msg)) return 'brackets ([ ]) not balanced';
+  if (/Nothing to repeat/.test(msg)) return 'repetition-operator operand invalid';
+  if (/Incomplete quantifier|numbers out of order/.test(msg)) return 'invalid repetition count(s)';
+  if (/\\ at end of pattern/.test(msg)) return 'trailing backslash (\\)';
+  return msg.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
+}
 
 /** Formats one diagnostic in the FileCheck style: location, message, source line, caret. */
 export function formatDiag(file: string, line: number, col: number, level: string, msg: string,
@@ -143,7 +154,7 @@ export function parseNum(text: string, fmt: NumFormat): bigint {
   return neg ? -v : v;
 }
 
-const UNSIGNED: NumFormat = { conv: 'u', precision: 0, alt: false };
+export const UNSIGNED: NumFormat = { conv: 'u', precision: 0, alt: false };
 
 /** Parser of the text inside one [[#...]] block; positions are 1-based check-file columns. */
 class NumericParser {
@@ -155,7 +166,7 @@ class NumericParser {
   private col(): number { return this.col0 + this.i; }
 
   /** Parses `[%fmt,] [NAME:] [expr]`. */
-  parseBlock(lineNo: number, text: string, col: number): Piece {
+  parseBlock(col: number): Piece {
     let fmt: NumFormat | undefined;
     this.skip();
     const fm = /^%(#)?(?:\.([0-9]+))?([udxX])?\s*,/.exec(this.s.slice(this.i));
@@ -183,8 +194,6 @@ class NumericParser {
       this.skip();
       if (this.i < this.s.length) this.fail(this.col(), `unexpected characters at end of expression '${this.s.slice(this.i)}'`);
     }
-    void lineNo;
-    void text;
     return { t: 'num', def, fmt, expr, text: exprText, col };
   }
 
@@ -258,7 +267,7 @@ export function parseNumericDefine(text: string): { name: string; fmt?: NumForma
   const fail = (_col: number, msg: string): never => { throw new CheckFileError(`-D#${text}: error: ${msg}\n`); };
   if (eq < 0) fail(0, "missing equal sign in '-D#' option");
   const lhs = text.slice(0, eq);
-  const piece = new NumericParser(`${lhs}:${text.slice(eq + 1)}`, 1, fail).parseBlock(0, text, 1);
+  const piece = new NumericParser(`${lhs}:${text.slice(eq + 1)}`, 1, fail).parseBlock(1);
   if (piece.t !== 'num' || !piece.def || !piece.expr) return fail(0, 'invalid -D# definition');
   return { name: piece.def, fmt: piece.fmt, expr: piece.expr };
 }
@@ -331,8 +340,8 @@ export class CheckFile {
     const suffix = m[1] ?? '';
     const kind: Kind = m[2] !== undefined ? 'count' : (suffix.toLowerCase() || 'plain') as Kind;
     const count = m[2] !== undefined ? Number(m[2]) : 1;
-    if (kind === 'count' && count === 0) this.error(lineNo, prefixCol, `invalid count in -COUNT specification on prefix '${prefix}'`);
-    const name = kind === 'count' ? `${prefix}-COUNT` : suffix ? `${prefix}-${suffix}` : prefix;
+    if (kind === 'count' && count === 0) this.error(lineNo, start, `invalid count in -COUNT specification on prefix '${prefix}'`);
+    const name = (kind === 'count' ? `${prefix}-COUNT` : suffix ? `${prefix}-${suffix}` : prefix) + (m[3] ?? '');
     const keepSpace = this.opts.strictWhitespace && this.opts.matchFullLines;
     let body = text.slice(start);
     let col = start + 1;
@@ -360,7 +369,7 @@ export class CheckFile {
         const end = body.indexOf('}}', i + 2);
         if (end < 0) this.error(lineNo, col0 + i, 'found start of regex string with no end \'}}\'');
         const raw = body.slice(i + 2, end);
-        pieces.push({ t: 're', src: this.checkRegex(raw, lineNo, col0 + i), raw });
+        pieces.push({ t: 're', src: this.checkRegex(raw, lineNo, col0 + i + 2), raw });
         i = end + 2;
         continue;
       }
@@ -369,8 +378,11 @@ export class CheckFile {
         if (end < 0) this.error(lineNo, col0 + i, 'Invalid substitution block, no ]] found');
         const inner = body.slice(i + 2, end);
         if (inner.startsWith('#')) {
-          const fail = (c: number, msg: string): never => this.error(lineNo, c, msg);
-          const piece = new NumericParser(inner.slice(1), col0 + i + 3, fail).parseBlock(lineNo, inner.slice(1), col0 + i + 3);
+          // LLVM prints an extra blank line after numeric-expression parse errors.
+          const fail = (c: number, msg: string): never => {
+            throw new CheckFileError(`${formatDiag(this.fileName, lineNo, c, 'error', msg, this.lines[lineNo - 1] ?? '')}\n`);
+          };
+          const piece = new NumericParser(inner.slice(1), col0 + i + 3, fail).parseBlock(col0 + i + 3);
           if (piece.t === 'num') {
             for (const v of exprVars(piece.expr)) {
               if (v.k === 'var' && numDefs.has(v.name)) {
@@ -400,7 +412,7 @@ export class CheckFile {
       const delta = lineVar[2] ? Number(lineVar[2]) * (lineVar[1] === '-' ? -1 : 1) : 0;
       return { t: 'line', value: lineNo + delta };
     }
-    if (!VAR_NAME_RE.test(name)) this.error(lineNo, col, `invalid variable name '${name}'`);
+    if (!VAR_NAME_RE.test(name)) throw new CheckFileError(`${formatDiag(this.fileName, lineNo, col, 'error', 'invalid variable name', this.lines[lineNo - 1] ?? '')}\n`);
     if (colon < 0) return { t: 'use', name, col };
     const raw = inner.slice(colon + 1);
     return { t: 'def', name, src: this.checkRegex(raw, lineNo, col), raw };
@@ -411,10 +423,8 @@ export class CheckFile {
     try {
       new RegExp(js);
     } catch (e) {
-      this.error(lineNo, col, `invalid regex: ${(e as Error).message}`);
+      this.error(lineNo, col, `invalid regex: ${posixRegexError((e as Error).message)}`);
     }
     return js;
   }
 }
-
-export { UNSIGNED };

@@ -40,6 +40,7 @@ text { font-family: monospace; font-size: ${FONT_SIZE}px; fill: #1a1a1a; }
 .region > text, .func > text { font-weight: bold; fill: #7a4a0c; }
 .func > text { fill: #333333; }
 path.edge { fill: none; stroke: #555555; stroke-width: 1; }
+path.succ { fill: none; stroke: #b03030; stroke-width: 1.2; stroke-dasharray: 5 3; }
 .legend text { fill: #333333; }
 `;
 
@@ -63,13 +64,13 @@ interface GNode {
   y?: number;
 }
 
-/** One arrow: a use (`visible`) or a layout-only constraint. */
+/** One arrow: a use, a control-flow successor, or a layout-only (invisible) constraint. */
 interface GEdge {
   id: string;
+  kind: 'use' | 'succ' | 'layout';
   from: string;
   to: string;
   title: string;
-  visible: boolean;
 }
 
 /** Whether `op` is a function (tt.func, func.func, or any op with the FunctionLike trait). */
@@ -114,6 +115,7 @@ class GraphBuilder {
   readonly edges: GEdge[] = [];
   private readonly valueNode = new Map<Value, string>();
   private readonly opNode = new Map<Operation, string>();
+  private readonly blockEntry = new Map<Block, string>();
   private readonly usedAliases = new Map<string, string>();
   private counter = 0;
 
@@ -166,6 +168,8 @@ class GraphBuilder {
     r.blocks.forEach((b, k) => {
       this.addBlockArgs(b, k, parent, owner);
       for (const op of b) this.addOp(op, parent);
+      const entry = b.args.length ? this.valueNode.get(b.args[0]) : b.first ? this.opNode.get(b.first) : undefined;
+      if (entry) this.blockEntry.set(b, entry);
       this.sinkToTerminator(b);
     });
   }
@@ -229,7 +233,7 @@ class GraphBuilder {
   }
 
   private layoutEdge(from: string, to: string): void {
-    this.edges.push({ id: this.fresh('l'), from, to, title: '', visible: false });
+    this.edges.push({ id: this.fresh('l'), kind: 'layout', from, to, title: '' });
   }
 
   /** Adds one arrow per operand, then layout edges keeping users of region results below the regions. */
@@ -244,8 +248,12 @@ class GraphBuilder {
       const v = o.value;
       const from = this.valueNode.get(v) ?? this.externalValue(v, to);
       const name = v.nameHint ? `%${v.nameHint}` : v.definingOp ? `${v.definingOp.name} #${(v as { index?: number }).index ?? 0}` : 'arg';
-      this.edges.push({ id: this.fresh('e'), from, to, title: `${name} : ${String(v.type)} \u2192 ${op.name} operand #${o.index}`, visible: true });
+      this.edges.push({ id: this.fresh('e'), kind: 'use', from, to, title: `${name} : ${String(v.type)} \u2192 ${op.name} operand #${o.index}` });
     }
+    op.successors.forEach((s, k) => {
+      const target = this.blockEntry.get(s);
+      if (target) this.edges.push({ id: this.fresh('s'), kind: 'succ', from: to, to: target, title: `${op.name} successor #${k}` });
+    });
     if (!op.regions.length) return;
     const sinks = op.regions.flatMap((r) => r.blocks.map((b) => b.last).filter((t): t is Operation => t !== null));
     for (const r of op.results) {
@@ -288,7 +296,7 @@ function layout(b: GraphBuilder): { width: number; height: number; routes: Map<s
   }
   for (const n of b.nodes.values()) if (n.parent) g.setParent(n.id, n.parent);
   for (const e of b.edges) {
-    g.setEdge(e.from, e.to, e.visible ? { weight: 2, minlen: 1 } : { weight: 1, minlen: 1 }, e.id);
+    g.setEdge(e.from, e.to, { weight: e.kind === 'use' ? 2 : 1, minlen: 1 }, e.id);
   }
   // A cluster with no children is a plain node to dagre; give it its label's size.
   dagre.layout(g);
@@ -301,7 +309,7 @@ function layout(b: GraphBuilder): { width: number; height: number; routes: Map<s
   }
   const routes = new Map<string, { x: number; y: number }[]>();
   for (const e of b.edges) {
-    if (!e.visible) continue;
+    if (e.kind === 'layout') continue;
     const l = g.edge(e.from, e.to, e.id) as { points?: { x: number; y: number }[] };
     routes.set(e.id, l.points ?? []);
   }
@@ -398,9 +406,9 @@ export function opGraphSvg(root: Operation): string {
   const clusters = all.filter((n) => n.kind === 'region' || n.kind === 'func').sort((p, q) => depth(b, p) - depth(b, q));
   for (const n of clusters) parts.push(renderCluster(n));
   for (const e of b.edges) {
-    if (!e.visible) continue;
+    if (e.kind === 'layout') continue;
     parts.push(
-      `<path class="edge" id="${e.id}" data-from="${e.from}" data-to="${e.to}" d="${pathData(routes.get(e.id) ?? [])}" marker-end="url(#arrow)"><title>${esc(e.title)}</title></path>`,
+      `<path class="${e.kind === 'use' ? 'edge' : 'succ'}" id="${e.id}" data-from="${e.from}" data-to="${e.to}" d="${pathData(routes.get(e.id) ?? [])}" marker-end="url(#arrow)"><title>${esc(e.title)}</title></path>`,
     );
   }
   for (const n of all) if (n.kind === 'op' || n.kind === 'arg') parts.push(renderBox(n));

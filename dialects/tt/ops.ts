@@ -18,6 +18,9 @@ import {
 } from './enums.js';
 import { PointerType } from './types.js';
 import { allOf, inferFrom, sameElementType, unitKeyword } from './util.js';
+import {
+  addPtrFold, broadcastFold, broadcastOfBroadcast, broadcastOfSplat, expandDimsFold, expandDimsOfSplat, splatFold,
+} from './canonicalize.js';
 
 const cast = '$src attr-dict `:` type($src) `->` type($result)';
 
@@ -204,6 +207,7 @@ export const ttCoreOps: OpDecl[] = [
     traits: ['Pure', 'SameOperandsAndResultElementType', 'SameOperandsAndResultEncoding'],
     format: cast,
     verify: verifySplat,
+    fold: splatFold,
   },
   {
     name: 'tt.unsplat',
@@ -224,6 +228,8 @@ export const ttCoreOps: OpDecl[] = [
     traits: ['Pure', 'InferTypeOpInterface', 'SameOperandsAndResultElementType'],
     format: cast,
     verify: allOf(sameElementType, verifyExpandDims),
+    fold: expandDimsFold,
+    canonicalize: [expandDimsOfSplat],
   },
   {
     name: 'tt.reshape',
@@ -249,6 +255,8 @@ export const ttCoreOps: OpDecl[] = [
     traits: ['Pure', 'SameOperandsAndResultElementType', 'SameOperandsAndResultEncoding'],
     format: cast,
     verify: allOf(sameElementType, verifyBroadcast),
+    fold: broadcastFold,
+    canonicalize: [broadcastOfSplat, broadcastOfBroadcast],
   },
   {
     name: 'tt.cat',
@@ -297,6 +305,7 @@ export const ttCoreOps: OpDecl[] = [
     format: '$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)',
     inferTypes: { ptr: (env) => env.result('result') },
     verify: verifyAddPtr,
+    fold: addPtrFold,
   },
   {
     name: 'tt.int_to_ptr',

@@ -177,4 +177,41 @@ test('[[@LINE]] and {LITERAL}', () => {
   pass('CHECK{LITERAL}: [[x]] {{y}}\n', 'a [[x]] {{y}}\n');
 });
 
+test('numeric variables: definitions, expressions, hex formats, -D#', () => {
+  pass('CHECK: n [[#N:]]\nCHECK-NEXT: [[#N+1]] [[#N-2]] [[#N]]\n', 'n 7\n8 5 7\n');
+  pass('CHECK: [[#%x,H:]]\nCHECK: [[#H+2]] [[#%X,H]] [[#%.4x,H]]\n', 'ff\n101 FF 00ff\n');
+  pass('CHECK: [[#N+1]] [[#@LINE]]\n', '4 1\n', { numericDefines: ['N=3'] });
+  const msg = fail('CHECK: [[#N:]]\nCHECK-NEXT: [[#N+1]]\n', '7\n9\n');
+  assert.match(msg, 'with "N+1" equal to "8"');
+  assert.match(fail('CHECK: [[#NOPE]]\n', 'x\n'), 'undefined variable: NOPE');
+  const bad = runFileCheck('CHECK: [[#N+]]\n', '1\n', { checkFileName: 'c' });
+  assert.is(bad.exitCode, 2);
+  assert.match(bad.message, 'c:1:13: error: missing operand in expression');
+  assert.match(runFileCheck('CHECK: [[#N:]] [[#N]]\n', '1 1\n').message, "numeric variable 'N' defined earlier in the same CHECK directive");
+});
+
+test('--enable-var-scope clears numeric variables too, but not $ ones', () => {
+  const check = 'CHECK-LABEL: f\nCHECK: [[#N:]] [[$S:[a-z]+]]\nCHECK-LABEL: g\nCHECK: [[$S]]\nCHECK: [[#N]]\n';
+  assert.match(fail(check, 'f\n1 ab\ng\nab\n1\n', { enableVarScope: true }), 'undefined variable: N');
+  pass(check, 'f\n1 ab\ng\nab\n1\n');
+});
+
+test('possible intended match: the closest candidate after the scan start', () => {
+  const msg = fail('CHECK: foo\nCHECK: barx\n', 'foo\nzzz\nbar\nqqq\n');
+  assert.match(msg, '<stdin>:3:1: note: possible intended match here\nbar\n^\n');
+  assert.not.match(fail('CHECK: a\n', 'b\n'), 'possible intended match');
+});
+
+test('--dump-input=fail annotates the input around the failure', () => {
+  const msg = fail('CHECK: foo\nCHECK: barx\n', 'foo\nzzz\nbar\nqqq\n', { dumpInput: 'fail' });
+  assert.match(msg, [
+    'Input was:', '<<<<<<', '           1: foo ', "check:2'0        X error: no match found",
+    '           2: zzz ', "check:2'0     ~~~~", '           3: bar ', "check:2'0     ~~~~",
+    "check:2'1     ?    possible intended match", '           4: qqq ', "check:2'0     ~~~~", '>>>>>>',
+  ].join('\n'));
+  const ctx = fail('CHECK: a\nCHECK-NOT: b\nCHECK: c\n', '1\n2\n3\n4\n5\na\nb\nc\n', { dumpInput: 'fail', dumpInputContext: 1 });
+  assert.match(ctx, '<<<<<<\n       .\n       .\n       .\n       6: a \n       7: b \nnot:2     !  error: no match expected\n       8: c \n>>>>>>');
+  assert.not.match(runFileCheck('CHECK: a\n', 'a\n', { dumpInput: 'fail' }).message, 'Input was');
+});
+
 test.run();

@@ -1,0 +1,133 @@
+/**
+ * Unit tests of the `cse` pass: exact output on small functions, the statistic, and the lit
+ * test run in-process (parse each `// -----` case, run the pass, FileCheck the print).
+ */
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import '../../dialects/index.js';
+import { parseText } from '../../ir/parser.js';
+import { printModule } from '../../ir/printer.js';
+import { verify } from '../../ir/verifier.js';
+import { cse } from '../../passes/cse.js';
+import { AnalysisCache, PassContext, type PassDecl, type PassOptions } from '../../passes/pass.js';
+import { runFileCheck } from '../../tools/filecheck.js';
+
+/** Parses `text`, runs `pass` on each anchor op, verifies, and returns the print and statistics. */
+function runPass(pass: PassDecl, text: string, options: PassOptions = {}): { out: string; stats: Map<string, number> } {
+  const { module } = parseText(text);
+  verify(module);
+  const defaults = Object.fromEntries(Object.entries(pass.options ?? {}).map(([k, d]) => [k, d.default]));
+  const ctx = new PassContext(pass, { ...defaults, ...options }, new AnalysisCache());
+  if (pass.anchor === 'module') pass.run(module, ctx);
+  else for (const op of module.regions[0].blocks[0].ops) if (op.hasTrait('FunctionLike')) pass.run(op, ctx);
+  verify(module);
+  return { out: printModule(module), stats: ctx.statistics };
+}
+
+/** Runs the lit file `lit/passes/<name>.tir` as its RUN line would and FileChecks the output. */
+function litCheck(pass: PassDecl): void {
+  const path = new URL(`../../lit/passes/${pass.name}.tir`, import.meta.url);
+  const text = readFileSync(path, 'utf8');
+  const out = text.split(/^\/\/ -----$/m).map((chunk) => runPass(pass, chunk).out).join('// -----\n');
+  const r = runFileCheck(text, out, { checkFileName: `${pass.name}.tir` });
+  assert.ok(r.ok, r.message + '\n--- output ---\n' + out);
+}
+
+test('merges pure duplicates, commutative operands in either order', () => {
+  const { out, stats } = runPass(
+    cse,
+    `func.func @f(%arg0: i32, %arg1: i32) -> (i32, i32, i32) {
+  %0 = arith.addi %arg0, %arg1 : i32
+  %1 = arith.addi %arg1, %arg0 : i32
+  %2 = arith.subi %arg0, %arg1 : i32
+  %3 = arith.subi %arg0, %arg1 : i32
+  return %0, %1, %3 : i32, i32, i32
+}`,
+  );
+  assert.is(
+    out,
+    `module {
+  func.func @f(%arg0: i32, %arg1: i32) -> (i32, i32, i32) {
+    %0 = arith.addi %arg0, %arg1 : i32
+    %1 = arith.subi %arg0, %arg1 : i32
+    return %0, %0, %1 : i32, i32, i32
+  }
+}
+`,
+  );
+  assert.is(stats.get('num-cse'), 2);
+});
+
+test('never merges ops with memory effects', () => {
+  const src = `tt.func @f(%arg0: !tt.ptr<f32>) -> (f32, f32) {
+  %0 = tt.load %arg0 : !tt.ptr<f32>
+  %1 = tt.load %arg0 : !tt.ptr<f32>
+  tt.return %0, %1 : f32, f32
+}`;
+  const { out, stats } = runPass(cse, src);
+  assert.match(out, /tt\.load %arg0 : !tt\.ptr<f32>\n\s+%1 = tt\.load %arg0/);
+  assert.is(stats.get('num-cse') ?? 0, 0);
+});
+
+test('does not reuse a value defined in a nested region after it', () => {
+  const src = `func.func @f(%arg0: i1, %arg1: i32) -> i32 {
+  scf.if %arg0 {
+    %1 = arith.muli %arg1, %arg1 : i32
+  }
+  %0 = arith.muli %arg1, %arg1 : i32
+  return %0 : i32
+}`;
+  const { out, stats } = runPass(cse, src);
+  assert.is(stats.get('num-cse') ?? 0, 0);
+  assert.match(out, /scf\.if %arg0 \{\n\s+%1 = arith\.muli %arg1, %arg1 : i32\n\s+\}\n\s+%0 = arith\.muli/);
+});
+
+test('merges identical side-effect-free ops with regions', () => {
+  const src = `func.func @f(%c: i1, %a: i32, %b: i32) -> (i32, i32) {
+  %0 = scf.if %c -> (i32) {
+    %s = arith.addi %a, %b : i32
+    scf.yield %s : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %1 = scf.if %c -> (i32) {
+    %s = arith.addi %a, %b : i32
+    scf.yield %s : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %2 = scf.if %c -> (i32) {
+    scf.yield %b : i32
+  } else {
+    scf.yield %a : i32
+  }
+  return %1, %2 : i32, i32
+}`;
+  const { out, stats } = runPass(cse, src);
+  assert.is(stats.get('num-cse'), 1);
+  assert.match(out, /return %0, %1 : i32, i32/);
+});
+
+test('ops with multi-block regions are not compared (never merged)', () => {
+  const src = `func.func @f(%arg0: i32, %arg1: i32) -> (i32, i32) {
+  %0 = scf.execute_region -> i32 {
+    cf.br ^bb1
+  ^bb1:
+    scf.yield %arg0 : i32
+  }
+  %1 = scf.execute_region -> i32 {
+    cf.br ^bb1
+  ^bb1:
+    scf.yield %arg1 : i32
+  }
+  return %0, %1 : i32, i32
+}`;
+  const { out, stats } = runPass(cse, src);
+  assert.is(stats.get('num-cse') ?? 0, 0);
+  assert.match(out, /return %0, %1 : i32, i32/);
+});
+
+test('lit/passes/cse.tir', () => litCheck(cse));
+
+test.run();

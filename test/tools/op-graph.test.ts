@@ -1,0 +1,308 @@
+/**
+ * Tests for tools/op-graph.ts (`--view-op-graph`): renders real Triton dumps, checks the SVG is
+ * well-formed XML with a small checker written here, and counts its nodes, edges and clusters
+ * against the IR (one op box per op, one arrow per OpOperand, one cluster per non-function region).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import '../../dialects/index.js';
+import type { Operation } from '../../ir/ir.js';
+import { parseText } from '../../ir/parser.js';
+import { opGraphSvg, writeOpGraphSvg } from '../../tools/op-graph.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const examples = join(root, 'examples/ttir');
+
+// ---- a small XML well-formedness checker ----------------------------------------------------
+
+/** A parsed XML element. */
+interface XmlElement {
+  name: string;
+  attrs: Map<string, string>;
+  children: XmlElement[];
+  text: string;
+}
+
+const NAME = /^[A-Za-z_:][-A-Za-z0-9_:.]*/;
+const ENTITY = /^&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/;
+
+/** Throws unless every `&` in `s` starts a known entity and `s` has no raw `<`. */
+function checkChars(s: string, where: string): void {
+  if (s.includes('<')) throw new Error(`raw '<' in ${where}: ${s.slice(0, 60)}`);
+  for (let k = s.indexOf('&'); k >= 0; k = s.indexOf('&', k + 1)) {
+    if (!ENTITY.test(s.slice(k))) throw new Error(`bad entity in ${where}: ${s.slice(k, k + 12)}`);
+  }
+}
+
+/** Decodes the five predefined entities and character references. */
+function decode(s: string): string {
+  return s.replace(/&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g, (_m, e: string) => {
+    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e]!;
+  });
+}
+
+/** Parses `xml`, throwing on any well-formedness error; returns the root element. */
+function parseXml(xml: string): XmlElement {
+  let pos = 0;
+  if (xml.startsWith('<?xml')) {
+    pos = xml.indexOf('?>');
+    if (pos < 0) throw new Error('unterminated XML declaration');
+    pos += 2;
+  }
+  const stack: XmlElement[] = [];
+  let rootEl: XmlElement | null = null;
+  while (pos < xml.length) {
+    const lt = xml.indexOf('<', pos);
+    const text = lt < 0 ? xml.slice(pos) : xml.slice(pos, lt);
+    checkChars(text, 'text');
+    if (stack.length) stack[stack.length - 1].text += decode(text);
+    else if (text.trim()) throw new Error(`text outside the root element: ${text.trim().slice(0, 40)}`);
+    if (lt < 0) break;
+    pos = lt;
+    if (xml.startsWith('<!--', pos)) {
+      const end = xml.indexOf('-->', pos);
+      if (end < 0) throw new Error('unterminated comment');
+      pos = end + 3;
+      continue;
+    }
+    if (xml.startsWith('</', pos)) {
+      const m = NAME.exec(xml.slice(pos + 2));
+      const top = stack.pop();
+      if (!m || !top || top.name !== m[0]) throw new Error(`mismatched close tag </${m?.[0]}> for <${top?.name}>`);
+      pos += 2 + m[0].length;
+      while (/\s/.test(xml[pos])) pos++;
+      if (xml[pos] !== '>') throw new Error(`bad close tag </${m[0]}`);
+      pos++;
+      continue;
+    }
+    const m = NAME.exec(xml.slice(pos + 1));
+    if (!m) throw new Error(`bad tag at ${pos}: ${xml.slice(pos, pos + 20)}`);
+    const el: XmlElement = { name: m[0], attrs: new Map(), children: [], text: '' };
+    pos += 1 + m[0].length;
+    for (;;) {
+      const ws = /^\s*/.exec(xml.slice(pos))![0].length;
+      pos += ws;
+      if (xml.startsWith('/>', pos) || xml[pos] === '>') break;
+      if (!ws) throw new Error(`missing space before attribute in <${el.name}>`);
+      const a = /^([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(["'])/.exec(xml.slice(pos));
+      if (!a) throw new Error(`bad attribute in <${el.name}>: ${xml.slice(pos, pos + 30)}`);
+      pos += a[0].length;
+      const close = xml.indexOf(a[2], pos);
+      if (close < 0) throw new Error(`unterminated attribute ${a[1]}`);
+      const raw = xml.slice(pos, close);
+      checkChars(raw, `attribute ${a[1]}`);
+      if (el.attrs.has(a[1])) throw new Error(`duplicate attribute ${a[1]} in <${el.name}>`);
+      el.attrs.set(a[1], decode(raw));
+      pos = close + 1;
+    }
+    if (stack.length) stack[stack.length - 1].children.push(el);
+    else if (rootEl) throw new Error('more than one root element');
+    else rootEl = el;
+    if (xml.startsWith('/>', pos)) pos += 2;
+    else {
+      pos++;
+      stack.push(el);
+    }
+  }
+  if (stack.length) throw new Error(`unclosed <${stack[stack.length - 1].name}>`);
+  if (!rootEl) throw new Error('no root element');
+  return rootEl;
+}
+
+/** Every element of the tree, pre-order. */
+function allElements(e: XmlElement): XmlElement[] {
+  return [e, ...e.children.flatMap(allElements)];
+}
+
+/** Elements whose class list contains `cls`. */
+function withClass(els: XmlElement[], cls: string): XmlElement[] {
+  return els.filter((e) => (e.attrs.get('class') ?? '').split(/\s+/).includes(cls));
+}
+
+// ---- expectations from the IR ----------------------------------------------------------------
+
+/** Ops, operands, non-function regions and block arguments inside the functions of `m`. */
+function irCounts(m: Operation): { ops: string[]; operands: number; regions: number; args: number } {
+  const out = { ops: [] as string[], operands: 0, regions: 0, args: 0 };
+  const fns: Operation[] = [];
+  m.walk((op) => (op.name === 'tt.func' || op.name === 'func.func' ? (fns.push(op), false) : true), 'pre');
+  for (const fn of fns) {
+    for (const b of fn.regions[0].blocks) out.args += b.args.length;
+    fn.walk((op) => {
+      if (op === fn) return;
+      out.ops.push(op.name);
+      out.operands += op.numOperands;
+      out.regions += op.regions.length;
+      for (const r of op.regions) for (const b of r.blocks) out.args += b.args.length;
+    });
+  }
+  return out;
+}
+
+const NUMERIC_ATTRS = ['x', 'y', 'width', 'height', 'rx', 'ry', 'refX', 'refY', 'markerWidth', 'markerHeight'];
+
+/** Renders `m`, parses the SVG and checks it against the IR; returns the parsed elements. */
+function checkSvg(m: Operation, label: string): XmlElement[] {
+  const svg = opGraphSvg(m);
+  const rootEl = parseXml(svg);
+  assert.is(rootEl.name, 'svg', label);
+  assert.is(rootEl.attrs.get('xmlns'), 'http://www.w3.org/2000/svg', label);
+  const els = allElements(rootEl);
+  const want = irCounts(m);
+  const ops = withClass(els, 'op');
+  assert.is(ops.length, want.ops.length, `${label}: op boxes`);
+  assert.equal(ops.map((e) => e.attrs.get('data-op')).sort(), [...want.ops].sort(), `${label}: data-op names`);
+  assert.is(withClass(els, 'edge').length, want.operands, `${label}: edges`);
+  assert.is(withClass(els, 'region').length, want.regions, `${label}: region clusters`);
+  assert.is(withClass(els, 'arg').length, want.args, `${label}: argument boxes`);
+  for (const e of els) {
+    for (const a of NUMERIC_ATTRS) {
+      const v = e.attrs.get(a);
+      if (v !== undefined) assert.ok(Number.isFinite(Number(v)), `${label}: <${e.name} ${a}="${v}">`);
+    }
+    for (const a of ['d', 'viewBox']) {
+      const v = e.attrs.get(a);
+      if (v === undefined) continue;
+      for (const n of v.match(/-?[0-9.e+-]+/g) ?? []) assert.ok(Number.isFinite(Number(n)), `${label}: <${e.name} ${a}> has ${n}`);
+      assert.not.match(v, /NaN|Infinity|undefined/, `${label}: <${e.name} ${a}>`);
+    }
+  }
+  checkBoxes(rootEl, [...ops, ...withClass(els, 'arg')], label);
+  return els;
+}
+
+/** Box of an op/arg group: its first rect. */
+function rectOf(g: XmlElement): { x: number; y: number; w: number; h: number } {
+  const r = g.children.find((c) => c.name === 'rect')!;
+  return { x: Number(r.attrs.get('x')), y: Number(r.attrs.get('y')), w: Number(r.attrs.get('width')), h: Number(r.attrs.get('height')) };
+}
+
+/** Boxes lie inside the canvas, do not overlap each other, and are wide enough for their text. */
+function checkBoxes(svg: XmlElement, boxes: XmlElement[], label: string): void {
+  const W = Number(svg.attrs.get('width'));
+  const H = Number(svg.attrs.get('height'));
+  const rects = boxes.map(rectOf);
+  rects.forEach((r, k) => {
+    assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.w <= W + 0.5 && r.y + r.h <= H + 0.5, `${label}: box ${k} outside the canvas`);
+    const longest = Math.max(...boxes[k].children.filter((c) => c.name === 'text').map((t) => t.text.length));
+    assert.ok(longest * 7 <= r.w, `${label}: box ${k} too narrow for its text`);
+  });
+  for (let a = 0; a < rects.length; a++) {
+    for (let b = a + 1; b < rects.length; b++) {
+      const p = rects[a];
+      const q = rects[b];
+      const overlap = p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+      assert.not.ok(overlap, `${label}: boxes ${boxes[a].attrs.get('id')} and ${boxes[b].attrs.get('id')} overlap`);
+    }
+  }
+}
+
+function load(name: string): Operation {
+  return parseText(readFileSync(join(examples, name), 'utf8'), {}, name).module;
+}
+
+// ---- tests -----------------------------------------------------------------------------------
+
+test('the XML checker rejects malformed input', () => {
+  assert.throws(() => parseXml('<a><b></a></b>'), /mismatched/);
+  assert.throws(() => parseXml('<a x=1/>'), /bad attribute/);
+  assert.throws(() => parseXml('<a>&foo;</a>'), /bad entity/);
+  assert.throws(() => parseXml('<a x="<"/>'), /raw '<'/);
+  assert.throws(() => parseXml('<a>'), /unclosed/);
+  assert.throws(() => parseXml('<a/><b/>'), /more than one root/);
+  assert.is(parseXml('<?xml version="1.0"?><a t="&lt;&amp;&quot;">x &gt; y</a>').attrs.get('t'), '<&"');
+});
+
+for (const name of ['add_kernel.ttir', 'matmul_kernel.ttir', 'softmax_kernel.sm80.ttgir', 'matmul_kernel.sm90.ttgir']) {
+  test(`${name}: well-formed SVG with one box per op and one arrow per operand`, () => {
+    checkSvg(load(name), name);
+  });
+}
+
+test('add_kernel: labels show op names and result types, function cluster named by symbol', () => {
+  const els = checkSvg(load('add_kernel.ttir'), 'add');
+  const load_ = withClass(els, 'op').find((e) => e.attrs.get('data-op') === 'tt.load')!;
+  const texts = load_.children.filter((c) => c.name === 'text').map((t) => t.text);
+  assert.equal(texts, ['tt.load', 'tensor<1024xf32>']);
+  const fn = withClass(els, 'func');
+  assert.is(fn.length, 1);
+  assert.match(fn[0].children.find((c) => c.name === 'text')!.text, '@add_kernel');
+  assert.ok(els.some((e) => e.name === 'marker'), 'arrowhead marker');
+});
+
+test('ttgir: layouts print as aliases in boxes, in full in tooltips and the legend', () => {
+  const els = checkSvg(load('add_kernel.sm80.ttgir'), 'add.ttgir');
+  const load_ = withClass(els, 'op').find((e) => e.attrs.get('data-op') === 'tt.load')!;
+  assert.equal(load_.children.filter((c) => c.name === 'text').map((t) => t.text)[1], 'tensor<1024xf32, #blocked>');
+  assert.match(load_.children.find((c) => c.name === 'title')!.text, '#ttg.blocked<{sizePerThread');
+  const legend = withClass(els, 'legend')[0];
+  assert.ok(legend.children.some((t) => t.text.startsWith('#blocked = #ttg.blocked<{')));
+});
+
+test('regions become clusters labelled after their op; long types are cut with an ellipsis', () => {
+  const els = checkSvg(load('matmul_kernel.sm90.ttgir'), 'matmul.sm90');
+  const labels = withClass(els, 'region').map((g) => g.children.find((c) => c.name === 'text')!.text);
+  assert.ok(labels.includes('scf.for body'), labels.join(', '));
+  const cut = withClass(els, 'op').flatMap((g) => g.children.filter((c) => c.name === 'text' && c.text.endsWith('\u2026')));
+  for (const t of cut) assert.ok(t.text.length <= 44);
+});
+
+const TWO_FUNCS = `
+module {
+  func.func @"a&b<c>\\"d"(%x: i32, %y: i32) -> i32 {
+    %0 = arith.addi %x, %x : i32
+    %1 = arith.cmpi slt, %0, %y : i32
+    cf.cond_br %1, ^bb1(%0 : i32), ^bb1(%y : i32)
+  ^bb1(%v: i32):
+    return %v : i32
+  }
+  func.func @second(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %c = arith.cmpi slt, %i, %n : index
+      scf.if %c {
+        %z = arith.addi %i, %i : index
+      }
+    }
+    return
+  }
+}`;
+
+test('several functions, multi-block regions, nested clusters, escaped symbol names', () => {
+  const m = parseText(TWO_FUNCS).module;
+  const els = checkSvg(m, 'two funcs');
+  const names = withClass(els, 'func').map((g) => g.children.find((c) => c.name === 'text')!.text);
+  assert.equal(names, ['func.func @a&b<c>"d', 'func.func @second']);
+  assert.is(withClass(els, 'region').length, 3); // scf.for body, scf.if then + (empty) else
+  assert.ok(withClass(els, 'arg').some((g) => g.children.some((t) => t.text.startsWith('^bb1 %v'))));
+  assert.is(withClass(els, 'succ').length, 2, 'one dashed arrow per successor of cf.cond_br');
+});
+
+test('a function op as the root draws just that function', () => {
+  const m = parseText(TWO_FUNCS).module;
+  const fn = m.regions[0].blocks[0].last!;
+  const els = allElements(parseXml(opGraphSvg(fn)));
+  assert.is(withClass(els, 'func').length, 1);
+  assert.is(withClass(els, 'op').length, 9); // with the implicit scf.yield terminators
+});
+
+test('writeOpGraphSvg writes the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'op-graph-'));
+  try {
+    const path = join(dir, 'g.svg');
+    writeOpGraphSvg(load('add_kernel.ttir'), path);
+    const text = readFileSync(path, 'utf8');
+    assert.ok(text.startsWith('<?xml'));
+    parseXml(text);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
