@@ -28,7 +28,7 @@ export interface GreedyOptions {
   fold?: boolean;
   /** Erase ops without uses and without side effects. */
   removeDeadOps?: boolean;
-  /** Called after each successful pattern application (for `--debug-patterns`). */
+  /** Called after each successful application (for `--debug-patterns`): a pattern's name, `fold` or `dead-op-removal`. */
   onApplied?: (pattern: string, op: Operation) => void;
 }
 
@@ -135,8 +135,10 @@ export function applyPatternsGreedily(root: Operation, patterns: readonly Rewrit
       if (options.removeDeadOps !== false && isTriviallyDead(op)) {
         rw.eraseOp(op);
         result.erased++;
+        options.onApplied?.('dead-op-removal', op);
       } else if (options.fold !== false && tryFold(op, rw)) {
         result.folded++;
+        options.onApplied?.('fold', op);
       } else {
         for (const p of [...(byRoot.get(op.name) ?? []), ...(byRoot.get(null) ?? [])]) {
           p.rewrite(op, rw);
