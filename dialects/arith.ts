@@ -12,13 +12,13 @@ import {
 import type { Operation } from '../ir/ir.js';
 import type { DialectDecl, OpDecl } from '../ir/op-spec.js';
 import {
-  FloatType, IndexType, IntegerType, RankedTensorType, type Type, VectorType, bitWidth, elementTypeOf, shapeOf,
+  FloatType, IndexType, IntegerType, type Type, bitWidth, elementTypeOf, shapeOf,
 } from '../ir/types.js';
 import {
   FASTMATH_NONE, OVERFLOW_NONE, arithAttrParsers, fastmathConstraint, overflowConstraint,
 } from './arith-attrs.js';
 import {
-  castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold,
+  castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold, splatInt, intConstant,
 } from './arith-canonicalize.js';
 
 /** `arith.cmpi` predicates, by their i64 value. */
@@ -36,25 +36,13 @@ type Fold = OpDecl['fold'];
 /** Folds a binary integer op on constant scalar or splat operands. */
 function intFold(f: (a: bigint, b: bigint, width: number) => bigint | null): Fold {
   return (op, [a, b]) => {
-    const x = scalarInt(a);
-    const y = scalarInt(b);
+    const x = splatInt(a);
+    const y = splatInt(b);
     if (x === null || y === null) return null;
     const t = op.result(0).type;
     const r = f(x, y, bitWidth(elementTypeOf(t)));
-    return r === null ? null : [constantLike(t, r)];
+    return r === null ? null : [intConstant(t, r)];
   };
-}
-
-function scalarInt(a: Attribute | null): bigint | null {
-  if (a instanceof IntegerAttr) return a.value;
-  if (a instanceof DenseElementsAttr && a.isSplat && typeof a.values[0] === 'bigint') return a.values[0];
-  return null;
-}
-
-/** An integer constant of type `t` (splat for tensors). */
-export function constantLike(t: Type, v: bigint): Attribute {
-  if (t instanceof RankedTensorType || t instanceof VectorType) return DenseElementsAttr.get(t, [IntegerAttr.get(v, t.elementType).value]);
-  return IntegerAttr.get(v, t);
 }
 
 const unsigned = (v: bigint, w: number) => BigInt.asUintN(w, v);

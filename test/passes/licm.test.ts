@@ -2,37 +2,12 @@
  * Unit tests of the `licm` pass: exact output, the statistic, and the lit
  * test run in-process (parse each `// -----` case, run the pass, FileCheck the print).
  */
-import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../dialects/index.js';
-import { parseText } from '../../ir/parser.js';
-import { printModule } from '../../ir/printer.js';
-import { verify } from '../../ir/verifier.js';
 import { licm } from '../../passes/licm.js';
-import { AnalysisCache, PassContext, type PassDecl, type PassOptions } from '../../passes/pass.js';
-import { runFileCheck } from '../../tools/filecheck.js';
+import { litCheck, runPass } from '../helpers/pass-harness.js';
 
-/** Parses `text`, runs `pass` on each anchor op, verifies, and returns the print and statistics. */
-function runPass(pass: PassDecl, text: string, options: PassOptions = {}): { out: string; stats: Map<string, number> } {
-  const { module } = parseText(text);
-  verify(module);
-  const defaults = Object.fromEntries(Object.entries(pass.options ?? {}).map(([k, d]) => [k, d.default]));
-  const ctx = new PassContext(pass, { ...defaults, ...options }, new AnalysisCache());
-  if (pass.anchor === 'module') pass.run(module, ctx);
-  else for (const op of module.regions[0].blocks[0].ops) if (op.hasTrait('FunctionLike')) pass.run(op, ctx);
-  verify(module);
-  return { out: printModule(module), stats: ctx.statistics };
-}
-
-/** Runs the lit file `lit/passes/<name>.tir` as its RUN line would and FileChecks the output. */
-function litCheck(pass: PassDecl): void {
-  const path = new URL(`../../lit/passes/${pass.name}.tir`, import.meta.url);
-  const text = readFileSync(path, 'utf8');
-  const out = text.split(/^\/\/ -----$/m).map((chunk) => runPass(pass, chunk).out).join('// -----\n');
-  const r = runFileCheck(text, out, { checkFileName: `${pass.name}.tir` });
-  assert.ok(r.ok, r.message + '\n--- output ---\n' + out);
-}
 
 test('hoists invariant chains before the loop and counts them', () => {
   const { out, stats } = runPass(
