@@ -496,13 +496,23 @@ export function halfBitsToNumber(h: number): number {
   return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
-/** bfloat16 bits of `v`, rounding to nearest even. */
+/** bfloat16 bits of `v`, rounding the exact double once to nearest even (no detour through f32). */
 export function numberToBf16Bits(v: number): number {
-  f32buf[0] = v;
-  const x = u32buf[0];
-  if (Number.isNaN(v)) return (x >>> 16) | 0x40;
-  const rounded = x + 0x7fff + ((x >>> 16) & 1);
-  return (rounded >>> 16) & 0xffff;
+  if (Number.isNaN(v)) return 0x7fc0;
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+  const a = Math.abs(v);
+  if (a === Infinity) return sign | 0x7f80;
+  if (a < 2 ** -126) return sign | roundHalfEven(a / 2 ** -133); // subnormals (and zero): units of 2^-133
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  let m = roundHalfEven((a / 2 ** e - 1) * 128);
+  if (m === 128) {
+    m = 0;
+    e++;
+  }
+  if (e > 127) return sign | 0x7f80;
+  return sign | ((e + 127) << 7) | m;
 }
 
 /** The value of bfloat16 bits. */

@@ -78,7 +78,7 @@ export class Builder {
   create(name: string, args: CreateArgs = {}): Operation {
     const spec = registry.lookupOp(name);
     if (!spec) throw new Error(`internal error: creating unregistered op '${name}'`);
-    return this.insert(buildOp(spec, args, this.loc));
+    return this.insert(buildOp(spec, args, args.loc ?? this.loc));
   }
 
   /** Creates `arith.constant` with `value` (whose type is the result type). */

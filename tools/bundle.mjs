@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 
-const tools = ['triton-opt', 'triton-translate', 'filecheck', 'lit', 'not'];
+const tools = ['triton-opt', 'triton-translate', 'triton-run', 'filecheck', 'lit', 'not'];
 for (const name of tools) {
   const outfile = `dist/bin/${name}.mjs`;
   await build({

@@ -24,6 +24,11 @@ export class UserError extends Error {}
  * printed as `tool: internal error: ...` (exit 2), never as a stack trace.
  */
 export function runTool(tool: string, main: () => void, debug = false): void {
+  // A reader that stops early (`| head`) closes our stdout: that ends the run quietly, it is no error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   try {
     main();
   } catch (e) {

@@ -1,10 +1,14 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
 /**
- * `triton-translate`: translations out of Triton IR. Available now: `--to-mlir` (upstream MLIR
- * generic syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`). The PTX target arrives
- * with the NVPTX issue and is registered in `TRANSLATIONS` like the others.
+ * `triton-translate`: translations into and out of Triton IR. In: `--from-c` (Triton-C with `-D`
+ * definitions and autotuning lists). Out: the IR (default), or `--to-mlir` (upstream MLIR generic
+ * syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`). The PTX target arrives with the
+ * NVPTX issue and is registered in `TRANSLATIONS` like the others.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { compileTritonC } from '../frontend/triton-c/index.js';
+import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import '../dialects/index.js';
@@ -38,13 +42,75 @@ const TRANSLATIONS: Translation[] = [
   },
 ];
 
+/** Splits `-D` definitions (a list split by the shell, `-DTM=[32, 64]`, is rejoined) from the other arguments. */
+function splitDefines(argv: string[]): { defines: string[]; rest: string[] } {
+  const defines: string[] = [];
+  const rest: string[] = [];
+  for (let k = 0; k < argv.length; k++) {
+    if (!argv[k].startsWith('-D')) {
+      rest.push(argv[k]);
+      continue;
+    }
+    defines.push(argv[k]);
+    let depth = bracketDepth(argv[k]);
+    while (depth > 0 && k + 1 < argv.length) {
+      defines.push(argv[++k]);
+      depth += bracketDepth(argv[k]);
+    }
+  }
+  return { defines, rest };
+}
+
+function bracketDepth(s: string): number {
+  let d = 0;
+  for (const c of s) d += c === '[' ? 1 : c === ']' ? -1 : 0;
+  return d;
+}
+
+/** Compiles Triton-C to verified tt IR text, for one variant of the `-D` lists. */
+function compileC(source: SourceFile, defines: Record<string, string>): string {
+  const module = compileTritonC(source.text, source.name, defines);
+  const d = verifyDiagnostic(module);
+  if (d) throw new DiagnosticError(d);
+  return printModule(module);
+}
+
+/** `--from-c`: one variant to stdout/-o, all variants to a folder, or the list of variants. */
+function fromC(source: SourceFile, parsed: ParsedDefines, argv: { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean }): void {
+  const all = variants(parsed);
+  if (argv['list-variants']) {
+    all.forEach((v, k) => process.stdout.write(`${k}: ${describeVariant(parsed, v) || '(no -D lists)'}\n`));
+    return;
+  }
+  if (argv['all-variants']) {
+    const dir = argv['all-variants'];
+    mkdirSync(dir, { recursive: true });
+    const stem = basename(source.name).replace(/\.[^.]*$/, '');
+    all.forEach((v, k) => writeFileSync(join(dir, `${stem}.${k}.tir`), `// ${describeVariant(parsed, v)}\n` + compileC(source, v)));
+    process.stderr.write(`wrote ${all.length} variant${all.length === 1 ? '' : 's'} to ${dir}\n`);
+    return;
+  }
+  if (all.length > 1 && argv.variant === undefined)
+    throw new UserError(`the -D lists define ${all.length} variants; pick one with --variant=N (see --list-variants) or compile all with --all-variants=DIR`);
+  const k = argv.variant ?? 0;
+  if (!Number.isInteger(k) || k < 0 || k >= all.length) throw new UserError(`--variant=${k} is out of range: there are ${all.length} variants (0..${all.length - 1})`);
+  const out = compileC(source, all[k]);
+  if (argv.o) writeFileSync(argv.o, out);
+  else process.stdout.write(out);
+}
+
 function main(): void {
-  let y = yargs(hideBin(process.argv))
+  const { defines, rest } = splitDefines(hideBin(process.argv));
+  let y = yargs(rest)
     .scriptName('triton-translate')
     .usage('$0 [file|-] --<translation> [-o out]\n\nTranslates Triton IR to other formats.')
     .option('o', { type: 'string', describe: 'output file (default: stdout)', requiresArg: true })
     .option('allow-unregistered-dialect', { type: 'boolean', default: false, describe: 'accept ops of unknown dialects' })
-    .option('list-translations', { type: 'boolean', default: false, describe: 'list the available translations' });
+    .option('list-translations', { type: 'boolean', default: false, describe: 'list the available translations' })
+    .option('from-c', { type: 'boolean', default: false, describe: 'the input is Triton-C (with -DNAME=VALUE and -DNAME=[v1, v2] lists)' })
+    .option('list-variants', { type: 'boolean', default: false, describe: 'with --from-c: print the autotuning space, one line per variant' })
+    .option('variant', { type: 'number', describe: 'with --from-c: compile variant N of the -D lists', requiresArg: true })
+    .option('all-variants', { type: 'string', describe: 'with --from-c: compile every variant into DIR', requiresArg: true });
   for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
   const argv = y
     .strictOptions()
@@ -59,6 +125,20 @@ function main(): void {
     return;
   }
   const chosen = TRANSLATIONS.filter((t) => argv[t.flag]);
+  if (argv['from-c']) {
+    const inputs = argv._.map(String);
+    if (inputs.length !== 1) throw new UserError('--from-c needs exactly one input file');
+    const source = new SourceFile(inputs[0], readInput(inputs[0]));
+    try {
+      fromC(source, parseDefines(defines), argv);
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      process.stderr.write(e.diagnostic.format() + '\n');
+      process.exitCode = 1;
+    }
+    return;
+  }
+  if (defines.length) throw new UserError('-D definitions need --from-c');
   if (chosen.length !== 1)
     throw new UserError(`choose exactly one translation (${TRANSLATIONS.map((t) => '--' + t.flag).join(', ')}); see --list-translations`);
   const inputs = argv._.map(String);

@@ -8,6 +8,11 @@
 /** Offset of a node's first character in the preprocessed text. */
 export type Pos = number;
 
+/** Optional extra position of an infix node: its operator token (`+`, `...`, `=`, `?`), for diagnostics. */
+export interface OpPos {
+  opPos?: Pos;
+}
+
 /** Scalar element types of Triton-C (after the prelude: `int32` is `int`, ...). */
 export type ScalarName =
   | 'void' | 'bool'
@@ -54,13 +59,13 @@ export type Expr =
   | { kind: 'ident'; name: string; pos: Pos }
   | { kind: 'int'; value: bigint; /** `u`, `l`, `ul` ... as written */ suffix: string; pos: Pos }
   | { kind: 'float'; value: number; /** `f` for float literals, '' for double */ suffix: string; pos: Pos }
-  | { kind: 'range'; lo: Expr; hi: Expr; pos: Pos }
-  | { kind: 'binary'; op: BinaryOp; lhs: Expr; rhs: Expr; pos: Pos }
+  | ({ kind: 'range'; lo: Expr; hi: Expr; pos: Pos } & OpPos)
+  | ({ kind: 'binary'; op: BinaryOp; lhs: Expr; rhs: Expr; pos: Pos } & OpPos)
   | { kind: 'unary'; op: '-' | '+' | '!' | '~' | 'transpose' | 'deref' | 'addr'; operand: Expr; pos: Pos }
   | { kind: 'masked-deref'; mask: Expr; ptr: Expr; pos: Pos }
   | { kind: 'incdec'; op: '++' | '--'; prefix: boolean; target: Expr; pos: Pos }
-  | { kind: 'assign'; op: AssignOp; target: Expr; value: Expr; pos: Pos }
-  | { kind: 'conditional'; cond: Expr; then: Expr; else: Expr; pos: Pos }
+  | ({ kind: 'assign'; op: AssignOp; target: Expr; value: Expr; pos: Pos } & OpPos)
+  | ({ kind: 'conditional'; cond: Expr; then: Expr; else: Expr; pos: Pos } & OpPos)
   | { kind: 'call'; callee: string; args: Expr[]; pos: Pos }
   | { kind: 'subscript'; base: Expr; items: SubscriptItem[]; pos: Pos }
   | { kind: 'cast'; type: TypeSpec; /** `(float[TN]) x`: the tile shape, when given */ shape: Expr[] | null; operand: Expr; pos: Pos }

@@ -1,0 +1,160 @@
+/**
+ * Tile operations of Triton-C to tt ops: ranges (`tt.make_range`), loads and stores through
+ * (masked) pointer tiles, `@` (`tt.dot`), `^` (`tt.trans`), and subscripts with `newaxis`
+ * (`tt.expand_dims`), `:` and reductions (`tt.reduce` with a combiner region).
+ */
+import { DenseArrayAttr } from '../../ir/attributes.js';
+import { i } from '../../ir/types.js';
+import { InputPrecision } from '../../dialects/tt/enums.js';
+import type { Expr, SubscriptItem } from './ast.js';
+import { i32, type Gen, type TV } from './irgen-ctx.js';
+import { unify } from './irgen-ops.js';
+import {
+  checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
+  isFloatScalar, isUnsigned, rangeBounds, withShape, type CType,
+} from './sema.js';
+
+/** `lo ... hi`: a `tt.make_range` of int32. */
+export function genRange(g: Gen, e: Extract<Expr, { kind: 'range' }>): TV {
+  const [lo, hi] = rangeBounds(e, g.diag);
+  const t = ctype('int32', 0, [hi - lo]);
+  return { v: g.val('tt.make_range', { attrs: { start: i32(lo), end: i32(hi) }, results: { result: irType(t) } }, e.pos), t };
+}
+
+function pointee(g: Gen, p: TV, pos: number): CType {
+  if (!p.t.ptr) g.diag.error(`cannot dereference a value of non-pointer type '${fmtType(p.t)}'`, pos);
+  return { scalar: p.t.scalar, ptr: p.t.ptr - 1, shape: p.t.shape };
+}
+
+/** Converts a mask to bool and broadcasts it to the pointer shape. */
+export function genMask(g: Gen, m: TV, shape: readonly number[], pos: number): TV {
+  const b = g.toBool(m, pos);
+  checkMaskShape(b.t.shape, shape, pos, g.diag);
+  return g.broadcast(b, shape, pos);
+}
+
+/** `*p`, `*?(mask) p` or `cond ? *p : other`: a `tt.load` (masked loads default `other` to 0). */
+export function genLoad(g: Gen, p: TV, mask: TV | null, other: TV | null, pos: number): TV {
+  const t = pointee(g, p, pos);
+  if (t.scalar === 'void' && !t.ptr) g.diag.error(`cannot dereference a 'void*'`, pos);
+  const operands: Record<string, TV['v']> = { ptr: p.v };
+  if (mask) {
+    operands.mask = mask.v;
+    const o = other ?? { ...g.constOf(t, 0, pos), lit: true };
+    operands.other = g.assignConvert(o, t, 'the loaded value', pos).v;
+  }
+  return { v: g.val('tt.load', { operands, results: { result: irType(t) } }, pos), t };
+}
+
+/** `*p = v` / `*?(mask) p = v`: a `tt.store` of `v` converted to the pointee type. */
+export function genStore(g: Gen, p: TV, mask: TV | null, value: TV, pos: number): TV {
+  const t = pointee(g, p, pos);
+  const v = g.assignConvert(value, t, 'memory through pointers', pos);
+  g.op('tt.store', { operands: { ptr: p.v, value: v.v, mask: mask?.v } }, pos);
+  return v;
+}
+
+/** `a @ b`: a `tt.dot`; `acc` may supply the accumulator (for `c += a @ b`) given the dot's type, else it is 0. */
+export function genDot(g: Gen, a: TV, b: TV, acc: ((t: CType) => TV | null) | null, pos: number): TV {
+  const [m, n] = checkDotShapes(a.t, b.t, pos, g.diag);
+  const s = commonScalar(a.t.scalar, b.t.scalar);
+  if (s === 'bool') g.diag.error(`operands of '@' must be numeric tiles, got '${fmtType(a.t)}' and '${fmtType(b.t)}'`, pos);
+  const x = g.convert(a, s, pos);
+  const y = g.convert(b, s, pos);
+  const t = ctype(dotAccumulator(s), 0, [m, n]);
+  const c = acc?.(t) ?? g.constOf(t, 0, pos);
+  const d = g.val('tt.dot', {
+    operands: { a: x.v, b: y.v, c: c.v },
+    attrs: { inputPrecision: InputPrecision.byName('tf32') },
+    results: { d: irType(t) },
+  }, pos);
+  return { v: d, t };
+}
+
+/** `^x`: a `tt.trans` reversing the dimensions. */
+export function genTrans(g: Gen, x: TV, pos: number): TV {
+  const r = x.t.shape.length;
+  if (r < 2) g.diag.error(`cannot transpose a value of type '${fmtType(x.t)}': '^' needs a tile of rank 2 or more`, pos);
+  const order = [...Array(r).keys()].reverse();
+  const t = withShape(x.t, order.map((d) => x.t.shape[d]));
+  return { v: g.val('tt.trans', { operands: { src: x.v }, attrs: { order: DenseArrayAttr.get(i(32), order) }, results: { result: irType(t) } }, pos), t };
+}
+
+/** `x[...]`: `newaxis` inserts a dimension, `:` keeps one, `+` / `max` / `min` reduce one. */
+export function genSubscript(g: Gen, x: TV, items: readonly SubscriptItem[], pos: number): TV {
+  const kept = items.filter((it) => it.kind !== 'newaxis');
+  for (const it of items)
+    if (it.kind === 'index') g.diag.error(`tiles cannot be indexed by an expression; use ':', 'newaxis' or a reduction ('+', 'max', 'min')`, it.pos);
+  if (kept.length !== x.t.shape.length)
+    g.diag.error(`subscript has ${kept.length} ${kept.length === 1 ? 'dimension' : 'dimensions'} but the tile has shape ${fmtShape(x.t.shape)}`, pos);
+  let cur = x;
+  let d = 0;
+  for (const it of items) {
+    if (it.kind === 'all') {
+      d++;
+    } else if (it.kind === 'newaxis') {
+      cur = expandDims(g, cur, d, it.pos);
+      d++;
+    } else if (it.kind === 'reduce') {
+      cur = reduce(g, cur, d, it.op, it.pos);
+    }
+  }
+  return cur;
+}
+
+function expandDims(g: Gen, x: TV, axis: number, pos: number): TV {
+  const shape = [...x.t.shape];
+  shape.splice(axis, 0, 1);
+  const t = withShape(x.t, shape);
+  if (!x.t.shape.length) return g.broadcast(x, shape, pos);
+  return { v: g.val('tt.expand_dims', { operands: { src: x.v }, attrs: { axis: i32(axis) }, results: { result: irType(t) } }, pos), t };
+}
+
+function combiner(s: CType['scalar'], op: '+' | 'max' | 'min'): string {
+  if (isFloatScalar(s)) return op === '+' ? 'arith.addf' : op === 'max' ? 'arith.maxnumf' : 'arith.minnumf';
+  if (op === '+') return 'arith.addi';
+  return `arith.${op}${isUnsigned(s) ? 'ui' : 'si'}`;
+}
+
+/** A `tt.reduce` of `x` along `axis` with an addf/addi/maxnumf/maxsi... combiner. */
+export function reduce(g: Gen, x: TV, axis: number, op: '+' | 'max' | 'min', pos: number): TV {
+  if (x.t.ptr) g.diag.error(`cannot reduce a tile of pointers '${fmtType(x.t)}'`, pos);
+  const src = op === '+' && x.t.scalar === 'bool' ? g.convert(x, 'int32', pos) : x;
+  const shape = src.t.shape.filter((_, k) => k !== axis);
+  const t = withShape(src.t, shape);
+  const red = g.op('tt.reduce', { operands: { srcs: [src.v] }, attrs: { axis: i32(axis) }, results: { result: [irType(t)] } }, pos);
+  const elt = irElement(elementOf(src.t));
+  const block = g.b.createBlock(red.region(0), [elt, elt]);
+  block.args.forEach((a) => (a.loc = g.diag.loc(pos, g.curName)));
+  g.inBlock(block, () => {
+    const r = g.val(combiner(src.t.scalar, op), { operands: { lhs: block.args[0], rhs: block.args[1] } }, pos);
+    g.op('tt.reduce.return', { operands: { result: [r] } }, pos);
+  });
+  g.b.setInsertionPointAfter(red);
+  return { v: red.result(0), t };
+}
+
+/** `c ? a : b` on values (not loads): an `arith.select` after conversions and broadcasting. */
+export function genSelect(g: Gen, cond: TV, a: TV, b: TV, pos: number): TV {
+  const c = g.toBool(cond, pos);
+  let x: TV;
+  let y: TV;
+  if (a.t.ptr || b.t.ptr) {
+    if (a.t.ptr !== b.t.ptr || a.t.scalar !== b.t.scalar)
+      g.diag.error(`incompatible operand types '${fmtType(a.t)}' and '${fmtType(b.t)}' in conditional expression`, pos);
+    const shape = unifyShapes(g, [a.t.shape, b.t.shape, c.t.shape], pos);
+    x = g.broadcast(a, shape, pos);
+    y = g.broadcast(b, shape, pos);
+  } else {
+    [x, y] = unify(g, '?:', a, b, pos);
+  }
+  const shape = unifyShapes(g, [x.t.shape, c.t.shape], pos);
+  x = g.broadcast(x, shape, pos);
+  y = g.broadcast(y, shape, pos);
+  const cc = g.broadcast(c, shape, pos);
+  return { v: g.val('arith.select', { operands: { condition: cc.v, true_value: x.v, false_value: y.v }, results: { result: irType(x.t) } }, pos), t: x.t };
+}
+
+function unifyShapes(g: Gen, shapes: (readonly number[])[], pos: number): number[] {
+  return shapes.reduce<number[]>((acc, s) => checkBroadcast(acc, s, '?:', pos, g.diag), []);
+}

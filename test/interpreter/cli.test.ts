@@ -1,0 +1,33 @@
+/** Tests of the triton-run CLI (run in-process through runCli). */
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCli } from '../../tools/interpreter/cli.js';
+
+const read = (p: string): string => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
+
+test('runs add_kernel with buffers from specs and marks the written buffer', () => {
+  const r = runCli(['examples/ttir/add_kernel.ttir', '--grid=2', '--arg', 'ptr:f32:2000:arange', '--arg', 'ptr:f32:2000:ones', '--arg', 'ptr:f32:2000', '--arg', 'i32:2000'], read);
+  assert.is(r.code, 0, r.stdout);
+  assert.match(r.stdout, /ran @add_kernel on grid \(2, 1, 1\): \d+ ops/);
+  assert.match(r.stdout, /\* out_ptr: f32\[2000\] min 1 max 2000 mean 1000\.50 sum 2001000\n {2}\[1, 2, 3, 4, 5, 6, 7, 8, \.\.\.\]/);
+  assert.match(r.stdout, / {2}x_ptr: f32\[2000\]/);
+});
+
+test('--print=full prints every element; --pipeline runs passes first', () => {
+  const r = runCli(['examples/ttir/add_kernel.ttir', '--grid=1', '--print=full', '--pipeline=canonicalize,cse', '--arg', 'ptr:f32:4:arange', '--arg', 'ptr:f32:4:2.5', '--arg', 'ptr:f32:4', '--arg', 'i32:4'], read);
+  assert.is(r.code, 0, r.stdout);
+  assert.match(r.stdout, /\* out_ptr: f32\[4\] .*\n {2}\[2\.50000, 3\.50000, 4\.50000, 5\.50000\]/);
+});
+
+test('out-of-bounds access reports the op and program; bad specs are errors', () => {
+  const r = runCli(['examples/ttir/add_kernel.ttir', '--grid=2', '--arg', 'ptr:f32:1500', '--arg', 'ptr:f32:2048', '--arg', 'ptr:f32:2048', '--arg', 'i32:2048'], read);
+  assert.is(r.code, 1);
+  assert.match(r.stdout, /triton-run: interpreter: 'tt\.load' at kernels\.py:13:16.* in program \(1, 0, 0\): out-of-bounds load/);
+  const bad = runCli(['examples/ttir/add_kernel.ttir', '--arg', 'ptr:f33:4'], read);
+  assert.is(bad.code, 1);
+  assert.match(bad.stdout, /unknown element type 'f33'/);
+  assert.match(runCli([], read).stdout, /usage: triton-run/);
+});
+
+test.run();

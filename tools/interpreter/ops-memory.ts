@@ -1,0 +1,219 @@
+/**
+ * Global-memory ops: addptr, load, store, atomics, pointer/int casts. Masked-off lanes never
+ * touch memory; any other out-of-bounds or mistyped access is an error naming the lane.
+ */
+import type { Operation } from '../../ir/ir.js';
+import { FloatType, IntegerType, type Type } from '../../ir/types.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import { RMWOp } from '../../dialects/tt/enums.js';
+import type { Interpreter, OpImpl } from './interpreter.js';
+import { fail } from './errors.js';
+import type { Buffer } from './memory.js';
+import { rounderFor } from './floats.js';
+import { PtrData, type RtValue, type Tensor, allocData, asTensor, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
+
+/** The operand values of group `name` of `op` (empty when an optional operand is absent). */
+export function group(op: Operation, ins: RtValue[], name: string): RtValue[] {
+  const spec = op.spec;
+  if (!spec) return fail('op has no registered spec');
+  const sizes = spec.operandGroupSizes(op);
+  let start = 0;
+  for (let k = 0; k < spec.operands.length; k++) {
+    if (spec.operands[k].name === name) return ins.slice(start, start + sizes[k]);
+    start += sizes[k];
+  }
+  return fail(`internal error: no operand group '${name}'`);
+}
+
+/** Multi-index text of flat lane `k` in `shape` (`[3, 7]`, or `scalar`). */
+export function laneText(k: number, shape: readonly number[]): string {
+  if (shape.length === 0) return 'scalar';
+  const idx: number[] = [];
+  let rem = k;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    idx.unshift(rem % shape[d]);
+    rem = Math.floor(rem / shape[d]);
+  }
+  return `[${idx.join(', ')}]`;
+}
+
+/** Resolves lane `k` of a pointer tensor to a checked (buffer, element index). */
+function resolve(it: Interpreter, ptr: Tensor, k: number, what: string): [Buffer, number] {
+  const p = ptr.data as PtrData;
+  const id = p.buf[k];
+  const off = p.off[k];
+  const b = it.memory.buffers[id];
+  const lane = laneText(k, ptr.shape);
+  if (!b) fail(`${what} through an invalid pointer (buffer id ${id}) at lane ${lane}`);
+  const pointee = (ptr.elt as PointerType).pointee;
+  if (pointee !== b.elt) fail(`${what} of '${pointee}' from buffer #${b.id} '${b.name}' which holds '${b.elt}' elements (lane ${lane})`);
+  if (!Number.isInteger(off) || off < 0 || off >= b.length) {
+    fail(`out-of-bounds ${what}: lane ${lane} accesses element ${off} of buffer #${b.id} '${b.name}' (${b.length} x ${b.elt}; valid 0..${b.length - 1})`);
+  }
+  return [b, off];
+}
+
+/** Whether lane k is enabled by an optional i1 mask (scalar masks apply to every lane). */
+function enabled(mask: Int32Array | null, k: number): boolean {
+  return mask === null || mask[mask.length === 1 ? 0 : k] !== 0;
+}
+
+function maskOf(v: RtValue | undefined): Int32Array | null {
+  return v ? (asTensor(v).data as Int32Array) : null;
+}
+
+/** Loads lanes through pointers (used by tt.load and ttg.async_copy_global_to_local). */
+export function loadLanes(it: Interpreter, ptr: Tensor, mask: RtValue | undefined, other: RtValue | undefined, resultType: Type): Tensor {
+  if (!(ptr.data instanceof PtrData)) return fail('block pointers (tt.make_tensor_ptr) are not supported by the interpreter');
+  const elt = elementOf(resultType);
+  const n = ptr.data.length;
+  const out = allocData(elt, n);
+  const m = maskOf(mask);
+  const o = other ? asTensor(other).data : null;
+  for (let k = 0; k < n; k++) {
+    if (!enabled(m, k)) {
+      if (o) (out as Float64Array)[k] = (o as Float64Array)[o.length === 1 ? 0 : k];
+      continue;
+    }
+    const [b, off] = resolve(it, ptr, k, 'load');
+    (out as Float64Array)[k] = b.get(off) as number;
+  }
+  return tensor(shapeOfType(resultType), elt, out);
+}
+
+const load: OpImpl = (op, ins, it) => {
+  const ptr = asTensor(ins[0]);
+  return [loadLanes(it, ptr, group(op, ins, 'mask')[0], group(op, ins, 'other')[0], op.result(0).type)];
+};
+
+const store: OpImpl = (op, ins, it) => {
+  const ptr = asTensor(ins[0]);
+  if (!(ptr.data instanceof PtrData)) return fail('block pointers (tt.make_tensor_ptr) are not supported by the interpreter');
+  const val = asTensor(ins[1]).data;
+  const m = maskOf(group(op, ins, 'mask')[0]);
+  for (let k = 0; k < ptr.data.length; k++) {
+    if (!enabled(m, k)) continue;
+    const [b, off] = resolve(it, ptr, k, 'store');
+    b.set(off, (val as Float64Array)[val.length === 1 ? 0 : k]);
+  }
+  return [];
+};
+
+const addptr: OpImpl = (op, ins) => {
+  const p = asTensor(ins[0]);
+  const pd = p.data as PtrData;
+  const offs = asTensor(ins[1]).data as Int32Array | BigInt64Array;
+  const n = pd.length;
+  const out = new PtrData(new Int32Array(n), new Float64Array(n));
+  for (let k = 0; k < n; k++) {
+    out.buf[k] = pd.buf[k];
+    out.off[k] = pd.off[k] + Number(offs[k]);
+  }
+  return [tensor(p.shape, p.elt, out)];
+};
+
+/** Size in bytes of an element type (pointers are 8 bytes). */
+export function byteSize(t: Type): number {
+  if (t instanceof PointerType) return 8;
+  if (t instanceof FloatType) return Math.ceil(t.width / 8);
+  if (t instanceof IntegerType) return Math.max(1, Math.ceil(t.width / 8));
+  return fail(`no byte size for '${t}'`);
+}
+
+/** Pointers as integers: (buffer id + 1) * 2^40 + byte offset. */
+const ADDRESS_SPACE = 2 ** 40;
+
+const ptrToInt: OpImpl = (op, ins) => {
+  const p = asTensor(ins[0]);
+  const pd = p.data as PtrData;
+  const size = byteSize((p.elt as PointerType).pointee);
+  const out = new BigInt64Array(pd.length);
+  for (let k = 0; k < pd.length; k++) out[k] = BigInt((pd.buf[k] + 1) * ADDRESS_SPACE + pd.off[k] * size);
+  return [tensor(p.shape, elementOf(op.result(0).type), out)];
+};
+
+const intToPtr: OpImpl = (op, ins) => {
+  const d = asTensor(ins[0]).data as BigInt64Array;
+  const elt = elementOf(op.result(0).type) as PointerType;
+  const size = byteSize(elt.pointee);
+  const out = new PtrData(new Int32Array(d.length), new Float64Array(d.length));
+  for (let k = 0; k < d.length; k++) {
+    const a = Number(d[k]);
+    out.buf[k] = Math.floor(a / ADDRESS_SPACE) - 1;
+    out.off[k] = (a % ADDRESS_SPACE) / size;
+  }
+  return [tensor(shapeOfType(op.result(0).type), elt, out)];
+};
+
+type Rmw = (old: number | bigint, v: number | bigint, elt: Type) => number | bigint;
+const width = (t: Type): number => (t instanceof IntegerType ? t.width : 64);
+const uns = (v: number | bigint, t: Type): number | bigint => (typeof v === 'bigint' ? BigInt.asUintN(64, v) : unsignedOf(v, width(t)));
+const wrapTo = (v: number | bigint, t: Type): number | bigint =>
+  typeof v === 'bigint' ? BigInt.asIntN(64, v) : t instanceof IntegerType ? (width(t) === 32 ? v | 0 : ((v << (32 - width(t))) >> (32 - width(t)))) : v;
+
+const RMW: Record<string, Rmw> = {
+  and: (a, b, t) => wrapTo((a as number) & (b as number), t),
+  or: (a, b, t) => wrapTo((a as number) | (b as number), t),
+  xor: (a, b, t) => wrapTo((a as number) ^ (b as number), t),
+  add: (a, b, t) => (t instanceof FloatType ? rounderFor(t.kind)((a as number) + (b as number)) : wrapTo((a as number) + (b as number), t)),
+  fadd: (a, b, t) => rounderFor((t as FloatType).kind)((a as number) + (b as number)),
+  max: (a, b) => (a >= b ? a : b),
+  min: (a, b) => (a <= b ? a : b),
+  umax: (a, b, t) => (uns(a, t) >= uns(b, t) ? a : b),
+  umin: (a, b, t) => (uns(a, t) <= uns(b, t) ? a : b),
+  exch: (_a, b) => b,
+};
+
+const atomicRmw: OpImpl = (op, ins, it) => {
+  const kind = RMWOp.nameOf(op.getAttr('atomic_rmw_op')!);
+  const f = RMW[kind] ?? fail(`unsupported atomic op '${kind}'`);
+  const ptr = asTensor(ins[0]);
+  const val = asTensor(ins[1]).data;
+  const m = maskOf(group(op, ins, 'mask')[0]);
+  const elt = elementOf(op.result(0).type);
+  const out = allocData(elt, ptr.data.length);
+  for (let k = 0; k < ptr.data.length; k++) {
+    if (!enabled(m, k)) continue;
+    const [b, off] = resolve(it, ptr, k, 'atomic_rmw');
+    const old = b.get(off);
+    const v = (val as Float64Array)[k] as number | bigint;
+    // bigint/number mixing is avoided: both come from the same element representation.
+    b.set(off, kind === 'and' || kind === 'or' || kind === 'xor' ? bitwise(kind, old, v, elt) : f(old, v, elt));
+    (out as Float64Array)[k] = old as number;
+  }
+  return [tensor(shapeOfType(op.result(0).type), elt, out)];
+};
+
+function bitwise(kind: string, a: number | bigint, b: number | bigint, t: Type): number | bigint {
+  if (typeof a === 'bigint') {
+    const y = b as bigint;
+    return BigInt.asIntN(64, kind === 'and' ? a & y : kind === 'or' ? a | y : a ^ y);
+  }
+  return RMW[kind](a, b, t);
+}
+
+const atomicCas: OpImpl = (op, ins, it) => {
+  const ptr = asTensor(ins[0]);
+  const cmp = asTensor(ins[1]).data;
+  const val = asTensor(ins[2]).data;
+  const elt = elementOf(op.result(0).type);
+  const out = allocData(elt, ptr.data.length);
+  for (let k = 0; k < ptr.data.length; k++) {
+    const [b, off] = resolve(it, ptr, k, 'atomic_cas');
+    const old = b.get(off);
+    if (old === (cmp as Float64Array)[k]) b.set(off, (val as Float64Array)[k]);
+    (out as Float64Array)[k] = old as number;
+  }
+  return [tensor(shapeOfType(op.result(0).type), elt, out)];
+};
+
+/** The global-memory op table. */
+export const memoryOps: Record<string, OpImpl> = {
+  'tt.addptr': addptr,
+  'tt.load': load,
+  'tt.store': store,
+  'tt.atomic_rmw': atomicRmw,
+  'tt.atomic_cas': atomicCas,
+  'tt.ptr_to_int': ptrToInt,
+  'tt.int_to_ptr': intToPtr,
+};

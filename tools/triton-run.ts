@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+/**
+ * `triton-run`: executes a tt/ttg kernel on the CPU interpreter over a grid, with buffers made
+ * from `--arg` specs, and prints the buffers (`*` marks those the kernel wrote) and `tt.print` output.
+ */
+import { readFileSync } from 'node:fs';
+import { runCli } from './interpreter/cli.js';
+
+const r = runCli(process.argv.slice(2), (p) => readFileSync(p, 'utf8'));
+(r.code === 0 ? process.stdout : process.stderr).write(r.stdout);
+process.exitCode = r.code;
