@@ -452,33 +452,36 @@ export function roundToFloat(v: number, kind: string): number {
   }
 }
 
-/** IEEE half-precision bits of `v`, rounding to nearest even. */
-export function numberToHalfBits(v: number): number {
-  f32buf[0] = v;
-  const x = u32buf[0];
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 | (mant >>> 13) : 0);
-  // Work from the double to avoid double rounding through f32.
+/**
+ * Bits of `v` in a 16-bit binary format with `expBits` exponent and `mantBits` mantissa bits
+ * (f16: 5/10, bf16: 8/7), rounding the exact double once to nearest even.
+ */
+function to16Bits(v: number, expBits: number, mantBits: number): number {
+  const expMask = (1 << expBits) - 1;
+  const bias = expMask >> 1;
+  const inf = expMask << mantBits;
+  if (Number.isNaN(v)) return inf | (1 << (mantBits - 1));
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
   const a = Math.abs(v);
-  if (a >= 65520) return sign | 0x7c00;
-  if (a < 2 ** -24 * 0.5) return sign;
-  if (a < 2 ** -14) {
-    const m = roundHalfEven(a / 2 ** -24);
-    return sign | m;
-  }
+  if (a === Infinity) return sign | inf;
+  const minNormal = 1 - bias;
+  // Subnormals and zero, in units of the smallest subnormal (may round up to the smallest normal).
+  if (a < 2 ** minNormal) return sign | roundHalfEven(a / 2 ** (minNormal - mantBits));
   let e = Math.floor(Math.log2(a));
   if (2 ** e > a) e--;
   if (2 ** (e + 1) <= a) e++;
-  let m = roundHalfEven((a / 2 ** e - 1) * 1024);
-  if (m === 1024) {
+  let m = roundHalfEven((a / 2 ** e - 1) * 2 ** mantBits);
+  if (m === 2 ** mantBits) {
     m = 0;
     e++;
   }
-  if (e > 15) return sign | 0x7c00;
-  mant = m;
-  return sign | ((e + 15) << 10) | mant;
+  if (e > bias) return sign | inf;
+  return sign | ((e + bias) << mantBits) | m;
+}
+
+/** IEEE half-precision bits of `v`, rounding to nearest even. */
+export function numberToHalfBits(v: number): number {
+  return to16Bits(v, 5, 10);
 }
 
 function roundHalfEven(x: number): number {
@@ -498,21 +501,7 @@ export function halfBitsToNumber(h: number): number {
 
 /** bfloat16 bits of `v`, rounding the exact double once to nearest even (no detour through f32). */
 export function numberToBf16Bits(v: number): number {
-  if (Number.isNaN(v)) return 0x7fc0;
-  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
-  const a = Math.abs(v);
-  if (a === Infinity) return sign | 0x7f80;
-  if (a < 2 ** -126) return sign | roundHalfEven(a / 2 ** -133); // subnormals (and zero): units of 2^-133
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  let m = roundHalfEven((a / 2 ** e - 1) * 128);
-  if (m === 128) {
-    m = 0;
-    e++;
-  }
-  if (e > 127) return sign | 0x7f80;
-  return sign | ((e + 127) << 7) | m;
+  return to16Bits(v, 8, 7);
 }
 
 /** The value of bfloat16 bits. */

@@ -4,6 +4,18 @@
  * are reported as "internal error" by the tools, never as raw stack traces.
  */
 
+/** Index of the last element of ascending `sorted` that is <= `x` (0 when none is). */
+export function floorIndex(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sorted[mid] <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** A source text with a lazily built line table, used to turn offsets into line/column. */
 export class SourceFile {
   private lineStarts: number[] | null = null;
@@ -22,13 +34,7 @@ export class SourceFile {
   /** 1-based line and column of a character offset (line includes `lineOffset`). */
   position(offset: number): { line: number; col: number } {
     const starts = this.starts();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = floorIndex(starts, offset);
     return { line: lo + 1 + this.lineOffset, col: offset - starts[lo] + 1 };
   }
 

@@ -4,7 +4,7 @@
  * where it came from; `SourceMap` answers "which file/line/column and which macro chain
  * produced this character of the preprocessed text?".
  */
-import { Diagnostic, DiagnosticError, type Severity, type SourceFile, type SourcePos } from '../../ir/diagnostics.js';
+import { Diagnostic, DiagnosticError, type Severity, type SourceFile, type SourcePos, floorIndex } from '../../ir/diagnostics.js';
 import { needsSpace, type PPToken } from './pp-lex.js';
 
 /** Where a character of the preprocessed text came from. */
@@ -62,14 +62,7 @@ export class SourceMap {
   private resolve(offset: number): { source: SourceFile; offset: number; tok: PPToken | null } {
     const starts = this.starts;
     if (starts.length === 0) return { source: this.mainSource, offset: 0, tok: null };
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    let k = lo;
+    let k = floorIndex(starts, offset);
     let tok = this.tokens[k];
     const inside = offset >= starts[k] && offset < starts[k] + tok.text.length;
     if (!inside && offset >= starts[k]) {
