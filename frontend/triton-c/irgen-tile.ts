@@ -65,7 +65,8 @@ export function genDot(g: Gen, a: TV, b: TV, acc: ((t: CType) => TV | null) | nu
   const c = acc?.(t) ?? g.constOf(t, 0, pos);
   const d = g.val('tt.dot', {
     operands: { a: x.v, b: y.v, c: c.v },
-    attrs: { inputPrecision: InputPrecision.byName('tf32') },
+    // f32 operands keep full precision (Triton-C's `@`); for narrower types Triton prints tf32, which changes nothing.
+    attrs: { inputPrecision: InputPrecision.byName(s === 'float' ? 'ieee' : 'tf32') },
     results: { d: irType(t) },
   }, pos);
   return { v: d, t };
@@ -83,6 +84,8 @@ export function genTrans(g: Gen, x: TV, pos: number): TV {
 /** `x[...]`: `newaxis` inserts a dimension, `:` keeps one, `+` / `max` / `min` reduce one. */
 export function genSubscript(g: Gen, x: TV, items: readonly SubscriptItem[], pos: number): TV {
   const kept = items.filter((it) => it.kind !== 'newaxis');
+  const reduction = items.find((it) => it.kind === 'reduce');
+  if (reduction && x.t.shape.length === 0) g.diag.error(`cannot reduce a scalar of type '${fmtType(x.t)}'`, pos);
   for (const it of items)
     if (it.kind === 'index') g.diag.error(`tiles cannot be indexed by an expression; use ':', 'newaxis' or a reduction ('+', 'max', 'min')`, it.pos);
   if (kept.length !== x.t.shape.length)

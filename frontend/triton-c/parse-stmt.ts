@@ -228,6 +228,11 @@ export class TcParser extends TcExprParser {
   /** `(void)`, `()` or `(param, param, ...)`. */
   private paramList = this.RULE('paramList', (): Param[] => {
     const params: Param[] = [];
+    // A parameter list cannot start with a plain identifier: it is a type name we do not know.
+    this.ACTION(() => {
+      const a = this.LA(1);
+      if (a.tokenType === T.Identifier) this.failAt(a, `unknown type name '${a.image}'`);
+    });
     // One token of lookahead, so that `f(int)` reaches `param` and its "parameter name omitted".
     this.option(0, {
       MAX_LOOKAHEAD: 1,
