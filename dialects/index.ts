@@ -7,6 +7,7 @@ import '../ir/printer.js';
 import { arithDialect } from './arith.js';
 import { builtinDialect } from './builtin.js';
 import { funcDialect } from './func.js';
+import { gpuDialect } from './gpu.js';
 import { cfDialect } from './cf.js';
 import { mathDialect } from './math.js';
 import { scfDialect } from './scf.js';
@@ -16,7 +17,7 @@ import { ttngDialect } from './ttng.js';
 
 /** Every dialect table, in registration order. */
 export const allDialects: DialectDecl[] = [
-  builtinDialect, funcDialect, arithDialect, mathDialect, scfDialect, cfDialect, ttDialect, ttgDialect, ttngDialect,
+  builtinDialect, funcDialect, arithDialect, mathDialect, scfDialect, cfDialect, gpuDialect, ttDialect, ttgDialect, ttngDialect,
 ];
 
 /** Registers all dialects (idempotent). */

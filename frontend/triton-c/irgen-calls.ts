@@ -1,16 +1,18 @@
 /**
  * Triton-C built-in functions: `get_program_id(k)` / `get_num_programs(k)` (tt ops on axis
  * x/y/z), math functions (`exp`, `log`, `sqrt`, ... as math ops on floats), `min` / `max`,
- * `select(c, a, b)`, and calls of the file's own functions (`tt.call`).
+ * `select(c, a, b)`, atomics (`atomic_add`, `atomic_xchg`, `atomic_cas`: tt.atomic_rmw / tt.atomic_cas,
+ * returning the old value), `__debug_barrier()` (`gpu.barrier`), and calls of the file's own
+ * functions (`tt.call`).
  */
 import { SymbolRefAttr } from '../../ir/attributes.js';
-import { ProgramDim } from '../../dialects/tt/enums.js';
+import { MemSemantic, MemSyncScope, ProgramDim, RMWOp } from '../../dialects/tt/enums.js';
 import type { Expr } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import type { Gen, TV } from './irgen-ctx.js';
 import { minMax } from './irgen-ops.js';
-import { genSelect } from './irgen-tile.js';
-import { ctype, foldInt, fmtType, irType, isFloatScalar, isIntScalar } from './sema.js';
+import { genMask, genSelect } from './irgen-tile.js';
+import { ctype, foldInt, fmtType, irType, isFloatScalar, isIntScalar, withShape } from './sema.js';
 
 /** Float math built-ins and their math-dialect ops. */
 const MATH: Record<string, string> = {
@@ -46,6 +48,12 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
     const op = isFloatScalar(x.t.scalar) ? 'math.absf' : 'math.absi';
     return { v: g.val(op, { operands: { operand: x.v } }, e.pos), t: x.t };
   }
+  if (name === 'atomic_add' || name === 'atomic_xchg' || name === 'atomic_cas') return genAtomic(g, e);
+  if (name === '__debug_barrier') {
+    arity(g, e, 0);
+    g.op('gpu.barrier', {}, e.pos);
+    return { v: null as never, t: ctype('void') };
+  }
   if (name in MATH) {
     arity(g, e, 1);
     let x = numeric(g, genExpr(g, e.args[0]), name, e.pos);
@@ -63,6 +71,36 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   }, e.pos);
   if (!sig.result) return { v: null as never, t: ctype('void') };
   return { v: call.result(0), t: sig.result };
+}
+
+/**
+ * `atomic_add(p, v[, mask])` / `atomic_xchg(p, v[, mask])` (tt.atomic_rmw: add, fadd or exch) and
+ * `atomic_cas(p, cmp, v)` (tt.atomic_cas), with Triton's defaults: acq_rel semantics, gpu scope.
+ */
+function genAtomic(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
+  const name = e.callee;
+  const cas = name === 'atomic_cas';
+  if (cas) arity(g, e, 3);
+  else if (e.args.length !== 2 && e.args.length !== 3)
+    g.diag.error(`'${name}' expects 2 or 3 arguments (pointer, value[, mask]), got ${e.args.length}`, e.pos);
+  const p = genExpr(g, e.args[0]);
+  if (!p.t.ptr) g.diag.error(`the first argument of '${name}' must be a pointer or a tile of pointers, got '${fmtType(p.t)}'`, e.args[0].pos);
+  const t = withShape(ctype(p.t.scalar, p.t.ptr - 1), p.t.shape);
+  if (t.ptr || !(isFloatScalar(t.scalar) || isIntScalar(t.scalar))) g.diag.error(`'${name}' needs a pointer to numbers, got '${fmtType(p.t)}'`, e.args[0].pos);
+  const value = (k: number) => g.assignConvert(genExpr(g, e.args[k]), t, `argument ${k + 1} of '${name}'`, e.args[k].pos).v;
+  const attrs = { sem: MemSemantic.byName('acq_rel'), scope: MemSyncScope.byName('gpu') };
+  if (cas) {
+    const v = g.val('tt.atomic_cas', { operands: { ptr: p.v, cmp: value(1), val: value(2) }, attrs, results: { result: irType(t) } }, e.pos);
+    return { v, t };
+  }
+  const kind = name === 'atomic_xchg' ? 'exch' : isFloatScalar(t.scalar) ? 'fadd' : 'add';
+  const mask = e.args.length === 3 ? genMask(g, genExpr(g, e.args[2]), t.shape, e.args[2].pos).v : undefined;
+  const v = g.val('tt.atomic_rmw', {
+    operands: { ptr: p.v, val: value(1), mask },
+    attrs: { ...attrs, atomic_rmw_op: RMWOp.byName(kind) },
+    results: { result: irType(t) },
+  }, e.pos);
+  return { v, t };
 }
 
 function numeric(g: Gen, x: TV, name: string, pos: number): TV {

@@ -120,4 +120,6 @@ export const ttgOps: Record<string, OpImpl> = {
   'ttng.warp_group_dot': warpGroupDot,
   'ttng.warp_group_dot_wait': (_op, ins) => ins,
   'ttng.fence_async_shared': () => [],
+  // Programs run one at a time, each as a single thread of control: a barrier has nothing to wait for.
+  'gpu.barrier': () => [],
 };
