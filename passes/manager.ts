@@ -42,6 +42,7 @@ export interface PassManagerOptions {
 /** Outcome of running a pipeline. */
 export interface PassRunResult {
   ok: boolean;
+  /** Remarks the passes emitted, then the failure (if any). */
   diagnostics: Diagnostic[];
   reproducer: string | null;
 }
@@ -90,6 +91,7 @@ export class PassManager {
   run(module: Operation): PassRunResult {
     const o = this.options;
     const analyses = new AnalysisCache();
+    const remarks: Diagnostic[] = [];
     this.dumpTree(0, 'input', module);
     for (let k = 0; k < this.entries.length; k++) {
       const entry = this.entries[k];
@@ -122,6 +124,7 @@ export class PassManager {
         for (const [key, v] of Object.entries(rw.counts)) if (v) stats.set(`ops-${key}`, (stats.get(`ops-${key}`) ?? 0) + v);
       }
       this.records.push({ name, ms, stats });
+      remarks.push(...ctx.remarks);
       analyses.invalidate(ctx.preserved);
       const invalid = !failure && o.verifyEach !== false ? verifyDiagnostic(module) : null;
       const problem =
@@ -131,14 +134,14 @@ export class PassManager {
         if (o.printAfterFailure) this.log(this.header('After', `${name} Failed`) + this.print(module));
         const reproducer = o.reproducerDir === null ? null : this.writeReproducer(before, k);
         if (reproducer) problem.attachNote(`reproducer written to ${reproducer}; re-run it with: triton-opt ${reproducer} --run-reproducer`);
-        return { ok: false, diagnostics: [problem], reproducer };
+        return { ok: false, diagnostics: [...remarks, problem], reproducer };
       }
       const after = this.selected(o.printAfter, name) || o.printAfterChange ? this.print(module) : '';
       if (this.selected(o.printAfter, name)) this.log(this.header('After', name) + after);
       else if (o.printAfterChange && printModule(module, { debugInfo: true }) !== before) this.log(this.header('After', name) + after);
       this.dumpTree(k + 1, name, module);
     }
-    return { ok: true, diagnostics: [], reproducer: null };
+    return { ok: true, diagnostics: remarks, reproducer: null };
   }
 
   /** Writes the IR before the failing pass with the rest of the pipeline recorded in it. */

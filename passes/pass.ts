@@ -76,6 +76,14 @@ export class PassContext {
     else for (const n of names) this.preserved?.add(n);
   }
 
+  /** Remarks (informational diagnostics at ops) the pass emitted, e.g. by test passes printing analyses. */
+  readonly remarks: Diagnostic[] = [];
+
+  /** Emits a remark at `op` (printed on stderr; checked by `--verify-diagnostics` with `expected-remark`). */
+  remark(op: Operation, message: string): void {
+    this.remarks.push(new Diagnostic('remark', message, op.srcPos, op.srcPos ? null : locText(op.loc)));
+  }
+
   /** Stops the pass with an error located at `op`. */
   fail(op: Operation, message: string): never {
     throw new DiagnosticError(new Diagnostic('error', `'${op.name}' op ${message}`, op.srcPos, op.srcPos ? null : locText(op.loc)));

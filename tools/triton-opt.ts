@@ -60,7 +60,7 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
     if (!r.ok) return { text: null, diagnostics: r.diagnostics };
     if (o.viewOpGraph) writeOpGraphSvg(parsed.module, o.viewOpGraph);
     const resources = o.runReproducer ? null : parsed.resources;
-    return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: [] };
+    return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: r.diagnostics };
   } catch (e) {
     if (e instanceof DiagnosticError) return { text: null, diagnostics: [e.diagnostic] };
     throw e;
@@ -101,9 +101,9 @@ function run(o: OptOptions): number {
       const problems = checkDiagnostics(src, r.diagnostics);
       for (const p of problems) process.stderr.write(p + '\n');
       if (problems.length) failed = true;
-    } else if (r.diagnostics.length) {
+    } else {
       for (const d of r.diagnostics) process.stderr.write(d.format() + '\n');
-      failed = true;
+      if (r.diagnostics.some((d) => d.severity === 'error')) failed = true;
     }
     if (r.text !== null) outputs.push(r.text);
   }
