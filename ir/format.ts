@@ -145,7 +145,7 @@ type Arg = { kind: 'operand' | 'result' | 'operands' | 'results'; name: string }
 
 /** One element of a compiled format. */
 export type Element =
-  | { k: 'lit'; text: string }
+  | { k: 'lit'; text: string; /** a keyword (`to`, `iter_args`) rather than punctuation; computed once */ keyword: boolean }
   | { k: 'operand'; name: string }
   | { k: 'attr'; name: string }
   | { k: 'region'; name: string }
@@ -221,7 +221,7 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
       if (end < 0) fail('unterminated literal');
       const lit = text.slice(pos + 1, end);
       pos = end + 1;
-      return { k: 'lit', text: lit };
+      return { k: 'lit', text: lit, keyword: isKeywordLiteral(lit) };
     }
     if (c === '$') {
       pos++;
@@ -377,7 +377,7 @@ function tryStart(p: FormatParser, spec: OpSpec, e: Element): boolean {
   switch (e.k) {
     case 'lit':
       if (e.text === '' || e.text === ' ') return true;
-      return isKeywordLiteral(e.text) ? p.parseOptionalKeyword(e.text) !== undefined : p.parseOptionalPunct(e.text);
+      return e.keyword ? p.parseOptionalKeyword(e.text) !== undefined : p.parseOptionalPunct(e.text);
     case 'operand':
       return peekPercent(p);
     case 'attr': {
@@ -447,7 +447,7 @@ function parseElement(p: FormatParser, spec: OpSpec, e: Element, s: FormatScratc
   switch (e.k) {
     case 'lit':
       if (e.text === '' || e.text === ' ' || e.text === '\\n') return;
-      if (isKeywordLiteral(e.text)) p.parseKeyword(e.text);
+      if (e.keyword) p.parseKeyword(e.text);
       else p.parsePunct(e.text);
       return;
     case 'operand': {
@@ -759,7 +759,7 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
       if (sp.emitSpace && spaceBeforeLiteral(e.text, sp.lastWasPunct)) p.write(' ');
       p.write(e.text);
       sp.emitSpace = e.text.length !== 1 || !'<({['.includes(e.text[0]);
-      sp.lastWasPunct = !(e.text[0] === '_' || /[A-Za-z]/.test(e.text[0]));
+      sp.lastWasPunct = !e.keyword; // keyword: starts with a letter or '_'
       return;
     }
     case 'operand': {

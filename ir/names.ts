@@ -48,8 +48,12 @@ export function nameFromLoc(loc: Location): string | null {
   return null;
 }
 
+/** Names that are already valid suffix-ids (the common case, checked with one test). */
+const VALID_NAME = /^[A-Za-z_$.\-][\w$.\-]*$/;
+
 /** Makes a name printable as an SSA suffix-id: invalid characters become `_`. */
 function sanitize(name: string): string {
+  if (VALID_NAME.test(name)) return name;
   let s = name.replace(/[^\w$.\-]/g, '_');
   if (/^\d/.test(s) && !/^\d+$/.test(s)) s = '_' + s;
   return s;
