@@ -132,10 +132,11 @@ export class Parser extends ParserBase implements FormatParser {
   /** Binds `%name` (or `%name:N` as a group; `name` includes the `%`) in the current scope, resolving forward uses. */
   private defineValue(name: string, values: Value[], offset: number, group: boolean): void {
     const scope = this.scope;
-    const existing = scope.values.get(name);
-    if (existing !== undefined && !(existing instanceof ForwardRef))
-      this.error(`redefinition of SSA value '${name}'`, this.posAt(offset));
+    // Forward references live in `forwardRefs`, so `values` holds definitions only: a `set` that
+    // does not grow the map is a redefinition (one hash lookup instead of two on this hot path).
+    const before = scope.values.size;
     scope.values.set(name, group ? values : values[0]);
+    if (scope.values.size === before) this.error(`redefinition of SSA value '${name}'`, this.posAt(offset));
     const region = this.regions[this.regions.length - 1];
     if (!region.isolated) region.defined.push(name);
     const refs = scope.forwardRefs.size ? scope.forwardRefs.get(name) : undefined;
