@@ -30,6 +30,7 @@ export interface OptOptions {
   listPasses: boolean;
   dumpPassPipeline: boolean;
   viewOpGraph?: string;
+  viewLayout?: string;
   debugPatterns: boolean;
   debug: boolean;
   runReproducer: boolean;
@@ -115,6 +116,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
     .option('list-passes', { type: 'boolean', default: false, describe: 'list passes with their summaries and options' })
     .option('dump-pass-pipeline', { type: 'boolean', default: false, describe: 'print the pipeline that will run' })
     .option('view-op-graph', { type: 'string', describe: 'draw the data-flow graph of each function as SVG to FILE', requiresArg: true })
+    .option('view-layout', { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout as SVG to FILE', requiresArg: true })
     .option('debug-patterns', { type: 'boolean', default: false, describe: 'log each successful pattern application' })
     .option('debug', { type: 'boolean', default: false, describe: 'show JavaScript stacks for internal errors' })
     .option('run-reproducer', { type: 'boolean', default: false, describe: 'run the pipeline recorded in the input reproducer' })
@@ -151,6 +153,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
     listPasses: argv['list-passes'],
     dumpPassPipeline: argv['dump-pass-pipeline'],
     viewOpGraph: argv['view-op-graph'],
+    viewLayout: argv['view-layout'],
     debugPatterns: argv['debug-patterns'],
     debug: argv.debug,
     runReproducer: argv['run-reproducer'],

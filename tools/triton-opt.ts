@@ -16,6 +16,7 @@ import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
 import { parseOptArgs, type OptOptions } from './opt-flags.js';
 import { writeOpGraphSvg } from './op-graph.js';
+import { writeLayoutSvg } from './view-layout.js';
 import { checkDiagnostics } from './verify-diagnostics.js';
 
 /** Result of processing one chunk: printed text or the diagnostics it raised. */
@@ -59,6 +60,7 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
     const r = pm.run(parsed.module);
     if (!r.ok) return { text: null, diagnostics: r.diagnostics };
     if (o.viewOpGraph) writeOpGraphSvg(parsed.module, o.viewOpGraph);
+    if (o.viewLayout) writeLayoutSvg(parsed.module, o.viewLayout);
     const resources = o.runReproducer ? null : parsed.resources;
     return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: r.diagnostics };
   } catch (e) {

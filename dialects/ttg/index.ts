@@ -30,3 +30,5 @@ export const ttgDialect: DialectDecl = {
   },
   verifyType: verifyTtgType,
 };
+export * from './layout-lib.js';
+export * from './layout-scratch.js';
