@@ -2,6 +2,7 @@
  * Registers every pass: one line per pass. Tools import this module once.
  */
 import { canonicalize } from './canonicalize.js';
+import { convertToGpu } from './convert-to-gpu.js';
 import { cse } from './cse.js';
 import { dce } from './dce.js';
 import { inline } from './inline.js';
@@ -13,6 +14,7 @@ import { testInvalidIr } from './test-invalid-ir.js';
 
 for (const pass of [
   canonicalize,
+  convertToGpu,
   cse,
   dce,
   inline,

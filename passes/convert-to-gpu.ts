@@ -1,0 +1,294 @@
+/**
+ * `convert-to-gpu`: Triton's convert-triton-to-tritongpu. Sets the module attributes
+ * `ttg.num-warps`, `ttg.threads-per-warp`, `ttg.num-ctas` and `ttg.target`, gives every tensor
+ * without a layout the default `#ttg.blocked` layout for its shape, and inserts
+ * `ttg.convert_layout` where a value's layout differs from the one its user needs.
+ *
+ * As in Triton, a few ops have their own layouts: `tt.expand_dims` takes a `#ttg.slice` of its
+ * result layout, `tt.reduce` gives `#ttg.slice` results, `tt.broadcast` keeps its source layout,
+ * `tt.dot` takes `#ttg.dot_op` operands and gives a blocked result with more elements per thread,
+ * and join / split / trans / cat / descriptor gather-scatter follow Triton's rules. Everything
+ * else (loops and their region arguments included) gets the default layout of its type.
+ */
+import { DenseArrayAttr, DenseElementsAttr, IntegerAttr, StringAttr, TypeAttr } from '../ir/attributes.js';
+import { Builder } from '../ir/builder.js';
+import { functionTypeOf } from '../ir/function-syntax.js';
+import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
+import { FunctionType, RankedTensorType, i, type Type } from '../ir/types.js';
+import { BLOCKED, DOT_OP, SLICE, isLayout } from '../dialects/ttg/layout-attrs.js';
+import type { StructAttr } from '../dialects/ttg/struct-attr.js';
+import {
+  catLayout, defaultBlocked, dotOperandLayout, dotResultLayout, expandDimsLayout, gatherIndicesLayout, isSplittable,
+  joinLayout, sliceLayout, splitResultLayout, transLayout, type GpuConfig,
+} from './convert-to-gpu-layouts.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+/** An operand type a special op needs (converted just before the op, as Triton's patterns do). */
+interface OperandNeed {
+  index: number;
+  type: Type;
+}
+
+/** One run of the conversion: the configuration, original types, and the converts made so far. */
+class Conversion {
+  private readonly original = new Map<Value, Type>();
+  private readonly casts = new Map<Value, Map<Type, Value>>();
+  private readonly lastCast = new Map<Value, Operation>();
+  private readonly b = new Builder();
+  inserted = 0;
+
+  constructor(readonly cfg: GpuConfig) {}
+
+  /** The type converter: a tensor without encoding gets the default blocked layout for its shape. */
+  convert(t: Type): Type {
+    if (!(t instanceof RankedTensorType) || t.encoding) return t;
+    return t.withEncoding(defaultBlocked(t.shape, this.cfg));
+  }
+
+  /** The converted type of a value's type before the pass (what a generic user expects). */
+  expected(v: Value): Type {
+    return this.convert(this.original.get(v) ?? v.type);
+  }
+
+  /** The layout of the converted type of `v`, when it is a tensor. */
+  private layoutOf(v: Value): StructAttr | null {
+    const t = this.expected(v);
+    return t instanceof RankedTensorType ? (t.encoding as StructAttr | null) : null;
+  }
+
+  private retype(v: Value, t: Type): void {
+    if (!this.original.has(v)) this.original.set(v, v.type);
+    v.type = t;
+  }
+
+  // ---- phase 1: types -------------------------------------------------------------------
+
+  /** Sets the new types of an op's results and region arguments. */
+  retypeOp(op: Operation): void {
+    for (const r of op.regions) for (const blk of r.blocks) for (const a of blk.args) this.retype(a, this.convert(a.type));
+    const special = this.resultTypes(op);
+    op.results.forEach((r, k) => this.retype(r, special?.[k] ?? this.convert(r.type)));
+    if (op.hasTrait('FunctionLike')) this.retypeSignature(op);
+    if (op.name === 'arith.constant') this.retypeConstant(op);
+  }
+
+  private retypeSignature(fn: Operation): void {
+    const ft = functionTypeOf(fn);
+    const next = FunctionType.get(ft.inputs.map((t) => this.convert(t)), ft.results.map((t) => this.convert(t)));
+    if (next !== ft) fn.setAttr('function_type', TypeAttr.get(next));
+  }
+
+  // arith.constant dense<0> : tensor<4xi32> -> arith.constant dense<0> : tensor<4xi32, #blocked>
+  private retypeConstant(op: Operation): void {
+    const v = op.getAttr('value');
+    const t = op.result(0).type;
+    if (!(v instanceof DenseElementsAttr) || !(t instanceof RankedTensorType) || v.type === t) return;
+    op.setAttr('value', DenseElementsAttr.get(t, v.values, v.rawHex));
+  }
+
+  /** Result types of the ops with their own layout rules (null: the default conversion). */
+  private resultTypes(op: Operation): (Type | null)[] | null {
+    const res = op.results.map((r) => r.type);
+    const first = res[0];
+    const src = op.numOperands ? this.layoutOf(op.operand(0)) : null;
+    switch (op.name) {
+      // tt.reduce axis=1 (tensor<4x8xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      case 'tt.reduce': {
+        const axis = intAttr(op, 'axis');
+        return op.operands.map((o, k) => {
+          const t = this.expected(o.value);
+          if (!(t instanceof RankedTensorType) || !(res[k] instanceof RankedTensorType) || !t.encoding) return null;
+          return (res[k] as RankedTensorType).withEncoding(sliceLayout(axis, t.encoding));
+        });
+      }
+      case 'tt.scan':
+        return op.operands.map((o) => this.expected(o.value));
+      // tt.broadcast tensor<4x1xi32, #blocked> -> tensor<4x8xi32, #blocked> (the source layout)
+      case 'tt.broadcast':
+        return [withLayout(first, src)];
+      case 'tt.expand_dims':
+        return [withLayout(first, this.expandDimsResult(op))];
+      case 'tt.dot':
+        return [withLayout(first, first instanceof RankedTensorType ? dotResultLayout(first.shape, this.cfg) : null)];
+      case 'tt.join':
+        return [withLayout(first, isLayout(src, BLOCKED) ? joinLayout(src) : null)];
+      case 'tt.split': {
+        const enc = isSplittable(src) ? splitResultLayout(src!) : null;
+        return res.map((t) => withLayout(t, enc));
+      }
+      case 'tt.trans':
+        return [withLayout(first, isLayout(src, BLOCKED) ? transLayout(src, denseInts(op, 'order')) : null)];
+      case 'tt.cat':
+        return [this.catResult(op)];
+      default:
+        return null;
+    }
+  }
+
+  /** expand_dims: the slice parent when the source is already that slice, else Triton's rule on a blocked source. */
+  private expandDimsResult(op: Operation): StructAttr | null {
+    const src = this.layoutOf(op.operand(0));
+    const axis = intAttr(op, 'axis');
+    if (isLayout(src, SLICE) && src.int('dim') === axis) return src.attr('parent') as StructAttr;
+    return isLayout(src, BLOCKED) ? expandDimsLayout(src, axis) : null;
+  }
+
+  private catResult(op: Operation): Type | null {
+    const [l, r] = [this.expected(op.operand(0)), this.expected(op.operand(1))];
+    const res = op.result(0).type;
+    if (!(res instanceof RankedTensorType) || !(l instanceof RankedTensorType) || !(r instanceof RankedTensorType)) return null;
+    if (!isLayout(l.encoding, BLOCKED) || !isLayout(r.encoding, BLOCKED)) return null;
+    return res.withEncoding(catLayout(res.shape, { shape: l.shape, enc: l.encoding }, { shape: r.shape, enc: r.encoding }, this.cfg));
+  }
+
+  // ---- phase 2: converts ----------------------------------------------------------------
+
+  /** Operand layouts the special ops need, converted just before the op (as Triton's patterns do). */
+  private patternNeeds(op: Operation): OperandNeed[] {
+    const need = (index: number, layout: StructAttr | null): OperandNeed[] => {
+      const t = this.expected(op.operand(index));
+      return layout && t instanceof RankedTensorType ? [{ index, type: t.withEncoding(layout) }] : [];
+    };
+    switch (op.name) {
+      // tt.expand_dims %x (tensor<4xi32, #blocked>) -> convert to #ttg.slice<{dim = 1, parent = #blocked1}> first
+      case 'tt.expand_dims': {
+        const res = op.result(0).type;
+        const axis = intAttr(op, 'axis');
+        if (!(res instanceof RankedTensorType) || !res.encoding) return [];
+        return need(0, sliceLayout(axis, res.encoding));
+      }
+      // tt.dot %a, %b, %c -> convert a, b to #ttg.dot_op<{opIdx = 0/1, parent = #blocked}> and c to #blocked
+      case 'tt.dot': {
+        const d = (op.result(0).type as RankedTensorType).encoding as StructAttr;
+        const isDotOp = (k: number): boolean => isLayout(this.layoutOf(op.operand(k)), DOT_OP);
+        return [
+          ...(isDotOp(0) ? [] : need(0, dotOperandLayout(0, d))),
+          ...(isDotOp(1) ? [] : need(1, dotOperandLayout(1, d))),
+          ...need(2, d),
+        ];
+      }
+      // tt.split %x (default layout) -> convert to the default result layout with a fastest dimension of 2
+      case 'tt.split': {
+        const src = this.layoutOf(op.operand(0));
+        if (isSplittable(src)) return [];
+        const res = this.convert(op.result(0).type);
+        return res instanceof RankedTensorType && isLayout(res.encoding, BLOCKED) ? need(0, joinLayout(res.encoding)) : [];
+      }
+      case 'tt.descriptor_gather':
+      case 'tt.descriptor_scatter': {
+        const t = this.expected(op.operand(1));
+        return t instanceof RankedTensorType && t.rank === 1 ? need(1, gatherIndicesLayout(this.cfg)) : [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** Converts the operands of `op` whose layout is not the one it needs. */
+  fixOperands(op: Operation): void {
+    const byPattern = new Map(this.patternNeeds(op).map((n) => [n.index, n.type]));
+    op.operands.forEach((o, k) => {
+      const v = o.value;
+      const want = byPattern.get(k) ?? this.expected(v);
+      if (v.type === want) return;
+      op.setOperand(k, byPattern.has(k) ? this.castBefore(op, v, want) : this.castAfterDef(v, want));
+    });
+  }
+
+  // %x = tt.dot ... ; use(%x) -> %x = tt.dot ... ; %y = ttg.convert_layout %x ; use(%y)
+  private castAfterDef(v: Value, t: Type): Value {
+    let perType = this.casts.get(v);
+    if (!perType) this.casts.set(v, (perType = new Map()));
+    const known = perType.get(t);
+    if (known) return known;
+    const last = this.lastCast.get(v);
+    const def = v.definingOp;
+    if (last) this.b.setInsertionPointAfter(last);
+    else if (def) this.b.setInsertionPointAfter(def);
+    else this.b.setInsertionPointToStart(v.parentBlock!);
+    const cvt = this.create(v, t, def ? def.loc : v instanceof BlockArgument ? v.loc : undefined);
+    this.lastCast.set(v, cvt);
+    perType.set(t, cvt.result(0));
+    return cvt.result(0);
+  }
+
+  // tt.expand_dims %x -> %y = ttg.convert_layout %x ; tt.expand_dims %y
+  private castBefore(op: Operation, v: Value, t: Type): Value {
+    this.b.setInsertionPoint(op);
+    return this.create(v, t, op.loc).result(0);
+  }
+
+  private create(v: Value, t: Type, loc: Operation['loc'] | undefined): Operation {
+    this.inserted++;
+    return this.b.create('ttg.convert_layout', { operands: { src: v }, results: { result: t }, loc });
+  }
+}
+
+function intAttr(op: Operation, name: string): number {
+  const a = op.getAttr(name);
+  return a instanceof IntegerAttr ? a.num : 0;
+}
+
+function denseInts(op: Operation, name: string): number[] {
+  const a = op.getAttr(name);
+  return a instanceof DenseArrayAttr ? a.values.map(Number) : [];
+}
+
+function withLayout(t: Type | undefined, layout: StructAttr | null): Type | null {
+  return t instanceof RankedTensorType && layout ? t.withEncoding(layout) : null;
+}
+
+/** Sets the module attributes Triton's conversion sets (printed sorted, as MLIR does). */
+function setModuleAttrs(module: Operation, ctx: PassContext, cfg: GpuConfig): void {
+  module.setAttr('ttg.num-ctas', IntegerAttr.get(cfg.numCTAs, i(32)));
+  module.setAttr('ttg.num-warps', IntegerAttr.get(cfg.numWarps, i(32)));
+  module.setAttr('ttg.target', StringAttr.get(String(ctx.options.target)));
+  module.setAttr('ttg.threads-per-warp', IntegerAttr.get(cfg.threadsPerWarp, i(32)));
+}
+
+/** A module converted before keeps its layouts: they must fit the new attributes. */
+function checkPreviousConversion(module: Operation, ctx: PassContext, cfg: GpuConfig): void {
+  const want: [string, number][] = [['ttg.num-warps', cfg.numWarps], ['ttg.threads-per-warp', cfg.threadsPerWarp], ['ttg.num-ctas', cfg.numCTAs]];
+  for (const [name, value] of want) {
+    const had = module.getAttr(name);
+    if (had instanceof IntegerAttr && had.num !== value)
+      ctx.fail(module, `was already converted with ${name} = ${had.num}; its layouts do not fit ${value}`);
+  }
+}
+
+const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
+
+function run(module: Operation, ctx: PassContext): void {
+  const cfg: GpuConfig = {
+    numWarps: Number(ctx.options['num-warps']),
+    threadsPerWarp: Number(ctx.options['threads-per-warp']),
+    numCTAs: Number(ctx.options['num-ctas']),
+  };
+  for (const [k, v] of Object.entries({ 'num-warps': cfg.numWarps, 'threads-per-warp': cfg.threadsPerWarp, 'num-ctas': cfg.numCTAs }))
+    if (!isPow2(v)) ctx.fail(module, `convert-to-gpu option ${k} must be a power of 2, got ${v}`);
+  if (!String(ctx.options.target)) ctx.fail(module, "convert-to-gpu requires the 'target' option to be set");
+  checkPreviousConversion(module, ctx, cfg);
+  setModuleAttrs(module, ctx, cfg);
+
+  const conv = new Conversion(cfg);
+  const ops: Operation[] = [];
+  module.walk((op) => void (op !== module && ops.push(op)), 'pre');
+  for (const op of ops) conv.retypeOp(op);
+  for (const op of ops) conv.fixOperands(op);
+  ctx.bump('converts-inserted', conv.inserted);
+}
+
+/** The `convert-to-gpu` pass (Triton's convert-triton-to-tritongpu). */
+export const convertToGpu: PassDecl = {
+  name: 'convert-to-gpu',
+  summary: 'Give every tensor a TritonGPU layout and set the module launch attributes',
+  anchor: 'module',
+  options: {
+    'num-warps': { type: 'int', default: 4, description: 'number of warps per CTA (ttg.num-warps)' },
+    'threads-per-warp': { type: 'int', default: 32, description: 'threads per warp (ttg.threads-per-warp)' },
+    'num-ctas': { type: 'int', default: 1, description: 'number of CTAs per CGA (ttg.num-ctas)' },
+    target: { type: 'string', default: 'cuda:80', description: 'compilation target (ttg.target), e.g. cuda:80' },
+  },
+  statistics: { 'converts-inserted': 'number of ttg.convert_layout ops inserted' },
+  run,
+};
