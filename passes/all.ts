@@ -11,6 +11,7 @@ import { registerPass } from './registry.js';
 import { symbolDce } from './symbol-dce.js';
 import { testCrash } from './test-crash.js';
 import { testInvalidIr } from './test-invalid-ir.js';
+import { testPrintAxisInfo } from './test-print-axis-info.js';
 
 for (const pass of [
   canonicalize,
@@ -22,6 +23,7 @@ for (const pass of [
   symbolDce,
   testCrash,
   testInvalidIr,
+  testPrintAxisInfo,
 ]) registerPass(pass);
 
 export { registerPass };
