@@ -16,10 +16,8 @@ import { convertToGpu } from '../../passes/convert-to-gpu.js';
 import { defaultBlocked, dotResultLayout, type GpuConfig } from '../../passes/convert-to-gpu-layouts.js';
 import { AnalysisCache, PassContext, type PassOptions } from '../../passes/pass.js';
 import { runFileCheck } from '../../tools/filecheck.js';
-import { interpret } from '../../tools/interpreter/interpreter.js';
-import { Memory } from '../../tools/interpreter/memory.js';
-import { rng } from '../../tools/interpreter/cli.js';
 import { runPass } from '../helpers/pass-harness.js';
+import { runExample } from '../helpers/example-kernels.js';
 
 const cfg = (numWarps = 4, threadsPerWarp = 32, numCTAs = 1): GpuConfig => ({ numWarps, threadsPerWarp, numCTAs });
 
@@ -219,31 +217,6 @@ const load = (name: string): Operation => {
 };
 
 /** Runs one example kernel on random inputs and returns every output buffer. */
-function runExample(file: string, module: Operation, seed: number): number[][] {
-  const random = rng(seed);
-  const mem = new Memory();
-  if (file.startsWith('add')) {
-    const n = 2500;
-    const x = mem.alloc('f32', n, 'x').fill(() => random() * 2 - 1);
-    const y = mem.alloc('f32', n, 'y').fill(() => random() * 2 - 1);
-    const o = mem.alloc('f32', n, 'out');
-    interpret(module, 'add_kernel', { grid: [3, 1, 1], args: [x, y, o, n], memory: mem });
-    return [o.toNumbers()];
-  }
-  if (file.startsWith('softmax')) {
-    const [rows, cols, stride] = [3, 700, 1040];
-    const o = mem.alloc('f32', rows * stride, 'out');
-    const x = mem.alloc('f32', rows * stride, 'in').fill(() => random() * 10 - 5);
-    interpret(module, 'softmax_kernel', { grid: [2, 1, 1], args: [o, x, stride, stride, rows, cols], memory: mem });
-    return [o.toNumbers()];
-  }
-  const [M, N, K] = [160, 256, 96];
-  const a = mem.alloc('f16', M * K, 'a').fill(() => random() * 2 - 1);
-  const b = mem.alloc('f16', K * N, 'b').fill(() => random() * 2 - 1);
-  const c = mem.alloc('f16', M * N, 'c');
-  interpret(module, 'matmul_kernel', { grid: [2, 1, 1], args: [a, b, c, M, N, K, K, N, N], memory: mem });
-  return [c.toNumbers()];
-}
 
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.ttir'))) {
   test(`examples/ttir/${file}: converts, verifies, round-trips, and computes the same outputs`, () => {
