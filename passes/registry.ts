@@ -23,7 +23,8 @@ export function allPasses(): PassDecl[] {
 
 /** Named pipelines (`--pipeline=default`), filled in as passes land. */
 export const NAMED_PIPELINES: Record<string, string> = {
-  default: 'canonicalize,cse,licm,symbol-dce',
+  // Issue 5's order; later GPU passes slot in as they land.
+  default: 'canonicalize,cse,convert-to-gpu',
 };
 
 /** Up to three candidates close to `word` (edit distance <= 2, or a shared prefix), best first. */
