@@ -6,6 +6,7 @@ import { convertToGpu } from './convert-to-gpu.js';
 import { cse } from './cse.js';
 import { dce } from './dce.js';
 import { inline } from './inline.js';
+import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
 import { registerPass } from './registry.js';
 import { symbolDce } from './symbol-dce.js';
@@ -19,6 +20,7 @@ for (const pass of [
   cse,
   dce,
   inline,
+  insertBarriers,
   licm,
   symbolDce,
   testCrash,

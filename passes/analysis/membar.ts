@@ -1,0 +1,214 @@
+/**
+ * Shared-memory access model of the `insert-barriers` pass (our take on Triton's Membar analysis):
+ * which shared-memory ranges an op reads and writes, whether two ranges may overlap, and the
+ * pending reads/writes since the last barrier (`MembarState`) that flow through the function.
+ *
+ * Ranges: an access is to a buffer (the `ttg.local_alloc` reached through memdesc views, or the
+ * scratch of one op) and a byte range inside it. A constant `ttg.memdesc_index` narrows the range
+ * to its slot; other views keep their source's range. When the buffer's op carries
+ * `allocation.offset` (written by the shared-memory allocator), the access also has an absolute
+ * address range [offset + lo, offset + hi).
+ *
+ * Overlap (`mayOverlap`): two accesses to the same buffer overlap iff their ranges intersect; two
+ * accesses that both have absolute ranges overlap iff those intersect; otherwise (different
+ * buffers without allocated offsets, or an unknown buffer such as a memdesc block argument) they
+ * are assumed to overlap, because the allocator may place buffers with disjoint live ranges at the
+ * same address.
+ */
+import { IntegerAttr, type Attribute } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
+import { conversionScratchBytes, cvtNeedsSharedMemory } from '../../dialects/ttg/layout-scratch.js';
+import { SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+
+/** One shared-memory access: buffer id (-1 unknown), byte range in the buffer, absolute range if allocated. */
+export interface Access {
+  buffer: number;
+  lo: number;
+  hi: number;
+  abs: [number, number] | null;
+}
+
+/** The shared-memory effects of one op (a scratch op writes then reads `scratch`). */
+export interface OpEffects {
+  reads: Access[];
+  writes: Access[];
+  scratch: Access | null;
+}
+
+/** Ops that only create a new view of their first operand's memory. */
+const VIEWS = new Set(['ttg.memdesc_index', 'ttg.memdesc_subslice', 'ttg.memdesc_trans', 'ttg.memdesc_reshape', 'ttg.memdesc_reinterpret']);
+
+const UNKNOWN: Access = { buffer: -1, lo: 0, hi: Infinity, abs: null };
+
+/** Bytes of one element in shared memory (sub-byte types round up; pointers are 8). */
+function elementBytes(t: Type): number {
+  const w = bitWidth(t);
+  return w === 0 ? 8 : Math.max(1, Math.ceil(w / 8));
+}
+
+/** Bytes of a memdesc's own shape. */
+function memdescBytes(t: MemDescType): number {
+  return t.shape.reduce((a, b) => a * b, 1) * elementBytes(t.elementType);
+}
+
+/** The integer value of attribute `name` of `op`, if it is an integer attribute. */
+function intAttr(op: Operation, name: string): number | null {
+  const a = op.getAttr(name);
+  return a instanceof IntegerAttr ? Number(a.value) : null;
+}
+
+/** The constant integer `v` holds (an `arith.constant`), if any. */
+function constInt(v: Value): number | null {
+  const d = v.definingOp;
+  return d?.name === 'arith.constant' ? intAttr(d, 'value') : null;
+}
+
+/** Whether memdesc type `t` lives in shared memory (not tensor memory). */
+function isShared(t: Type): t is MemDescType {
+  return t instanceof MemDescType && (t.memorySpace === null || t.memorySpace instanceof SharedMemorySpaceAttr);
+}
+
+/** Gives buffers (alloc roots and scratch ops) stable small ids, so accesses can be keyed by string. */
+export class BufferIds {
+  private readonly ids = new Map<Operation, number>();
+  /** The id of `op`'s buffer. */
+  of(op: Operation): number {
+    let id = this.ids.get(op);
+    if (id === undefined) this.ids.set(op, (id = this.ids.size));
+    return id;
+  }
+}
+
+/** The access through memdesc `v`: follows views to a `ttg.local_alloc`; unknown roots cover everything. */
+export function accessOf(v: Value, ids: BufferIds): Access {
+  const t = v.type;
+  if (!(t instanceof MemDescType)) return UNKNOWN;
+  const d = v.definingOp;
+  if (!d) return UNKNOWN;
+  if (d.name === 'ttg.local_alloc') return rooted(d, 0, memdescBytes(t), ids);
+  if (!VIEWS.has(d.name)) return UNKNOWN;
+  const parent = accessOf(d.operand(0), ids);
+  const idx = d.name === 'ttg.memdesc_index' ? constInt(d.operand(1)) : null;
+  if (idx === null || parent.buffer < 0) return parent;
+  const slot = memdescBytes(t);
+  return rooted(d, 0, 0, ids, parent, parent.lo + idx * slot, parent.lo + (idx + 1) * slot);
+}
+
+/** An access to a range of a root buffer (or a narrowed range of `parent`'s buffer). */
+function rooted(root: Operation, lo: number, hi: number, ids: BufferIds, parent?: Access, plo = lo, phi = hi): Access {
+  if (parent) {
+    const base = parent.abs ? parent.abs[0] - parent.lo : null;
+    return { buffer: parent.buffer, lo: plo, hi: phi, abs: base === null ? null : [base + plo, base + phi] };
+  }
+  const off = intAttr(root, 'allocation.offset');
+  return { buffer: ids.of(root), lo, hi, abs: off === null ? null : [off + lo, off + hi] };
+}
+
+/** Whether two accesses may touch a common byte (see the file comment). */
+export function mayOverlap(a: Access, b: Access): boolean {
+  if (a.buffer >= 0 && a.buffer === b.buffer) return a.lo < b.hi && b.lo < a.hi;
+  if (a.abs && b.abs) return a.abs[0] < b.abs[1] && b.abs[0] < a.abs[1];
+  return true;
+}
+
+/** Whether a `ttg.convert_layout` goes through shared memory (conservatively yes when unsure). */
+function cvtUsesScratch(op: Operation): boolean {
+  const s = op.operand(0).type;
+  const r = op.result(0).type;
+  if (!(s instanceof RankedTensorType) || !(r instanceof RankedTensorType) || !s.encoding || !r.encoding) return false;
+  try {
+    return cvtNeedsSharedMemory(s.encoding, r.encoding, s.shape);
+  } catch {
+    return true;
+  }
+}
+
+/** Bytes of `op`'s scratch: `allocation.size`, else the conversion's scratch, else unbounded. */
+function scratchBytes(op: Operation): number {
+  const size = intAttr(op, 'allocation.size');
+  if (size !== null) return size;
+  if (op.name !== 'ttg.convert_layout') return Infinity;
+  const s = op.operand(0).type as RankedTensorType;
+  const enc = (op.result(0).type as RankedTensorType).encoding as Attribute;
+  try {
+    return conversionScratchBytes(s.encoding as Attribute, enc, s.shape, elementBytes(s.elementType)) || Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
+/** The scratch access of `op`, or null if it uses no shared scratch. */
+function scratchOf(op: Operation, ids: BufferIds): Access | null {
+  if (op.name === 'ttg.local_alloc') return null;
+  const hasOffset = intAttr(op, 'allocation.offset') !== null;
+  if (!hasOffset && !(op.name === 'ttg.convert_layout' && cvtUsesScratch(op))) return null;
+  return rooted(op, 0, scratchBytes(op), ids);
+}
+
+/** The shared-memory effects of `op` itself (not of ops nested in its regions). */
+export function effectsOf(op: Operation, ids: BufferIds): OpEffects {
+  const fx: OpEffects = { reads: [], writes: [], scratch: scratchOf(op, ids) };
+  const shared = (v: Value): boolean => isShared(v.type);
+  switch (op.name) {
+    case 'ttg.local_alloc':
+      if (op.numOperands > 0) fx.writes.push(accessOf(op.result(0), ids));
+      break;
+    case 'ttg.local_load':
+      if (shared(op.operand(0))) fx.reads.push(accessOf(op.operand(0), ids));
+      break;
+    case 'ttg.local_store':
+      if (shared(op.operand(1))) fx.writes.push(accessOf(op.operand(1), ids));
+      break;
+    case 'ttg.async_copy_global_to_local':
+      if (shared(op.operand(1))) fx.writes.push(accessOf(op.operand(1), ids));
+      break;
+  }
+  return fx;
+}
+
+const keyOf = (a: Access): string => `${a.buffer}:${a.lo}:${a.hi}:${a.abs?.[0] ?? ''}`;
+
+/** Pending shared-memory reads and writes since the last barrier, keyed by buffer and range. */
+export class MembarState {
+  readonly reads = new Map<string, Access>();
+  readonly writes = new Map<string, Access>();
+
+  /** A copy of this state. */
+  clone(): MembarState {
+    const s = new MembarState();
+    s.join(this);
+    return s;
+  }
+
+  /** Adds the pending accesses of `other` (control-flow merge). */
+  join(other: MembarState): this {
+    for (const [k, a] of other.reads) this.reads.set(k, a);
+    for (const [k, a] of other.writes) this.writes.set(k, a);
+    return this;
+  }
+
+  /** Forgets everything (a barrier orders all earlier accesses). */
+  sync(): void {
+    this.reads.clear();
+    this.writes.clear();
+  }
+
+  /** Records a read or a write. */
+  add(a: Access, write: boolean): void {
+    (write ? this.writes : this.reads).set(keyOf(a), a);
+  }
+
+  /** Whether both states hold the same pending accesses. */
+  equals(other: MembarState): boolean {
+    const same = (x: Map<string, Access>, y: Map<string, Access>): boolean => x.size === y.size && [...x.keys()].every((k) => y.has(k));
+    return same(this.reads, other.reads) && same(this.writes, other.writes);
+  }
+
+  /** Whether reading `reads` and writing `writes` now races with a pending access (RAW, WAR, WAW). */
+  conflicts(reads: readonly Access[], writes: readonly Access[]): boolean {
+    const hits = (pending: Map<string, Access>, a: Access): boolean => [...pending.values()].some((p) => mayOverlap(p, a));
+    return reads.some((r) => hits(this.writes, r)) || writes.some((w) => hits(this.writes, w) || hits(this.reads, w));
+  }
+}

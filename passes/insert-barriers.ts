@@ -1,0 +1,160 @@
+/**
+ * `insert-barriers`: inserts `gpu.barrier` where threads of a CTA could race on shared memory
+ * (our take on Triton's Membar pass). A forward data-flow walk over each function tracks the
+ * shared-memory reads and writes pending since the last barrier (passes/analysis/membar.ts) and
+ * puts a barrier before an op that
+ *   - reads what a pending write may have written (RAW),
+ *   - writes what a pending read may still read (WAR) or a pending write wrote (WAW).
+ * Two reads never need one. A barrier (existing or inserted) clears the pending sets.
+ *
+ * Accesses: `ttg.local_alloc` with a source writes its buffer, `ttg.local_store` and
+ * `ttg.async_copy_global_to_local` write their destination, `ttg.local_load` reads its source;
+ * `ttg.local_dealloc`, alloc without source and memdesc views touch nothing.
+ * Scratch (as Triton): an op with `allocation.offset` other than `local_alloc`, or a
+ * `ttg.convert_layout` whose conversion goes through shared memory, first writes its scratch
+ * (checked against pending accesses), then synchronizes internally (clearing everything pending)
+ * and finally reads the scratch, which stays pending.
+ * `ttg.async_wait` only waits for the calling thread's own copies, so it does not order other
+ * threads' accesses: as Triton 3.x does, a barrier is put right after it unless one follows already.
+ *
+ * Control flow: `scf.if` merges the pending sets of both branches; `scf.for` and `scf.while` run
+ * their bodies to a fixed point over the back edge (pending accesses at the end of an iteration
+ * reach the start of the next), and the state after the loop includes the zero-trip path.
+ * Regions of other ops are walked in order; multi-block regions are approximated by merging all
+ * block exits into every block entry until stable. Calls are not looked into.
+ */
+import type { Block, Operation, Region } from '../ir/ir.js';
+import type { Rewriter } from '../ir/rewriter.js';
+import { BufferIds, MembarState, effectsOf } from './analysis/membar.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+/** Per-run context: buffer ids, the rewriter, and the statistics sink. */
+interface Walk {
+  ids: BufferIds;
+  rw: Rewriter;
+  ctx: PassContext;
+}
+
+/** Inserts a barrier before `op` when `insert` (the analysis-only walks just model it). */
+function barrierBefore(op: Operation, w: Walk, insert: boolean): void {
+  if (!insert) return;
+  // ttg.local_load %a -> gpu.barrier; ttg.local_load %a
+  w.rw.createBefore(op, 'gpu.barrier');
+  w.ctx.bump('num-barriers');
+}
+
+/** Applies `op`'s own shared-memory effects to `state`, inserting a barrier first on a race. */
+function applyEffects(op: Operation, state: MembarState, w: Walk, insert: boolean): void {
+  const fx = effectsOf(op, w.ids);
+  const writes = fx.scratch ? [...fx.writes, fx.scratch] : fx.writes;
+  if (state.conflicts(fx.reads, writes)) {
+    barrierBefore(op, w, insert);
+    state.sync();
+  }
+  if (fx.scratch) {
+    // The op's internal barrier orders everything before its final scratch read.
+    state.sync();
+    state.add(fx.scratch, false);
+    return;
+  }
+  for (const r of fx.reads) state.add(r, false);
+  for (const x of fx.writes) state.add(x, true);
+}
+
+/** Walks `op` (and its regions) from `state`, updating it in place. */
+function visitOp(op: Operation, state: MembarState, w: Walk, insert: boolean): void {
+  switch (op.name) {
+    case 'gpu.barrier':
+      return state.sync();
+    case 'scf.if':
+      return visitIf(op, state, w, insert);
+    case 'scf.for':
+      return visitLoop(op.regions[0], null, state, w, insert);
+    case 'scf.while':
+      return visitLoop(op.regions[0], op.regions[1], state, w, insert);
+  }
+  applyEffects(op, state, w, insert);
+  for (const r of op.regions) {
+    const out = visitRegion(r, state, w, insert);
+    state.sync();
+    state.join(out);
+  }
+  if (op.name !== 'ttg.async_wait') return;
+  // ttg.async_wait -> ttg.async_wait; gpu.barrier (other threads' copies are not covered by our wait)
+  if (insert && op.next?.name !== 'gpu.barrier') {
+    w.rw.setInsertionPointAfter(op);
+    w.rw.loc = op.loc;
+    w.rw.create('gpu.barrier');
+    w.ctx.bump('num-barriers');
+  }
+  state.sync();
+}
+
+/** `scf.if`: both branches start from `state`; afterwards either may have run. */
+function visitIf(op: Operation, state: MembarState, w: Walk, insert: boolean): void {
+  const thenOut = visitRegion(op.regions[0], state.clone(), w, insert);
+  const elseOut = op.regions[1]?.blocks.length ? visitRegion(op.regions[1], state.clone(), w, insert) : state.clone();
+  state.sync();
+  state.join(thenOut).join(elseOut);
+}
+
+/**
+ * A loop: `body` (scf.for) or `before` then `after` (scf.while), iterated to a fixed point of the
+ * pending set at the loop head, then walked once more inserting barriers.
+ */
+function visitLoop(body: Region, after: Region | null, state: MembarState, w: Walk, insert: boolean): void {
+  const iterate = (entry: MembarState, ins: boolean): { exit: MembarState; back: MembarState } => {
+    const first = visitRegion(body, entry.clone(), w, ins);
+    if (!after) return { exit: first, back: first };
+    return { exit: first, back: visitRegion(after, first.clone(), w, ins) };
+  };
+  let entry = state.clone();
+  for (;;) {
+    // Accumulate, so the walk terminates (the pending sets only grow).
+    const next = entry.clone().join(iterate(entry, false).back);
+    if (next.equals(entry)) break;
+    entry = next;
+  }
+  const { exit } = iterate(entry, insert);
+  // scf.for may run zero times; scf.while leaves from its `before` region.
+  if (after) state.sync();
+  state.join(exit);
+}
+
+/** Walks the ops of `block` from `state` (updated in place and returned). */
+function visitBlock(block: Block, state: MembarState, w: Walk, insert: boolean): MembarState {
+  for (let op = block.first; op; op = op.next) visitOp(op, state, w, insert);
+  return state;
+}
+
+/** Walks `region` from `state` (not modified); returns the pending set at its exits. */
+function visitRegion(region: Region, state: MembarState, w: Walk, insert: boolean): MembarState {
+  if (region.blocks.length === 0) return state.clone();
+  if (region.blocks.length === 1) return visitBlock(region.blocks[0], state.clone(), w, insert);
+  // Unstructured control flow: every block may follow every other (a safe over-approximation).
+  let entry = state.clone();
+  for (;;) {
+    const next = entry.clone();
+    for (const b of region.blocks) next.join(visitBlock(b, entry.clone(), w, false));
+    if (next.equals(entry)) break;
+    entry = next;
+  }
+  const out = entry.clone();
+  for (const b of region.blocks) out.join(visitBlock(b, entry.clone(), w, insert));
+  return out;
+}
+
+/** Inserts the barriers one function needs. */
+function run(fn: Operation, ctx: PassContext): void {
+  const w: Walk = { ids: new BufferIds(), rw: ctx.rewriter(), ctx };
+  for (const r of fn.regions) visitRegion(r, new MembarState(), w, true);
+}
+
+/** The `insert-barriers` pass. */
+export const insertBarriers: PassDecl = {
+  name: 'insert-barriers',
+  summary: 'Insert gpu.barrier between racing shared-memory accesses (Triton Membar)',
+  anchor: 'function',
+  statistics: { 'num-barriers': 'number of gpu.barrier ops inserted' },
+  run,
+};
