@@ -1,7 +1,9 @@
 /**
  * Registers every pass: one line per pass. Tools import this module once.
  */
+import { allocShared } from './alloc-shared.js';
 import { canonicalize } from './canonicalize.js';
+import { coalesce } from './coalesce.js';
 import { convertToGpu } from './convert-to-gpu.js';
 import { cse } from './cse.js';
 import { dce } from './dce.js';
@@ -12,10 +14,14 @@ import { registerPass } from './registry.js';
 import { symbolDce } from './symbol-dce.js';
 import { testCrash } from './test-crash.js';
 import { testInvalidIr } from './test-invalid-ir.js';
+import { testPrintAllocation } from './test-print-allocation.js';
 import { testPrintAxisInfo } from './test-print-axis-info.js';
+import { vectorize } from './vectorize.js';
 
 for (const pass of [
+  allocShared,
   canonicalize,
+  coalesce,
   convertToGpu,
   cse,
   dce,
@@ -25,7 +31,9 @@ for (const pass of [
   symbolDce,
   testCrash,
   testInvalidIr,
+  testPrintAllocation,
   testPrintAxisInfo,
+  vectorize,
 ]) registerPass(pass);
 
 export { registerPass };

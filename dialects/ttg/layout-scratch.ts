@@ -8,7 +8,7 @@
 import type { Attribute } from '../../ir/attributes.js';
 import { StructAttr } from './struct-attr.js';
 import { BLOCKED, DOT_OP, NVIDIA_MMA } from './layout-attrs.js';
-import { ctaFields, dstOwnersWithinSrc, layoutOrder, layoutsEquivalent, shapePerTile, toLinearLayout } from './layout-lib.js';
+import { ctaFields, dstOwnersWithinSrc, isSupportedLayout, layoutOrder, layoutsEquivalent, shapePerTile, toLinearLayout } from './layout-lib.js';
 
 /** Triton's `ScratchConfig` for a layout conversion. */
 export interface ScratchConfig {
@@ -51,6 +51,8 @@ export function contigPerThread(layout: Attribute, shape: readonly number[]): nu
  * are equivalent or every warp that holds an element under `dst` holds it under `src` already.
  */
 export function cvtNeedsSharedMemory(src: Attribute, dst: Attribute, shape: readonly number[]): boolean {
+  // Layouts the linear model does not cover yet (e.g. dot_op of a blocked parent): assume shared memory.
+  if (!isSupportedLayout(src) || !isSupportedLayout(dst)) return src !== dst;
   if (layoutsEquivalent(src, dst, shape)) return false;
   return !dstOwnersWithinSrc(src, dst, shape, 'warp');
 }
@@ -94,6 +96,9 @@ export function scratchConfigForCvt(src: Attribute, dst: Attribute, shape: reado
  * 0 when no shared memory is needed.
  */
 export function conversionScratchBytes(src: Attribute, dst: Attribute, shape: readonly number[], elementBytes: number): number {
+  // Unmodelled layouts: staging the whole tensor through shared memory is always enough.
+  if (src !== dst && (!isSupportedLayout(src) || !isSupportedLayout(dst)))
+    return shape.reduce((a, b) => a * b, 1) * Math.max(1, elementBytes);
   const cfg = scratchConfigForCvt(src, dst, shape);
   if (!cfg) return 0;
   return cfg.paddedRepShape.reduce((a, b) => a * b, 1) * Math.max(1, elementBytes);

@@ -1,0 +1,75 @@
+/**
+ * Shared-memory scratch sizes of single ops (Triton's `defaultAllocationAnalysisScratchSizeFn`),
+ * for the ops this toolkit knows:
+ *  - `ttg.convert_layout`: `conversionScratchBytes` (0 when `cvtNeedsSharedMemory` says no);
+ *  - `tt.reduce`: 0 when the reduced axis stays within one warp (W = warps holding distinct data
+ *    along the axis is 1); otherwise Triton's `getScratchRepShape`: the tensor shape with the axis
+ *    replaced by W, times the summed element bytes of all operands (each partial of every warp
+ *    along the axis, for every non-axis position);
+ *  - `tt.scan`: 0 when W = 1; otherwise W x (elements off the axis) x summed element bytes (one
+ *    carry per axis warp per non-axis position);
+ *  - `tt.atomic_rmw` / `tt.atomic_cas` with a used scalar result: one element (at least 1 byte),
+ *    broadcast to all threads through shared memory. Tensor results need none unless the layout
+ *    broadcasts (not modelled here: 0).
+ * Element bytes round sub-byte types up to 1; pointers count 8.
+ */
+import type { Operation } from '../ir/ir.js';
+import { RankedTensorType, bitWidth, type Type } from '../ir/types.js';
+import { IntegerAttr } from '../ir/attributes.js';
+import { PointerType } from '../dialects/tt/types.js';
+import { conversionScratchBytes } from '../dialects/ttg/layout-scratch.js';
+import { toLinearLayout } from '../dialects/ttg/layout-lib.js';
+
+/** Bytes one element of `t` takes in shared memory (sub-byte types round up to 1, pointers 8). */
+export function elementBytes(t: Type): number {
+  if (t instanceof PointerType) return 8;
+  return Math.max(1, Math.ceil(bitWidth(t) / 8));
+}
+
+/** How many warps hold distinct data along `axis` of a tensor type (1 when not a laid-out tensor). */
+export function warpsAlongAxis(t: RankedTensorType, axis: number): number {
+  if (!t.encoding) return 1;
+  const bases = toLinearLayout(t.encoding, t.shape).bases('warp');
+  return 2 ** bases.filter((b) => b[axis] !== 0).length;
+}
+
+const axisOf = (op: Operation): number => Number((op.getAttr('axis') as IntegerAttr).value);
+
+function tensorOperands(op: Operation): RankedTensorType[] {
+  return op.operandTypes().filter((t): t is RankedTensorType => t instanceof RankedTensorType);
+}
+
+function reduceLikeScratch(op: Operation): number {
+  const srcs = tensorOperands(op);
+  if (!srcs.length) return 0;
+  const axis = axisOf(op);
+  const w = warpsAlongAxis(srcs[0], axis);
+  if (w <= 1) return 0;
+  const bytes = srcs.reduce((s, t) => s + elementBytes(t.elementType), 0);
+  const offAxis = srcs[0].shape.reduce((p, d, k) => (k === axis ? p : p * d), 1);
+  // reduce: the shape with axis := W; scan: one carry per axis warp and non-axis position (same count).
+  return w * offAxis * bytes;
+}
+
+/** Bytes of scratch shared memory `op` needs while it runs (0: none). */
+export function scratchBytes(op: Operation): number {
+  switch (op.name) {
+    case 'ttg.convert_layout': {
+      const [src, dst] = [op.operand(0).type, op.result(0).type];
+      if (!(src instanceof RankedTensorType) || !(dst instanceof RankedTensorType) || !src.encoding || !dst.encoding) return 0;
+      return conversionScratchBytes(src.encoding, dst.encoding, src.shape, elementBytes(src.elementType));
+    }
+    case 'tt.reduce':
+      return reduceLikeScratch(op);
+    case 'tt.scan':
+      return reduceLikeScratch(op);
+    case 'tt.atomic_rmw':
+    case 'tt.atomic_cas': {
+      const r = op.result(0);
+      if (!r.hasUses || r.type instanceof RankedTensorType) return 0;
+      return elementBytes(r.type);
+    }
+    default:
+      return 0;
+  }
+}

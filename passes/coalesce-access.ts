@@ -1,0 +1,101 @@
+/**
+ * Helpers shared by `coalesce` and `vectorize`: which ops are global memory accesses, their
+ * pointer operand, the element size they move, and the launch configuration around them.
+ */
+import { IntegerAttr } from '../ir/attributes.js';
+import type { Operation, Value } from '../ir/ir.js';
+import { bitWidth, elementTypeOf, RankedTensorType } from '../ir/types.js';
+import { PointerType } from '../dialects/tt/types.js';
+import { ctaFields } from '../dialects/ttg/layout-lib.js';
+import { isTtgLayout } from '../dialects/ttg/layout-attrs.js';
+import type { GpuConfig } from './convert-to-gpu-layouts.js';
+
+/** The global memory access ops (Triton's getMemAccessPtr set, less the async copies). */
+export const ACCESS_OPS: ReadonlySet<string> = new Set(['tt.load', 'tt.store', 'tt.atomic_rmw', 'tt.atomic_cas']);
+
+/** The pointer operand of an access through a tensor of pointers (`tensor<Nx!tt.ptr<T>>`), else undefined. */
+export function tensorPtrOf(op: Operation): Value | undefined {
+  if (!ACCESS_OPS.has(op.name) || !op.numOperands) return undefined;
+  const ptr = op.operand(0);
+  const t = ptr.type;
+  return t instanceof RankedTensorType && t.elementType instanceof PointerType ? ptr : undefined;
+}
+
+/** Bits of one element a tensor of pointers points to (64 for pointers to pointers, as Triton's getElementBitWidth). */
+export function pointeeBits(ptr: Value): number {
+  const p = elementTypeOf(ptr.type);
+  if (!(p instanceof PointerType)) return 8;
+  const e = elementTypeOf(p.pointee);
+  if (e instanceof PointerType) return 64;
+  return Math.max(1, bitWidth(e));
+}
+
+/** The shape of the part of `t` one CTA holds (the shape divided by the layout's CTASplitNum). */
+export function shapePerCTA(t: RankedTensorType): number[] {
+  const enc = t.encoding;
+  if (!isTtgLayout(enc)) return [...t.shape];
+  let split: number[];
+  try {
+    split = ctaFields(enc).splitNum;
+  } catch {
+    return [...t.shape];
+  }
+  return t.shape.map((s, d) => Math.max(1, Math.floor(s / (split[d] ?? 1))));
+}
+
+/** An integer attribute of the nearest op around `op` (the module) that has it. */
+function inheritedInt(op: Operation, name: string, dflt: number): number {
+  for (let p: Operation | null = op; p; p = p.parentOp) {
+    const a = p.getAttr(name);
+    if (a instanceof IntegerAttr) return a.num;
+  }
+  return dflt;
+}
+
+/** The launch configuration of the module around `op` (`ttg.num-warps`, `ttg.threads-per-warp`, `ttg.num-ctas`). */
+export function gpuConfigOf(op: Operation): GpuConfig {
+  return {
+    numWarps: inheritedInt(op, 'ttg.num-warps', 4),
+    threadsPerWarp: inheritedInt(op, 'ttg.threads-per-warp', 32),
+    numCTAs: inheritedInt(op, 'ttg.num-ctas', 1),
+  };
+}
+
+/**
+ * The ops connected to each op through def-use edges (an op with its operands' defining ops and
+ * its results' users) and through region nesting (a region op with the ops inside it): Triton's
+ * multiRootGetSlice, as components. Function-like ops and the module do not join their bodies.
+ */
+export class SliceComponents {
+  private readonly parent = new Map<Operation, Operation>();
+
+  constructor(root: Operation) {
+    root.walk((op) => {
+      if (op === root || op.hasTrait('FunctionLike')) return;
+      for (const v of op.operandValues()) {
+        const def = v.definingOp;
+        if (def && !def.hasTrait('FunctionLike')) this.union(op, def);
+      }
+      const outer = op.parentOp;
+      if (outer && outer !== root && !outer.hasTrait('FunctionLike') && outer.name !== 'builtin.module') this.union(op, outer);
+    }, 'pre');
+  }
+
+  /** The representative of `op`'s component. */
+  find(op: Operation): Operation {
+    let r = op;
+    for (let p = this.parent.get(r); p && p !== r; p = this.parent.get(r)) r = p;
+    for (let x = op; x !== r; ) {
+      const next = this.parent.get(x)!;
+      this.parent.set(x, r);
+      x = next;
+    }
+    return r;
+  }
+
+  private union(a: Operation, b: Operation): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(ra, rb);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * `coalesce` (after Triton's Coalesce pass): gives every global access through a tensor of
+ * pointers (tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas) a blocked layout made for coalesced
+ * memory access, and converts its operands to it (and its result back) with `ttg.convert_layout`.
+ *
+ * The layout's order is the pointer's order by decreasing contiguity (axis info), and each thread
+ * holds one vector along the fastest axis: sizePerThread[order[0]] = min(contiguity, alignment in
+ * elements, 128 bits / element bits). A load takes the largest such vector among the accesses of
+ * the same shape and order it is connected to (def-use slice), and every access is capped at
+ * numel / (warps * threads) elements per thread. Layouts are all chosen before anything changes.
+ * Accesses whose layout already is the chosen one are left alone.
+ */
+import { Builder } from '../ir/builder.js';
+import type { Operation, Value } from '../ir/ir.js';
+import { RankedTensorType, type Type } from '../ir/types.js';
+import { isSharedLayout } from '../dialects/ttg/layout-attrs.js';
+import type { StructAttr } from '../dialects/ttg/struct-attr.js';
+import { getAxisInfo, orderFromContiguity, type AxisInfoAnalysis } from './analysis/axis-info.js';
+import { gpuConfigOf, pointeeBits, shapePerCTA, SliceComponents, tensorPtrOf } from './coalesce-access.js';
+import { blockedForShape } from './convert-to-gpu-layouts.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+const sameOrder = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
+const sameShape = sameOrder;
+
+/**
+ * Elements one vector access of `ptr` can cover along `dim` (Triton's getNumElementsPerThread):
+ * min(divisibility in elements, contiguity capped by the CTA's extent, 128 bits / element bits).
+ */
+export function vectorElems(ptr: Value, dim: number, axis: AxisInfoAnalysis): number {
+  const t = ptr.type as RankedTensorType;
+  const bits = pointeeBits(ptr);
+  const bytes = Math.max(1, Math.floor(bits / 8));
+  const maxMultiple = Math.max(1, Math.floor(axis.divisibility(ptr, dim) / bytes));
+  const maxContig = Math.min(axis.contiguity(ptr, dim), shapePerCTA(t)[dim]);
+  return Math.max(1, Math.min(maxMultiple, maxContig, Math.floor(128 / bits) || 1));
+}
+
+/** The coalesced blocked layout Triton's Coalesce pass would choose for the access `op` (whose pointer is a tensor). */
+export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: readonly Operation[] = [op]): StructAttr {
+  const ptr = tensorPtrOf(op)!;
+  const t = ptr.type as RankedTensorType;
+  const order = orderFromContiguity(axis.lookup(ptr).contiguity);
+  let perThread = vectorElems(ptr, order[0], axis);
+  for (const peer of peers) {
+    const p = tensorPtrOf(peer);
+    if (peer === op || !p || !sameShape((p.type as RankedTensorType).shape, t.shape)) continue;
+    if (!sameOrder(orderFromContiguity(axis.lookup(p).contiguity), order)) continue;
+    perThread = Math.max(perThread, vectorElems(p, order[0], axis));
+  }
+  const cfg = gpuConfigOf(op);
+  const numElems = shapePerCTA(t).reduce((a, b) => a * b, 1);
+  perThread = Math.min(perThread, Math.max(1, Math.floor(numElems / (cfg.numWarps * cfg.threadsPerWarp))));
+  // Writes stay within one 128-bit vector per thread (wider would leave gaps at the warp level).
+  if (op.name !== 'tt.load') perThread = Math.min(perThread, vectorElems(ptr, order[0], axis));
+  const sizePerThread = new Array<number>(t.rank).fill(1);
+  sizePerThread[order[0]] = perThread;
+  return blockedForShape(t.shape, sizePerThread, order, cfg);
+}
+
+/** `t` with the layout `layout` when it is a tensor in registers (shared-memory tensors keep theirs). */
+function retyped(t: Type, layout: StructAttr): Type {
+  if (!(t instanceof RankedTensorType) || isSharedLayout(t.encoding)) return t;
+  return t.withEncoding(layout);
+}
+
+// %r = tt.load %p, %m : tensor<..., #blocked>
+//   -> %p1 = ttg.convert_layout %p ; %m1 = ttg.convert_layout %m ; %r1 = tt.load %p1, %m1 : #new ; %r = ttg.convert_layout %r1 : #new -> #blocked
+function coalesceOp(op: Operation, layout: StructAttr, b: Builder): number {
+  let converts = 0;
+  b.setInsertionPoint(op);
+  op.operands.forEach((o, k) => {
+    const want = retyped(o.value.type, layout);
+    if (want === o.value.type) return;
+    op.setOperand(k, b.create('ttg.convert_layout', { operands: { src: o.value }, results: { result: want }, loc: op.loc }).result(0));
+    converts++;
+  });
+  b.setInsertionPointAfter(op);
+  for (const r of op.results) {
+    const old = r.type;
+    const want = retyped(old, layout);
+    if (want === old) continue;
+    r.type = want;
+    const back = b.create('ttg.convert_layout', { operands: { src: r }, results: { result: old }, loc: op.loc });
+    r.replaceUsesWithIf(back.result(0), (u) => u.owner !== back);
+    converts++;
+  }
+  return converts;
+}
+
+/** Whether the access `op` already has `layout` on every register tensor it touches. */
+function hasLayout(op: Operation, layout: StructAttr): boolean {
+  const types = [...op.operandTypes(), ...op.resultTypes()];
+  return types.every((t) => retyped(t, layout) === t);
+}
+
+function run(module: Operation, ctx: PassContext): void {
+  const axis = getAxisInfo(ctx.analyses, module);
+  const accesses: Operation[] = [];
+  module.walk((op) => void (tensorPtrOf(op) && accesses.push(op)), 'pre');
+  const slices = new SliceComponents(module);
+  const byComponent = new Map<Operation, Operation[]>();
+  for (const op of accesses) {
+    const key = slices.find(op);
+    byComponent.set(key, [...(byComponent.get(key) ?? []), op]);
+  }
+  // Choose every layout first, from the axis info of the unchanged module.
+  const chosen = accesses.map((op) => [op, coalescedLayout(op, axis, byComponent.get(slices.find(op)) ?? [op])] as const);
+  const b = new Builder();
+  for (const [op, layout] of chosen) {
+    if (hasLayout(op, layout)) continue;
+    ctx.bump('accesses-coalesced');
+    ctx.bump('converts-inserted', coalesceOp(op, layout, b));
+  }
+}
+
+/** The `coalesce` pass (Triton's tritongpu-coalesce). */
+export const coalesce: PassDecl = {
+  name: 'coalesce',
+  summary: 'Give global loads, stores and atomics a blocked layout that coalesces their memory accesses',
+  anchor: 'module',
+  statistics: {
+    'accesses-coalesced': 'number of accesses given a new layout',
+    'converts-inserted': 'number of ttg.convert_layout ops inserted',
+  },
+  run,
+};
