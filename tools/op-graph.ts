@@ -10,6 +10,7 @@ import dagre from '@dagrejs/dagre';
 import { StringAttr } from '../ir/attributes.js';
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { printModule } from '../ir/printer.js';
+import { escapeXml as esc } from './svg.js';
 
 // ---- sizes and styling -------------------------------------------------------------------
 
@@ -320,9 +321,6 @@ function layout(b: GraphBuilder): { width: number; height: number; routes: Map<s
 // ---- SVG writing -------------------------------------------------------------------------
 
 /** Escapes text for XML content and attribute values. */
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-}
 
 /** A coordinate, rounded, never NaN. */
 function num(x: number | undefined): string {

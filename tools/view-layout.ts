@@ -8,6 +8,7 @@ import type { Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
 import { RankedTensorType } from '../ir/types.js';
 import { isSupportedLayout, numThreadsPerWarp, numWarps, ownersOf, totalElemsPerThread, type Owner } from '../dialects/ttg/layout-lib.js';
+import { escapeXml as esc } from './svg.js';
 
 /** Most rows and columns of cells drawn per layout. */
 export const MAX_CELLS = 64;
@@ -45,9 +46,6 @@ export function collectLayoutUses(root: Operation): LayoutUse[] {
 }
 
 /** XML text escaping. */
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 const num = (x: number): string => String(Math.round(x * 10) / 10);
 
