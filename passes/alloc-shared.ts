@@ -8,7 +8,7 @@
  */
 import { IntegerAttr } from '../ir/attributes.js';
 import { IntegerType } from '../ir/types.js';
-import { allocateModule } from './alloc-shared-core.js';
+import { allocateModule } from './support/alloc-shared-core.js';
 import type { PassDecl } from './pass.js';
 
 /** Assigns shared-memory offsets (`allocation.offset`) and the module's `ttg.shared` size. */

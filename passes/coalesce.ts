@@ -16,8 +16,8 @@ import { RankedTensorType, type Type } from '../ir/types.js';
 import { isSharedLayout } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { getAxisInfo, orderFromContiguity, type AxisInfoAnalysis } from './analysis/axis-info.js';
-import { gpuConfigOf, pointeeBits, shapePerCTA, SliceComponents, tensorPtrOf } from './coalesce-access.js';
-import { blockedForShape } from './convert-to-gpu-layouts.js';
+import { gpuConfigOf, pointeeBits, shapePerCTA, SliceComponents, tensorPtrOf } from './support/coalesce-access.js';
+import { blockedForShape } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 const sameOrder = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);

@@ -20,7 +20,7 @@ import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import {
   catLayout, defaultBlocked, dotOperandLayout, dotResultLayout, expandDimsLayout, gatherIndicesLayout, isSplittable,
   joinLayout, sliceLayout, splitResultLayout, transLayout, type GpuConfig,
-} from './convert-to-gpu-layouts.js';
+} from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** An operand type a special op needs (converted just before the op, as Triton's patterns do). */

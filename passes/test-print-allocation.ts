@@ -6,7 +6,7 @@
  *  - at each function: `size = TOTAL` (its own need);
  *  - at the module: `ttg.shared = TOTAL` (the largest function's).
  */
-import { allocateModule } from './alloc-shared-core.js';
+import { allocateModule } from './support/alloc-shared-core.js';
 import type { PassDecl } from './pass.js';
 
 /** Emits the shared-memory allocation (offsets, sizes, totals) as remarks. */

@@ -22,7 +22,7 @@ import { isDistributed } from '../dialects/ttg/layout-attrs.js';
 import { layoutOrder, toLinearLayout } from '../dialects/ttg/layout-lib.js';
 import { dimName } from '../dialects/ttg/layout-linear.js';
 import { getAxisInfo, type AxisInfoAnalysis } from './analysis/axis-info.js';
-import { pointeeBits, tensorPtrOf } from './coalesce-access.js';
+import { pointeeBits, tensorPtrOf } from './support/coalesce-access.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The discardable attribute `vectorize` sets: elements per vector memory instruction of one thread (i32). */

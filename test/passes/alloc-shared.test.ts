@@ -9,7 +9,7 @@ import '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseSourceFile, parseText } from '../../ir/parser.js';
 import { allocShared } from '../../passes/alloc-shared.js';
-import { allocateModule, packBuffers, type SharedBuffer } from '../../passes/alloc-shared-core.js';
+import { allocateModule, packBuffers, type SharedBuffer } from '../../passes/support/alloc-shared-core.js';
 import { AnalysisCache, PassContext } from '../../passes/pass.js';
 import { testPrintAllocation } from '../../passes/test-print-allocation.js';
 import { splitInput } from '../../tools/input-chunks.js';

@@ -13,7 +13,7 @@ import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
 import { convertToGpu } from '../../passes/convert-to-gpu.js';
-import { defaultBlocked, dotResultLayout, type GpuConfig } from '../../passes/convert-to-gpu-layouts.js';
+import { defaultBlocked, dotResultLayout, type GpuConfig } from '../../passes/support/convert-to-gpu-layouts.js';
 import { AnalysisCache, PassContext, type PassOptions } from '../../passes/pass.js';
 import { runFileCheck } from '../../tools/filecheck.js';
 import { runPass } from '../helpers/pass-harness.js';

@@ -3,9 +3,9 @@
  * `#ttg.blocked` layout of a shape, and the layouts the special ops produce or need
  * (expand_dims, dot, join, split, trans, cat, descriptor gather/scatter indices).
  */
-import type { Attribute } from '../ir/attributes.js';
-import { BLOCKED, DOT_OP, SLICE, isLayout } from '../dialects/ttg/layout-attrs.js';
-import { StructAttr } from '../dialects/ttg/struct-attr.js';
+import type { Attribute } from '../../ir/attributes.js';
+import { BLOCKED, DOT_OP, SLICE, isLayout } from '../../dialects/ttg/layout-attrs.js';
+import { StructAttr } from '../../dialects/ttg/struct-attr.js';
 
 /** The launch configuration the layouts are built for. */
 export interface GpuConfig {

@@ -11,13 +11,13 @@
  *     the lowest offset, aligned, that overlaps no already placed buffer whose lifetime intersects
  *     its own (first fit). The total is the largest end offset.
  */
-import type { Operation, Value } from '../ir/ir.js';
-import { BlockArgument, OpResult } from '../ir/ir.js';
-import { IntegerAttr } from '../ir/attributes.js';
-import { MemDescType } from '../dialects/ttg/types.js';
-import { SharedMemorySpaceAttr, NVMMA_SHARED } from '../dialects/ttg/layout-attrs.js';
-import { StructAttr } from '../dialects/ttg/struct-attr.js';
-import { ProgramOrder, intersects, type Interval } from './analysis/liveness.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { BlockArgument, OpResult } from '../../ir/ir.js';
+import { IntegerAttr } from '../../ir/attributes.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { SharedMemorySpaceAttr, NVMMA_SHARED } from '../../dialects/ttg/layout-attrs.js';
+import { StructAttr } from '../../dialects/ttg/struct-attr.js';
+import { ProgramOrder, intersects, type Interval } from '../analysis/liveness.js';
 import { elementBytes, scratchBytes } from './alloc-shared-scratch.js';
 
 /** Alignment of scratch buffers (Triton's `scratchAlignment`). */

@@ -13,12 +13,12 @@
  *    broadcasts (not modelled here: 0).
  * Element bytes round sub-byte types up to 1; pointers count 8.
  */
-import type { Operation } from '../ir/ir.js';
-import { RankedTensorType, bitWidth, type Type } from '../ir/types.js';
-import { IntegerAttr } from '../ir/attributes.js';
-import { PointerType } from '../dialects/tt/types.js';
-import { conversionScratchBytes } from '../dialects/ttg/layout-scratch.js';
-import { toLinearLayout } from '../dialects/ttg/layout-lib.js';
+import type { Operation } from '../../ir/ir.js';
+import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
+import { IntegerAttr } from '../../ir/attributes.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import { conversionScratchBytes } from '../../dialects/ttg/layout-scratch.js';
+import { toLinearLayout } from '../../dialects/ttg/layout-lib.js';
 
 /** Bytes one element of `t` takes in shared memory (sub-byte types round up to 1, pointers 8). */
 export function elementBytes(t: Type): number {

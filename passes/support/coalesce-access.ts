@@ -2,12 +2,12 @@
  * Helpers shared by `coalesce` and `vectorize`: which ops are global memory accesses, their
  * pointer operand, the element size they move, and the launch configuration around them.
  */
-import { IntegerAttr } from '../ir/attributes.js';
-import type { Operation, Value } from '../ir/ir.js';
-import { bitWidth, elementTypeOf, RankedTensorType } from '../ir/types.js';
-import { PointerType } from '../dialects/tt/types.js';
-import { ctaFields } from '../dialects/ttg/layout-lib.js';
-import { isTtgLayout } from '../dialects/ttg/layout-attrs.js';
+import { IntegerAttr } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { bitWidth, elementTypeOf, RankedTensorType } from '../../ir/types.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import { ctaFields } from '../../dialects/ttg/layout-lib.js';
+import { isTtgLayout } from '../../dialects/ttg/layout-attrs.js';
 import type { GpuConfig } from './convert-to-gpu-layouts.js';
 
 /** The global memory access ops (Triton's getMemAccessPtr set, less the async copies). */
