@@ -41,13 +41,14 @@ function asLayout(a: Attribute): StructAttr {
   return a;
 }
 
-/** Whether `a` is a distributed layout this library can map (blocked, slice, mma v2/v3, dot_op of mma v2, linear). */
+/** Whether `a` is a distributed layout this library can map (blocked, slice, mma v2/v3, dot_op of mma v2 or blocked, linear). */
 export function isSupportedLayout(a: Attribute | null | undefined): boolean {
   if (!(a instanceof StructAttr) || !isDistributed(a)) return false;
   if (a.spec === SLICE) return isSupportedLayout(a.attr('parent'));
   if (a.spec === NVIDIA_MMA) return a.int('versionMajor') === 2 || a.int('versionMajor') === 3;
   if (a.spec === DOT_OP) {
     const p = a.attr('parent');
+    if (p instanceof StructAttr && p.spec === BLOCKED) return true;
     return p instanceof StructAttr && p.spec === NVIDIA_MMA && p.int('versionMajor') === 2 && a.int('kWidth') > 0;
   }
   return true;
@@ -153,9 +154,37 @@ function mmaLayout(l: StructAttr, shape: readonly number[]): LinearLayout {
   return combineWithShape(cta.mul(warps), l, shape);
 }
 
+/** Triton's `broadcastedDotOperandLayout`: identity along every dim of `order` but `kDim`, which is broadcast. */
+function broadcastedDot(sizes: readonly number[], order: readonly number[], kDim: number, inDim: string): LinearLayout {
+  let ret = LinearLayout.empty();
+  for (const d of order) ret = ret.mul((d === kDim ? LinearLayout.zeros1D : LinearLayout.identity1D)(sizes[d], inDim, dimName(d)));
+  return ret;
+}
+
+/**
+ * Triton's `fmaDotToLinearLayout` (dot operand of a blocked parent, the FMA path): each thread holds
+ * the parent's sizePerThread, widened to the whole K extent of the tensor; lanes and warps follow the
+ * parent's, broadcast along K; registers, lanes and warps all walk the parent's order.
+ */
+function fmaDotLayout(l: StructAttr, shape: readonly number[]): LinearLayout {
+  const blocked = l.attr('parent') as StructAttr;
+  const rank = shape.length;
+  const order = blocked.ints('order');
+  const kDim = l.int('opIdx') === 0 ? rank - 1 : rank - 2;
+  const threadSize = [...blocked.ints('sizePerThread')];
+  threadSize[kDim] = shape[kDim];
+  const repDims = order.map(dimName);
+  const cta = identityStandardND('register', threadSize, order)
+    .transposeOuts(repDims)
+    .mul(broadcastedDot(blocked.ints('threadsPerWarp'), order, kDim, 'lane').transposeOuts(repDims))
+    .mul(broadcastedDot(blocked.ints('warpsPerCTA'), order, kDim, 'warp').transposeOuts(repDims));
+  return combineWithShape(cta, l, shape);
+}
+
 function dotLayout(l: StructAttr, shape: readonly number[]): LinearLayout {
   const mma = l.attr('parent') as StructAttr;
-  if (!isSupportedLayout(l)) throw new Error(`dot operand ${l} is not supported (mma v2 parent with kWidth > 0 only)`);
+  if (mma instanceof StructAttr && mma.spec === BLOCKED) return fmaDotLayout(l, shape);
+  if (!isSupportedLayout(l)) throw new Error(`dot operand ${l} is not supported (blocked parent, or mma v2 parent with kWidth > 0, only)`);
   const rank = shape.length;
   const kWidth = l.int('kWidth');
   const isA = l.int('opIdx') === 0;

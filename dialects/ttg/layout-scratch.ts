@@ -1,14 +1,26 @@
 /**
- * Shared-memory scratch of a `ttg.convert_layout` between two distributed layouts, following
- * Triton's `getRepShapeForCvt` / `getScratchConfigForCvt` (lib/Analysis/Utility.cpp, Allocation.cpp):
- * the conversion goes through a "rep" tile of max(min(shapePerCTA, tile)) per dim, padded along the
- * dst order's fastest dim by the wider of the in/out vector widths. A conversion needs no scratch
+ * Shared-memory scratch of a `ttg.convert_layout` between two distributed layouts.
+ *
+ * `conversionScratchBytes` follows Triton 3.4+ (`getNumScratchElemsSwizzledCvt` in
+ * lib/Analysis/Allocation.cpp, `optimalSwizzlingLdSt` / `buildReps` in lib/Tools/GenericSwizzling.cpp):
+ * the data goes through a swizzled tile that covers the whole tensor, except that "segment" bases
+ * held in registers by both layouts become repetitions moved one after another through the same
+ * tile. What differs from Triton 3.6: only the ld.shared/st.shared path is modelled (3.6 also tries
+ * ldmatrix/stmatrix tiles through `optimalSwizzling(src, dst, srcTiles, dstTiles)`, which can pick
+ * a different vbasis and thus a different rep count for 16-bit and 8-bit types), the bank and
+ * swizzle bases themselves are not built (they do not change the size), and `cvtNeedsSharedMemory`
+ * is the warp-ownership test below rather than Triton's `cvtNeedsWarpShuffle` analysis.
+ *
+ * The legacy (Triton <= 3.3) rule, `getRepShapeForCvt` / `getScratchConfigForCvt`: a "rep" tile of
+ * max(min(shapePerCTA, tile)) per dim, padded along the dst order's fastest dim by the wider of the
+ * in/out vector widths, remains available as `scratchConfigForCvt`. A conversion needs no scratch
  * when every destination warp already holds its elements in the source (register or in-warp shuffles).
  */
 import type { Attribute } from '../../ir/attributes.js';
 import { StructAttr } from './struct-attr.js';
 import { BLOCKED, DOT_OP, NVIDIA_MMA } from './layout-attrs.js';
 import { ctaFields, dstOwnersWithinSrc, isSupportedLayout, layoutOrder, layoutsEquivalent, shapePerTile, toLinearLayout } from './layout-lib.js';
+import type { LinearLayout } from './layout-linear.js';
 
 /** Triton's `ScratchConfig` for a layout conversion. */
 export interface ScratchConfig {
@@ -90,16 +102,204 @@ export function scratchConfigForCvt(src: Attribute, dst: Attribute, shape: reado
   return { repShape, paddedRepShape: padded, order: outOrd, inVec, outVec };
 }
 
+// ---- Triton 3.4+ swizzled conversion scratch (lib/Tools/GenericSwizzling.cpp) -------------
+
+const ilog2 = (n: number): number => (n < 1 ? 0 : 31 - Math.clz32(n));
+
+/**
+ * The bases of `inDim` as indices into the flattened tensor, Triton's `flattenOuts` convention:
+ * the first out dim (dim0) is the most minor.
+ */
+function flatBases(ll: LinearLayout, inDim: string): number[] {
+  const strides: number[] = [];
+  let s = 1;
+  for (const o of ll.outs) (strides.push(s), (s *= o.size));
+  return ll.bases(inDim).map((b) => b.reduce((acc, x, k) => acc + x * strides[k], 0));
+}
+
+/** Row-reduced echelon form over GF(2), pivots at the lowest set bit (what f2reduce computes), non-zero rows only. */
+function rref(vectors: readonly number[], dim: number): number[] {
+  const rows = [...vectors];
+  const out: number[] = [];
+  for (let c = 0; c < dim; c++) {
+    const k = rows.findIndex((r) => (r >>> c) & 1);
+    if (k < 0) continue;
+    const piv = rows.splice(k, 1)[0];
+    for (let j = 0; j < rows.length; j++) if ((rows[j] >>> c) & 1) rows[j] ^= piv;
+    for (let j = 0; j < out.length; j++) if ((out[j] >>> c) & 1) out[j] ^= piv;
+    out.push(piv);
+  }
+  return out;
+}
+
+/** Triton's `nullspaceBasis`. */
+function nullspaceBasis(vectors: readonly number[], dim: number): number[] {
+  const mat = rref(vectors, dim);
+  const pivots = new Set(mat.map((r) => 31 - Math.clz32(r & -r)));
+  const basis: number[] = [];
+  for (let free = 0; free < dim; free++) {
+    if (pivots.has(free)) continue;
+    let vec = 1 << free;
+    for (const r of mat) if ((r >>> free) & 1) vec ^= 1 << (31 - Math.clz32(r & -r));
+    basis.push(vec);
+  }
+  return basis;
+}
+
+const isPow2 = (x: number): boolean => x > 0 && (x & (x - 1)) === 0;
+
+/** Triton's `intersectionBasis` (power-of-two bases keep b1's order). */
+export function intersectionBasis(b1: readonly number[], b2: readonly number[], dim: number): number[] {
+  if (b1.every(isPow2) && b2.every(isPow2)) {
+    const set2 = new Set(b2);
+    return b1.filter((b) => b !== 0 && set2.has(b));
+  }
+  return nullspaceBasis([...nullspaceBasis(b1, dim), ...nullspaceBasis(b2, dim)], dim);
+}
+
+/** `SmallVector` `a >= b` (lexicographic). */
+function lexGe(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return a.length >= b.length;
+}
+
+/** Triton's `getVbasis`: the bases vectorised in every shared-memory access. */
+function getVbasis(regSrc0: readonly number[], regDst0: readonly number[], laneSrc: readonly number[], laneDst: readonly number[], dim: number, bitwidth: number): number[] {
+  let regSrc = [...regSrc0];
+  let regDst = [...regDst0];
+  let vbasis = intersectionBasis(regSrc, regDst, dim);
+  const maxVecBases = ilog2(Math.floor(128 / bitwidth));
+  if (vbasis.length > maxVecBases) vbasis.length = maxVecBases;
+  const basesPerBank = bitwidth > 32 ? 0 : ilog2(Math.floor(32 / bitwidth));
+  const laneSrcSet = new Set(laneSrc);
+  const laneDstSet = new Set(laneDst);
+  const intersectAfterBank0 = (regs: readonly number[], vb: readonly number[], otherLane: Set<number>): number[] => {
+    const vec: number[] = [];
+    const maxVecLog2 = ilog2(Math.floor(128 / Math.max(bitwidth, 32)));
+    for (const r of regs) {
+      if (vb.includes(r)) continue;
+      if (otherLane.has(r)) vec.push(r);
+      if (vec.length === maxVecLog2) break;
+    }
+    return vec;
+  };
+  let vecSrc = true;
+  if ((1 << vbasis.length) * bitwidth < 32) {
+    const isPrefix = (prefix: readonly number[], regs: readonly number[]) => prefix.every((p, i) => regs[i] === p);
+    let srcPrefix = isPrefix(vbasis, regSrc);
+    let dstPrefix = isPrefix(vbasis, regDst);
+    const movePrefixToFront = (regs: readonly number[]) => [...vbasis, ...regs.filter((r) => !vbasis.includes(r))];
+    if (vbasis.length && !srcPrefix && !dstPrefix) {
+      regSrc = movePrefixToFront(regSrc);
+      regDst = movePrefixToFront(regDst);
+      srcPrefix = dstPrefix = true;
+    }
+    const fillVbasis = (regs: readonly number[], vb: readonly number[]) => {
+      const ret = [...vb];
+      for (let i = vb.length; i < basesPerBank && i < regs.length; i++) ret.push(regs[i]);
+      return ret;
+    };
+    if (srcPrefix && dstPrefix) {
+      const vs = intersectAfterBank0(regSrc, fillVbasis(regSrc, vbasis), laneDstSet);
+      const vd = intersectAfterBank0(regDst, fillVbasis(regDst, vbasis), laneSrcSet);
+      srcPrefix = lexGe(vs, vd);
+      dstPrefix = !srcPrefix;
+    }
+    vecSrc = srcPrefix;
+    vbasis = fillVbasis(vecSrc ? regSrc : regDst, vbasis);
+  }
+  vbasis.push(...(vecSrc ? intersectAfterBank0(regSrc, vbasis, laneDstSet) : intersectAfterBank0(regDst, vbasis, laneSrcSet)));
+  return vbasis;
+}
+
+/** Triton's `computeSegment`: the shared-memory bases past the first bank row. */
+function computeSegment(bankSrc: readonly number[], bankDst: readonly number[], dim: number, lenSegment: number): number[] {
+  const setSrc = new Set(bankSrc.filter((b) => b !== 0));
+  const setDst = new Set(bankDst.filter((b) => b !== 0));
+  let segment: number[] = [];
+  for (let b = 0; b < dim; b++) if (!setSrc.has(1 << b) && !setDst.has(1 << b)) segment.push(1 << b);
+  if (segment.length >= lenSegment) return segment.slice(0, Math.max(0, lenSegment));
+  let A = [...setSrc].filter((v) => !setDst.has(v));
+  let B = [...setDst].filter((v) => !setSrc.has(v));
+  if (A.length > B.length) [A, B] = [B, A];
+  A.sort((x, y) => x - y);
+  B.sort((x, y) => x - y);
+  const logBankConflicts = Math.min(Math.max(0, lenSegment - A.length - segment.length), A.length);
+  for (let i = logBankConflicts; i < A.length; i++) segment.push(A[i] ^ B[i]);
+  segment.push(...A.slice(0, logBankConflicts), ...B.slice(0, logBankConflicts));
+  if (segment.length > lenSegment) segment = segment.slice(0, lenSegment);
+  return segment;
+}
+
+/** The pieces of Triton's `optimalSwizzlingLdSt` smem layout that decide its size. */
+export interface SwizzledScratch {
+  /** log2 of the tensor elements the smem layout covers (all of them). */
+  dim: number;
+  /** Vectorised bases. */
+  vbasis: number[];
+  /** Segment bases (before the reps are split off). */
+  segment: number[];
+  /** Segment bases held in registers by both layouts: moved in successive rounds through one tile. */
+  reps: number[];
+}
+
+/**
+ * Triton's `optimalSwizzlingLdSt` + `buildReps` on the layouts of `src` and `dst` (register
+ * broadcasting removed), as far as the number of rounds is concerned.
+ */
+export function swizzledScratch(src: Attribute, dst: Attribute, shape: readonly number[], bitwidth: number): SwizzledScratch {
+  const s = toLinearLayout(src, shape);
+  const d = toLinearLayout(dst, shape);
+  // actionRemoveBroadcastedRegs: drop the zero register bases.
+  const regSrc = flatBases(s, 'register').filter((b) => b !== 0);
+  const regDst = flatBases(d, 'register').filter((b) => b !== 0);
+  const laneSrc = flatBases(s, 'lane');
+  const laneDst = flatBases(d, 'lane');
+  const dim = ilog2(s.outs.reduce((a, o) => a * o.size, 1));
+  const vbasis = getVbasis(regSrc, regDst, laneSrc, laneDst, dim, bitwidth);
+  const vectorSize = (regs: readonly number[]) => {
+    let i = 0;
+    while (i < vbasis.length && i < regs.length && regs[i] === vbasis[i]) i++;
+    return i;
+  };
+  const tile = (lanes: readonly number[], regs: readonly number[]) => {
+    let t = [...lanes];
+    const vs = vectorSize(regs);
+    if ((1 << vs) * bitwidth > 32) t = t.slice(0, Math.max(0, t.length - ilog2(((1 << vs) * bitwidth) / 32)));
+    return t.filter((b) => !vbasis.includes(b));
+  };
+  const tileSrc = tile(laneSrc, regSrc);
+  const tileDst = tile(laneDst, regDst);
+  const lenB = Math.min(ilog2(Math.floor(1024 / ((1 << vbasis.length) * bitwidth))), dim - vbasis.length);
+  const lenS = dim - lenB - vbasis.length;
+  const segment = computeSegment([...vbasis, ...tileSrc], [...vbasis, ...tileDst], dim, lenS);
+  const srcRegs = new Set(regSrc);
+  const dstRegs = new Set(regDst);
+  const reps = [...new Set(segment)].filter((b) => srcRegs.has(b) && dstRegs.has(b));
+  return { dim, vbasis, segment, reps };
+}
+
+/**
+ * Triton's `getNumScratchElemsSwizzledCvt` (3.4+, ld/st path): the conversion goes through a
+ * swizzled shared-memory tile covering the whole tensor, except that segment bases held in
+ * registers by both layouts become "reps", moved one after another through the same tile.
+ */
+export function numScratchElemsSwizzledCvt(src: Attribute, dst: Attribute, shape: readonly number[], bitwidth: number): number {
+  const { dim, reps } = swizzledScratch(src, dst, shape, bitwidth);
+  return 2 ** (dim - reps.length);
+}
+
 /**
  * Bytes of shared-memory scratch a `ttg.convert_layout` from `src` to `dst` on `shape` needs,
  * elements `elementBytes` wide (Triton rounds sub-byte types up to 1 byte and uses 8 for pointers);
- * 0 when no shared memory is needed.
+ * 0 when no shared memory is needed. Triton 3.4+'s rule (`getNumScratchElemsSwizzledCvt` x bytes);
+ * the pre-3.4 padded rep-shape rule is `scratchConfigForCvt`.
  */
 export function conversionScratchBytes(src: Attribute, dst: Attribute, shape: readonly number[], elementBytes: number): number {
   // Unmodelled layouts: staging the whole tensor through shared memory is always enough.
   if (src !== dst && (!isSupportedLayout(src) || !isSupportedLayout(dst)))
     return shape.reduce((a, b) => a * b, 1) * Math.max(1, elementBytes);
-  const cfg = scratchConfigForCvt(src, dst, shape);
-  if (!cfg) return 0;
-  return cfg.paddedRepShape.reduce((a, b) => a * b, 1) * Math.max(1, elementBytes);
+  if (!cvtNeedsSharedMemory(src, dst, shape)) return 0;
+  const bytes = Math.max(1, elementBytes);
+  return numScratchElemsSwizzledCvt(src, dst, shape, bytes * 8) * bytes;
 }

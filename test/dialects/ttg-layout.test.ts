@@ -16,11 +16,12 @@ import {
   sameLinearLayout,
   shapePerTile,
   threadsPerWarp,
+  toLinearLayout,
   totalElemsPerThread,
   warpsPerCTA,
   type Owner,
 } from '../../dialects/ttg/layout-lib.js';
-import { contigPerThread, conversionScratchBytes, cvtNeedsSharedMemory, repShapeForCvt, scratchConfigForCvt } from '../../dialects/ttg/layout-scratch.js';
+import { contigPerThread, conversionScratchBytes, cvtNeedsSharedMemory, repShapeForCvt, scratchConfigForCvt, swizzledScratch } from '../../dialects/ttg/layout-scratch.js';
 import { collectLayoutUses, layoutSvg, MAX_CELLS } from '../../tools/view-layout.js';
 
 const mma = (w: number[]) => StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: w, instrShape: [16, 8] });
@@ -136,6 +137,28 @@ test('dot_op kWidth 2 of mma v2: A on 32x16, B on 16x32 (m16n8k16 fragments, bro
   assert.equal(shapePerTile(b), [16, 16]);
 });
 
+test('dot_op of a blocked parent (FMA operands): K held whole by each thread, lanes and warps broadcast along K', () => {
+  const P = blocked([2, 1], [4, 8], [2, 2], [1, 0]);
+  const a = dot(0, P);
+  const b = dot(1, P);
+  // A on 16x4: registers = sizePerThread [2, K=4] in order [1, 0]; the 8 lanes and the first warp bit
+  // along dim1 (= K) broadcast; 4 lanes then 1 warp bit along dim0.
+  assert.equal(toLinearLayout(a, [16, 4]).toString(), 'register=[[0,1],[0,2],[1,0]] lane=[[0,0],[0,0],[0,0],[2,0],[4,0]] warp=[[0,0],[8,0]] block=[] -> dim0:16 dim1:4');
+  // thread (warp w, lane l) holds rows 2 (l >> 3) + 8 (w >> 1) + {0, 1}, all 4 K
+  checkOwners(a, [16, 4], (i, j) => {
+    const out: string[] = [];
+    for (let w = 0; w < 4; w++)
+      for (let l = 0; l < 32; l++) if (2 * (l >> 3) + 8 * (w >> 1) === (i & ~1)) out.push(`${w}/${l}/${j + 4 * (i & 1)}`);
+    return out;
+  });
+  // warp 3, lane 13: rows 10, 11 -> linear indices 40..47
+  assert.equal(elementsOf(a, [16, 4], 3, 13), [40, 41, 42, 43, 44, 45, 46, 47]);
+  assert.equal(elemsPerThread(a, [16, 4]), [2, 4]);
+  // B on 4x32: K = dim0 in registers, 8 lanes and 1 warp bit along dim1 (16 columns), repeated once in registers
+  assert.equal(toLinearLayout(b, [4, 32]).toString(), 'register=[[1,0],[2,0],[0,16]] lane=[[0,1],[0,2],[0,4],[0,0],[0,0]] warp=[[0,8],[0,0]] block=[] -> dim0:4 dim1:32');
+  assert.equal(elementsOf(b, [4, 32], 1, 3), [11, 43, 75, 107, 27, 59, 91, 123]);
+});
+
 test('equivalence', () => {
   const lin = parseText(
     `#L = #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[0, 16], [8, 0]], block = []}>
@@ -160,16 +183,33 @@ test('equivalence', () => {
 
 test('conversion scratch bytes', () => {
   assert.is(conversionScratchBytes(B16x32, B16x32, [16, 32], 4), 0);
+  // The legacy (Triton <= 3.3) padded rep-shape rule, still available as scratchConfigForCvt:
   // #blocked1 -> #blocked on 128x64 f16: rep [32, 64], vec 8 -> padded [32, 72]
   assert.equal(repShapeForCvt(EX_BLOCKED1, EX_BLOCKED, [128, 64]), [32, 64]);
   const cfg = scratchConfigForCvt(EX_BLOCKED1, EX_BLOCKED, [128, 64])!;
   assert.equal([cfg.inVec, cfg.outVec, cfg.paddedRepShape], [8, 8, [32, 72]]);
-  assert.is(conversionScratchBytes(EX_BLOCKED1, EX_BLOCKED, [128, 64], 2), 32 * 72 * 2);
-  // mma [2,2] -> blocked on 32x32 f32: rep [32, 32], inVec 2, outVec 4 -> [32, 36]
+  // Triton 3.4+ (getNumScratchElemsSwizzledCvt). Flattened index: dim0 minor (bits 0-6 = row), bits 7-12 = column.
+  // Both layouts hold 8 consecutive columns (vbasis 128, 256, 512: one 128-bit access); rows 32 and 64 are
+  // register bits of both (src: 32 rows per CTA tile; dst: 8) and land in the segment -> 2 rep bits:
+  // 8192 / 4 = 2048 elements (a 32x64 tile, unpadded) x 2 bytes.
+  const sw = swizzledScratch(EX_BLOCKED1, EX_BLOCKED, [128, 64], 16);
+  assert.equal([sw.dim, sw.vbasis, sw.reps], [13, [128, 256, 512], [32, 64]]);
+  assert.is(conversionScratchBytes(EX_BLOCKED1, EX_BLOCKED, [128, 64], 2), 2048 * 2);
+  // mma [2,2] -> blocked on 32x32 f32: only column bit 0 (32) is a register of both; no reps -> whole tensor
   const m = mma([2, 2]);
-  assert.is(conversionScratchBytes(m, B16x32, [32, 32], 4), 32 * 36 * 4);
-  // 1-D: no padding
-  assert.is(conversionScratchBytes(blocked([4], [32], [4], [0]), blocked([1], [32], [4], [0]), [1024], 4), 512 * 4);
+  assert.equal(swizzledScratch(m, B16x32, [32, 32], 32).reps, []);
+  assert.is(conversionScratchBytes(m, B16x32, [32, 32], 4), 32 * 32 * 4);
+  // 1-D [4]/[32]/[4] -> [1]/[32]/[4] on 1024 f32. src registers: 1, 2, 512; dst registers: 128, 256, 512;
+  // dst lanes 1..16. vbasis = [512] (common), 2 x 32 bits >= a bank, then src registers 1, 2 that are dst
+  // lanes -> [512, 1, 2]; bank bases: log2(1024 / (8 x 32)) = 2; segment needs 10 - 2 - 3 = 5 bases, the free
+  // unit bits are 128, 256 (not in either tile) -> segment [128, 256], neither a src register -> no reps.
+  const sw1 = swizzledScratch(blocked([4], [32], [4], [0]), blocked([1], [32], [4], [0]), [1024], 32);
+  assert.equal([sw1.vbasis, sw1.segment, sw1.reps], [[512, 1, 2], [128, 256], []]);
+  assert.is(conversionScratchBytes(blocked([4], [32], [4], [0]), blocked([1], [32], [4], [0]), [1024], 4), 1024 * 4);
+  // blocked -> FMA dot operand A (convert-to-gpu's #blocked1 -> dot_op<opIdx 0, #blocked8> of matmul_kernel):
+  // rows 32 and 64 are registers of both -> a quarter of 128x64
+  const fmaParent = blocked([4, 4], [1, 32], [2, 2], [1, 0]);
+  assert.is(conversionScratchBytes(blocked([1, 1], [1, 32], [2, 2], [1, 0]), dot(0, fmaParent), [128, 64], 2), 2048 * 2);
   // mma [4,1] -> dot A: every thread already holds its elements (Triton's mma -> dot shortcut)
   assert.not.ok(cvtNeedsSharedMemory(mma([4, 1]), dot(0, mma([4, 1])), [64, 16]));
   assert.is(conversionScratchBytes(mma([4, 1]), dot(0, mma([4, 1])), [64, 16], 2), 0);
