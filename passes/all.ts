@@ -11,6 +11,7 @@ import { inline } from './inline.js';
 import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
 import { registerPass } from './registry.js';
+import { removeLayoutConversions } from './remove-layout-conversions.js';
 import { symbolDce } from './symbol-dce.js';
 import { testCrash } from './test-crash.js';
 import { testInvalidIr } from './test-invalid-ir.js';
@@ -28,6 +29,7 @@ for (const pass of [
   inline,
   insertBarriers,
   licm,
+  removeLayoutConversions,
   symbolDce,
   testCrash,
   testInvalidIr,

@@ -1,0 +1,194 @@
+/**
+ * `remove-layout-conversions` (a small version of Triton's RemoveLayoutConversions pass): removes
+ * `ttg.convert_layout` ops by folding chains of converts and by rematerializing the cheap,
+ * layout-agnostic computation that feeds a convert directly in the convert's target layout.
+ *
+ * For each convert `%r = ttg.convert_layout %v : T0 -> T`, the backward slice of `%v` is planned
+ * first (all or nothing, depth- and size-capped): values of type T are used as they are; a convert
+ * feeding the slice is looked through (its source is rematerialized, or converted once, directly
+ * to the needed type); elementwise ops (arith/math/tt.addptr ...), tt.splat, splat dense
+ * constants, 1-D tt.make_range, tt.broadcast and tt.expand_dims are recreated in the needed layout
+ * (operand layouts: the same for elementwise/broadcast, `#ttg.slice<{dim = axis, parent = L}>` for
+ * expand_dims) as long as that layout is blocked (or a slice, for 1-D results). Anything else (block
+ * arguments, loads, dots, reductions, loop results) stops the plan, and the convert stays.
+ * Originals are kept while other ops use them; ops left dead are erased afterwards.
+ */
+import { Builder } from '../ir/builder.js';
+import type { Operation, Value } from '../ir/ir.js';
+import { DenseElementsAttr, IntegerAttr } from '../ir/attributes.js';
+import { isSideEffectFree, isTriviallyDead } from '../ir/patterns.js';
+import { RankedTensorType, type Type } from '../ir/types.js';
+import { BLOCKED, isLayout, SLICE, slice } from '../dialects/ttg/layout-attrs.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+/** How deep a backward slice may go before a rematerialization is given up. */
+const MAX_DEPTH = 16;
+/** How many ops one convert may rematerialize at most. */
+const MAX_OPS = 64;
+
+const CONVERT = 'ttg.convert_layout';
+
+/** Whether `t` is a register tensor in a blocked layout. */
+const isBlockedTensor = (t: Type): t is RankedTensorType => t instanceof RankedTensorType && isLayout(t.encoding, BLOCKED);
+
+/** Whether ops can be recreated with result type `t` (blocked, or a slice layout for 1-D tensors). */
+function rematTarget(t: Type): t is RankedTensorType {
+  if (!(t instanceof RankedTensorType)) return false;
+  return isLayout(t.encoding, BLOCKED) || (t.rank === 1 && isLayout(t.encoding, SLICE));
+}
+
+/** Whether `op` is a side-effect-free elementwise op over tensors of one shape (every operand is a tensor). */
+function isElementwise(op: Operation): boolean {
+  if (!op.hasTrait('Elementwise') || op.regions.length || op.numResults !== 1 || !op.numOperands) return false;
+  if (!isSideEffectFree(op)) return false;
+  const rt = op.result(0).type;
+  if (!(rt instanceof RankedTensorType)) return false;
+  return op.operandTypes().every((t) => t instanceof RankedTensorType && t.shape.length === rt.rank && t.shape.every((d, k) => d === rt.shape[k]));
+}
+
+/** The operand types `def` needs so that its result gets type `t`, or null when it cannot be recreated so. */
+function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
+  const enc = t.encoding;
+  switch (def.name) {
+    case 'arith.constant':
+      return def.getAttr('value') instanceof DenseElementsAttr && (def.getAttr('value') as DenseElementsAttr).isSplat ? [] : null;
+    case 'tt.make_range':
+      return t.rank === 1 ? [] : null;
+    case 'tt.splat':
+      return def.operand(0).type instanceof RankedTensorType ? null : [def.operand(0).type];
+    case 'tt.broadcast':
+      return isBlockedTensor(t) ? [(def.operand(0).type as RankedTensorType).withEncoding(enc)] : null;
+    case 'tt.expand_dims': {
+      const axis = def.getAttr('axis');
+      const src = def.operand(0).type as RankedTensorType;
+      return isBlockedTensor(t) && src.rank === 1 && axis instanceof IntegerAttr ? [src.withEncoding(slice(axis.num, enc!))] : null;
+    }
+  }
+  if (!isElementwise(def)) return null;
+  return def.operandTypes().map((o) => (o as RankedTensorType).withEncoding(enc));
+}
+
+/** Plans and builds the rematerialization of values in other layouts, memoized per (value, type). */
+class Rematerializer {
+  private readonly plans = new Map<Value, Map<Type, boolean>>();
+  private readonly built = new Map<Value, Map<Type, Value>>();
+  private readonly b = new Builder();
+  /** Ops planned for the current root (capped by MAX_OPS). */
+  private planned = 0;
+  /** Ops created so far. */
+  created = 0;
+
+  /** Whether `v` can be obtained with type `t` without a convert of any value that is not itself a convert. */
+  canRemat(v: Value, t: Type, depth = 0): boolean {
+    if (v.type === t) return true;
+    const memo = this.plans.get(v)?.get(t);
+    if (memo !== undefined) return memo;
+    const ok = this.plan(v, t, depth);
+    if (!this.plans.has(v)) this.plans.set(v, new Map());
+    this.plans.get(v)!.set(t, ok);
+    return ok;
+  }
+
+  private plan(v: Value, t: Type, depth: number): boolean {
+    const def = v.definingOp;
+    if (!def) return false;
+    if (def.name === CONVERT) return true;
+    if (depth >= MAX_DEPTH || !rematTarget(t) || ++this.planned > MAX_OPS) return false;
+    const types = operandTypesFor(def, t);
+    if (!types) return false;
+    return def.operandValues().every((o, k) => !(o.type instanceof RankedTensorType) || this.canRemat(o, types[k], depth + 1));
+  }
+
+  /** Starts planning for a new root convert. */
+  resetBudget(): void {
+    this.planned = 0;
+  }
+
+  /** `v` with type `t` (after `canRemat(v, t)`): reuses, rematerializes, or converts a convert's source. */
+  build(v: Value, t: Type): Value {
+    if (v.type === t) return v;
+    const done = this.built.get(v)?.get(t);
+    if (done) return done;
+    const def = v.definingOp!;
+    const r = def.name === CONVERT ? this.buildThroughConvert(def, t) : this.buildOp(def, t);
+    if (!this.built.has(v)) this.built.set(v, new Map());
+    this.built.get(v)!.set(t, r);
+    return r;
+  }
+
+  // convert(convert(x : A) : B) : C  ->  convert(x : A) : C, or x when A == C, or x rematerialized in C
+  private buildThroughConvert(cvt: Operation, t: Type): Value {
+    const src = cvt.operand(0);
+    if (this.canRemat(src, t)) return this.build(src, t);
+    this.b.setInsertionPointAfter(cvt);
+    this.created++;
+    return this.b.create(CONVERT, { operands: { src }, results: { result: t }, loc: cvt.loc }).result(0);
+  }
+
+  // %r = op(%a, ...) : L0 ; convert %r : L0 -> L  ->  %r' = op(%a', ...) : L, with %a' = %a in the operand layout op needs
+  private buildOp(def: Operation, t: Type): Value {
+    const types = operandTypesFor(def, t as RankedTensorType)!;
+    const operands = def.operandValues().map((o, k) => (o.type instanceof RankedTensorType ? this.build(o, types[k]) : o));
+    const op = def.clone();
+    operands.forEach((o, k) => op.setOperand(k, o));
+    op.result(0).type = t;
+    if (def.name === 'arith.constant') {
+      const value = def.getAttr('value') as DenseElementsAttr;
+      op.setAttr('value', DenseElementsAttr.get(t as RankedTensorType, [value.at(0)]));
+    }
+    this.b.setInsertionPointAfter(def);
+    this.b.insert(op);
+    this.created++;
+    return op.result(0);
+  }
+}
+
+/** Erases `ops` when dead, then the producers of their operands that became dead, and so on. */
+function eraseDead(ops: Iterable<Operation>): number {
+  const work = [...ops];
+  const seen = new Set<Operation>();
+  let erased = 0;
+  while (work.length) {
+    const op = work.pop()!;
+    if (seen.has(op) || !op.parent || !isTriviallyDead(op)) continue;
+    seen.add(op);
+    const producers = op.operandValues().map((v) => v.definingOp).filter((d): d is Operation => d !== null);
+    op.erase();
+    erased++;
+    work.push(...producers);
+  }
+  return erased;
+}
+
+function run(fn: Operation, ctx: PassContext): void {
+  const converts: Operation[] = [];
+  fn.walk((op) => void (op.name === CONVERT && converts.push(op)), 'pre');
+  const remat = new Rematerializer();
+  const candidates: Operation[] = [];
+  for (const cvt of converts) {
+    if (!cvt.parent) continue;
+    const src = cvt.operand(0);
+    const t = cvt.result(0).type;
+    remat.resetBudget();
+    if (!remat.canRemat(src, t)) continue;
+    cvt.result(0).replaceAllUsesWith(remat.build(src, t));
+    if (src.definingOp) candidates.push(src.definingOp);
+    cvt.erase();
+    ctx.bump('converts-removed');
+  }
+  ctx.bump('ops-rematerialized', remat.created);
+  ctx.bump('ops-erased', eraseDead(candidates));
+}
+
+/** The `remove-layout-conversions` pass (a small version of Triton's tritongpu-remove-layout-conversions). */
+export const removeLayoutConversions: PassDecl = {
+  name: 'remove-layout-conversions',
+  summary: 'Fold ttg.convert_layout chains and rematerialize cheap producers in the converted layout',
+  anchor: 'function',
+  statistics: {
+    'converts-removed': 'number of ttg.convert_layout ops replaced',
+    'ops-rematerialized': 'number of ops (and folded converts) created in a new layout',
+    'ops-erased': 'number of ops erased after they became dead',
+  },
+  run,
+};
