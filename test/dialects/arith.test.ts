@@ -7,6 +7,48 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { custom, expectError, generic, roundTrip, sameGeneric } from '../helpers/roundtrip.js';
 
+// mlir-opt 19 custom form of the @constants function (shared by the round-trip and normalization tests).
+const CONSTANTS_AS_PRINTED = `  func.func @constants() {
+    %true = arith.constant true
+    %false = arith.constant false
+    %c7_i8 = arith.constant 7 : i8
+    %c-128_i8 = arith.constant -128 : i8
+    %c42_i32 = arith.constant 42 : i32
+    %c-1_i32 = arith.constant -1 : i32
+    %c9223372036854775807_i64 = arith.constant 9223372036854775807 : i64
+    %c-9223372036854775808_i64 = arith.constant -9223372036854775808 : i64
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c-3 = arith.constant -3 : index
+    %cst = arith.constant 1.000000e+00 : f32
+    %cst_0 = arith.constant -0.000000e+00 : f32
+    %cst_1 = arith.constant 0.000000e+00 : f32
+    %cst_2 = arith.constant 0x7F800000 : f32
+    %cst_3 = arith.constant 0xFF800000 : f32
+    %cst_4 = arith.constant 0x7FC00000 : f32
+    %cst_5 = arith.constant 1.500000e+00 : f16
+    %cst_6 = arith.constant 0x7C00 : f16
+    %cst_7 = arith.constant -2.500000e-01 : bf16
+    %cst_8 = arith.constant 3.1415926535897931 : f64
+    %cst_9 = arith.constant 0x7FF8000000000000 : f64
+    %cst_10 = arith.constant 1.000000e-10 : f64
+    %cst_11 = arith.constant 3.40282347E+38 : f32
+    %cst_12 = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
+    %cst_13 = arith.constant dense<1> : tensor<4xi32>
+    %cst_14 = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+    %cst_15 = arith.constant dense<[[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+    %cst_16 = arith.constant dense<true> : tensor<8xi1>
+    %cst_17 = arith.constant dense<[true, false, true, false]> : tensor<4xi1>
+    %cst_18 = arith.constant dense<-1> : tensor<2x3xi64>
+    %cst_19 = arith.constant dense<[0x7F800000, -0.000000e+00]> : tensor<2xf32>
+    %cst_20 = arith.constant dense<1.500000e+00> : tensor<4xf16>
+    %cst_21 = arith.constant dense<[1, 2]> : tensor<2xindex>
+    %c-1_i8 = arith.constant -1 : i8
+    %cst_22 = arith.constant 1.000000e-01 : f32
+    %cst_23 = arith.constant dense<-1> : tensor<2xi8>
+    return
+  }`;
+
 // mlir-opt 19 custom form (plain run).
 const CUSTOM = `module {
   func.func @ints(%arg0: i32, %arg1: i32, %arg2: index, %arg3: index, %arg4: tensor<4xi32>, %arg5: tensor<4xi32>) {
@@ -103,46 +145,7 @@ const CUSTOM = `module {
     %17 = arith.bitcast %arg3 : f16 to bf16
     return
   }
-  func.func @constants() {
-    %true = arith.constant true
-    %false = arith.constant false
-    %c7_i8 = arith.constant 7 : i8
-    %c-128_i8 = arith.constant -128 : i8
-    %c42_i32 = arith.constant 42 : i32
-    %c-1_i32 = arith.constant -1 : i32
-    %c9223372036854775807_i64 = arith.constant 9223372036854775807 : i64
-    %c-9223372036854775808_i64 = arith.constant -9223372036854775808 : i64
-    %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
-    %c-3 = arith.constant -3 : index
-    %cst = arith.constant 1.000000e+00 : f32
-    %cst_0 = arith.constant -0.000000e+00 : f32
-    %cst_1 = arith.constant 0.000000e+00 : f32
-    %cst_2 = arith.constant 0x7F800000 : f32
-    %cst_3 = arith.constant 0xFF800000 : f32
-    %cst_4 = arith.constant 0x7FC00000 : f32
-    %cst_5 = arith.constant 1.500000e+00 : f16
-    %cst_6 = arith.constant 0x7C00 : f16
-    %cst_7 = arith.constant -2.500000e-01 : bf16
-    %cst_8 = arith.constant 3.1415926535897931 : f64
-    %cst_9 = arith.constant 0x7FF8000000000000 : f64
-    %cst_10 = arith.constant 1.000000e-10 : f64
-    %cst_11 = arith.constant 3.40282347E+38 : f32
-    %cst_12 = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
-    %cst_13 = arith.constant dense<1> : tensor<4xi32>
-    %cst_14 = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
-    %cst_15 = arith.constant dense<[[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
-    %cst_16 = arith.constant dense<true> : tensor<8xi1>
-    %cst_17 = arith.constant dense<[true, false, true, false]> : tensor<4xi1>
-    %cst_18 = arith.constant dense<-1> : tensor<2x3xi64>
-    %cst_19 = arith.constant dense<[0x7F800000, -0.000000e+00]> : tensor<2xf32>
-    %cst_20 = arith.constant dense<1.500000e+00> : tensor<4xf16>
-    %cst_21 = arith.constant dense<[1, 2]> : tensor<2xindex>
-    %c-1_i8 = arith.constant -1 : i8
-    %cst_22 = arith.constant 1.000000e-01 : f32
-    %cst_23 = arith.constant dense<-1> : tensor<2xi8>
-    return
-  }
+${CONSTANTS_AS_PRINTED}
 }
 `;
 
@@ -344,46 +347,7 @@ test('arith: constants are normalized as mlir-opt prints them', () => {
   return
 }
 `), `module {
-  func.func @constants() {
-    %true = arith.constant true
-    %false = arith.constant false
-    %c7_i8 = arith.constant 7 : i8
-    %c-128_i8 = arith.constant -128 : i8
-    %c42_i32 = arith.constant 42 : i32
-    %c-1_i32 = arith.constant -1 : i32
-    %c9223372036854775807_i64 = arith.constant 9223372036854775807 : i64
-    %c-9223372036854775808_i64 = arith.constant -9223372036854775808 : i64
-    %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
-    %c-3 = arith.constant -3 : index
-    %cst = arith.constant 1.000000e+00 : f32
-    %cst_0 = arith.constant -0.000000e+00 : f32
-    %cst_1 = arith.constant 0.000000e+00 : f32
-    %cst_2 = arith.constant 0x7F800000 : f32
-    %cst_3 = arith.constant 0xFF800000 : f32
-    %cst_4 = arith.constant 0x7FC00000 : f32
-    %cst_5 = arith.constant 1.500000e+00 : f16
-    %cst_6 = arith.constant 0x7C00 : f16
-    %cst_7 = arith.constant -2.500000e-01 : bf16
-    %cst_8 = arith.constant 3.1415926535897931 : f64
-    %cst_9 = arith.constant 0x7FF8000000000000 : f64
-    %cst_10 = arith.constant 1.000000e-10 : f64
-    %cst_11 = arith.constant 3.40282347E+38 : f32
-    %cst_12 = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
-    %cst_13 = arith.constant dense<1> : tensor<4xi32>
-    %cst_14 = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
-    %cst_15 = arith.constant dense<[[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
-    %cst_16 = arith.constant dense<true> : tensor<8xi1>
-    %cst_17 = arith.constant dense<[true, false, true, false]> : tensor<4xi1>
-    %cst_18 = arith.constant dense<-1> : tensor<2x3xi64>
-    %cst_19 = arith.constant dense<[0x7F800000, -0.000000e+00]> : tensor<2xf32>
-    %cst_20 = arith.constant dense<1.500000e+00> : tensor<4xf16>
-    %cst_21 = arith.constant dense<[1, 2]> : tensor<2xindex>
-    %c-1_i8 = arith.constant -1 : i8
-    %cst_22 = arith.constant 1.000000e-01 : f32
-    %cst_23 = arith.constant dense<-1> : tensor<2xi8>
-    return
-  }
+${CONSTANTS_AS_PRINTED}
 }
 `);
 });
