@@ -93,6 +93,7 @@ function makeConfig(): LitConfig {
   const tools = new Map<string, string>([
     ['triton-opt', ownTool(repo, 'triton-opt')],
     ['triton-translate', ownTool(repo, 'triton-translate')],
+    ['triton-run', ownTool(repo, 'triton-run')],
     // FILECHECK=/path/to/FileCheck runs the suite against another FileCheck (e.g. LLVM's).
     ['FileCheck', process.env.FILECHECK ? shellQuote(process.env.FILECHECK) : ownTool(repo, 'filecheck')],
     ['not', ownTool(repo, 'not')],
