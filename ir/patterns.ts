@@ -55,6 +55,31 @@ export function isTriviallyDead(op: Operation): boolean {
   return isSideEffectFree(op);
 }
 
+/**
+ * Erases each of `seeds` that is trivially dead, then the producers of its (and its nested ops')
+ * operands that became dead, and so on; ops already erased (detached) are skipped. `erase`
+ * removes one op (a Rewriter's eraseOp, to record the change). Returns the number of ops erased.
+ */
+export function eraseDeadOps(seeds: Iterable<Operation>, erase: (op: Operation) => void = (op) => op.erase()): number {
+  const worklist = [...seeds];
+  const erased = new Set<Operation>();
+  let count = 0;
+  while (worklist.length) {
+    const op = worklist.pop()!;
+    if (erased.has(op) || !op.parent || !isTriviallyDead(op)) continue;
+    const producers: (Operation | null)[] = [];
+    op.walk((inner) => {
+      erased.add(inner);
+      for (const o of inner.operands) producers.push(o.value.definingOp);
+    });
+    // %0 = arith.addi %a, %b (unused) -> (erased)
+    erase(op);
+    count++;
+    for (const p of producers) if (p && !erased.has(p)) worklist.push(p);
+  }
+  return count;
+}
+
 /** Whether `op` (and what it contains) has no memory effects. */
 export function isSideEffectFree(op: Operation): boolean {
   if (op.hasTrait('Pure')) return op.regions.length === 0 || op.regions.every(regionIsPure);

@@ -6,7 +6,7 @@
  * dead `scf.for` iter_args) and unreachable blocks are left to other passes.
  */
 import type { Operation } from '../ir/ir.js';
-import { isTriviallyDead } from '../ir/patterns.js';
+import { eraseDeadOps } from '../ir/patterns.js';
 import type { PassDecl } from './pass.js';
 
 /** The `dce` pass. */
@@ -18,21 +18,11 @@ export const dce: PassDecl = {
   run(fn, ctx) {
     const rw = ctx.rewriter();
     // Pushed in pre-order and popped last-first: users (later ops, nested ops) come before their defs.
-    const worklist: Operation[] = [];
-    for (const r of fn.regions) r.walk((op) => void worklist.push(op), 'pre');
-    const erased = new Set<Operation>();
-    while (worklist.length) {
-      const op = worklist.pop()!;
-      if (erased.has(op) || !isTriviallyDead(op)) continue;
-      const producers: (Operation | null)[] = [];
-      op.walk((inner) => {
-        erased.add(inner);
-        for (const o of inner.operands) producers.push(o.value.definingOp);
-      });
-      // %0 = arith.addi %a, %b (unused) -> (erased)
+    const ops: Operation[] = [];
+    for (const r of fn.regions) r.walk((op) => void ops.push(op), 'pre');
+    eraseDeadOps(ops, (op) => {
       rw.eraseOp(op);
       ctx.bump('num-dce');
-      for (const p of producers) if (p && !erased.has(p)) worklist.push(p);
-    }
+    });
   },
 };

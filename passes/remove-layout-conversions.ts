@@ -16,7 +16,7 @@
 import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
 import { DenseElementsAttr, IntegerAttr } from '../ir/attributes.js';
-import { isSideEffectFree, isTriviallyDead } from '../ir/patterns.js';
+import { eraseDeadOps, isSideEffectFree } from '../ir/patterns.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
 import { BLOCKED, isLayout, SLICE, slice } from '../dialects/ttg/layout-attrs.js';
 import type { PassContext, PassDecl } from './pass.js';
@@ -143,23 +143,6 @@ class Rematerializer {
   }
 }
 
-/** Erases `ops` when dead, then the producers of their operands that became dead, and so on. */
-function eraseDead(ops: Iterable<Operation>): number {
-  const work = [...ops];
-  const seen = new Set<Operation>();
-  let erased = 0;
-  while (work.length) {
-    const op = work.pop()!;
-    if (seen.has(op) || !op.parent || !isTriviallyDead(op)) continue;
-    seen.add(op);
-    const producers = op.operandValues().map((v) => v.definingOp).filter((d): d is Operation => d !== null);
-    op.erase();
-    erased++;
-    work.push(...producers);
-  }
-  return erased;
-}
-
 function run(fn: Operation, ctx: PassContext): void {
   const converts: Operation[] = [];
   fn.walk((op) => void (op.name === CONVERT && converts.push(op)), 'pre');
@@ -177,7 +160,7 @@ function run(fn: Operation, ctx: PassContext): void {
     ctx.bump('converts-removed');
   }
   ctx.bump('ops-rematerialized', remat.created);
-  ctx.bump('ops-erased', eraseDead(candidates));
+  ctx.bump('ops-erased', eraseDeadOps(candidates));
 }
 
 /** The `remove-layout-conversions` pass (a small version of Triton's tritongpu-remove-layout-conversions). */
