@@ -14,10 +14,11 @@ import { scfDialect } from './scf.js';
 import { ttDialect } from './tt/index.js';
 import { ttgDialect } from './ttg/index.js';
 import { ttngDialect } from './ttng.js';
+import { nvptxDialect } from './nvptx.js';
 
 /** Every dialect table, in registration order. */
 export const allDialects: DialectDecl[] = [
-  builtinDialect, funcDialect, arithDialect, mathDialect, scfDialect, cfDialect, gpuDialect, ttDialect, ttgDialect, ttngDialect,
+  builtinDialect, funcDialect, arithDialect, mathDialect, scfDialect, cfDialect, gpuDialect, ttDialect, ttgDialect, ttngDialect, nvptxDialect,
 ];
 
 /** Registers all dialects (idempotent). */

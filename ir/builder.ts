@@ -62,6 +62,11 @@ export class Builder {
   get insertionPoint(): InsertionPoint | null {
     return this.ip;
   }
+  /** Returns to an insertion point saved from `insertionPoint`. */
+  restoreInsertionPoint(ip: InsertionPoint | null): this {
+    this.ip = ip ? { ...ip } : null;
+    return this;
+  }
 
   /** Inserts an already created op at the insertion point. */
   insert(op: Operation): Operation {

@@ -18,12 +18,34 @@ import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
+import { ARCHES, compileToPtx, metadataJson, type Arch } from '../targets/nvptx/index.js';
+
+/** Options of the target translations. */
+interface TargetArgs {
+  arch?: string;
+  'num-warps'?: number;
+  'emit-metadata'?: string;
+}
 
 /** A translation from a verified module to text. */
 interface Translation {
   flag: string;
   summary: string;
-  run(module: Operation): string;
+  run(module: Operation, args: TargetArgs): string;
+}
+
+/** The checked `--arch` value. */
+function archOf(args: TargetArgs): Arch {
+  const a = args.arch ?? 'sm_80';
+  if (!(ARCHES as readonly string[]).includes(a)) throw new UserError(`--arch=${a} is not supported; choose one of ${ARCHES.join(', ')}`);
+  return a as Arch;
+}
+
+/** The checked `--num-warps` value. */
+function numWarpsOf(args: TargetArgs): number {
+  const n = args['num-warps'] ?? 4;
+  if (!Number.isInteger(n) || n < 1 || n > 32 || (n & (n - 1)) !== 0) throw new UserError(`--num-warps=${n} must be a power of two from 1 to 32`);
+  return n;
 }
 
 const UPSTREAM = new Set(['builtin', 'func', 'arith', 'math', 'scf', 'cf']);
@@ -38,6 +60,26 @@ const TRANSLATIONS: Translation[] = [
         if (!UPSTREAM.has(op.dialect)) throw new DiagnosticError(opError(op, `is not in an upstream MLIR dialect; --to-mlir accepts ${[...UPSTREAM].join(', ')}`));
       }, 'pre');
       return printModule(module, { generic: true });
+    },
+  },
+  {
+    flag: 'to-ptx',
+    summary: 'PTX for --arch (sm_80 or sm_90a), after running the default pipeline on tt-level input',
+    run(module, args) {
+      const arch = archOf(args);
+      const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args) });
+      if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
+      return r.ptx;
+    },
+  },
+  {
+    flag: 'to-nvptx-ir',
+    summary: 'the nvptx dialect the PTX is printed from (for debugging the target)',
+    run(module, args) {
+      const arch = archOf(args);
+      const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args) });
+      if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
+      return printModule(r.nvptx);
     },
   },
 ];
@@ -110,7 +152,10 @@ function main(): void {
     .option('from-c', { type: 'boolean', default: false, describe: 'the input is Triton-C (with -DNAME=VALUE and -DNAME=[v1, v2] lists)' })
     .option('list-variants', { type: 'boolean', default: false, describe: 'with --from-c: print the autotuning space, one line per variant' })
     .option('variant', { type: 'number', describe: 'with --from-c: compile variant N of the -D lists', requiresArg: true })
-    .option('all-variants', { type: 'string', describe: 'with --from-c: compile every variant into DIR', requiresArg: true });
+    .option('all-variants', { type: 'string', describe: 'with --from-c: compile every variant into DIR', requiresArg: true })
+    .option('arch', { type: 'string', describe: 'with --to-ptx: the GPU architecture, sm_80 (default) or sm_90a', requiresArg: true })
+    .option('num-warps', { type: 'number', describe: 'with --to-ptx: warps per program for tt-level input (default 4)', requiresArg: true })
+    .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes) as JSON', requiresArg: true });
   for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
   const argv = y
     .strictOptions()
@@ -154,7 +199,7 @@ function main(): void {
     const parsed = parseSourceFile(source, { allowUnregisteredDialect: allow });
     const d = verifyDiagnostic(parsed.module, { allowUnregistered: allow });
     if (d) return diag(d);
-    const out = chosen[0].run(parsed.module);
+    const out = chosen[0].run(parsed.module, argv);
     if (argv.o) writeFileSync(argv.o, out);
     else process.stdout.write(out);
   } catch (e) {

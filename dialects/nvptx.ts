@@ -1,0 +1,155 @@
+/**
+ * The nvptx dialect: one op per PTX instruction, on SSA virtual registers. An op's name is the
+ * PTX opcode and its `ptx` property the rest of the instruction name (`rn.f32`, `lo.s32`,
+ * `global.v4.b32`), so `%2 = nvptx.add "s32" %0, %1 : (i32, i32) -> i32` prints as
+ * `add.s32 %r2, %r0, %r1;`. Register classes follow the SSA types: i1 is `.pred`, 16-bit types
+ * `.b16`, i32 `.b32`, f32 `.f32`, i64 `.b64`, f64 `.f64`. Arithmetic ops are pure, so CSE and DCE
+ * run on this dialect like on any other; memory, shuffle and barrier ops are not.
+ */
+import { AnyAttr, AnyType, I1, StrAttr } from '../ir/constraints.js';
+import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
+import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
+
+/** A typed integer or float attribute, written with its type (`42 : i32`). */
+const TypedAttr = { ...AnyAttr, description: 'integer or float attribute', check: (a: unknown) => a instanceof IntegerAttr || a instanceof FloatAttr };
+
+const PTX = { name: 'ptx', kind: StrAttr };
+/** `"mods" %a, %b : (T, T) -> R`: every plain instruction reads this way. */
+const PLAIN_FORMAT = '$ptx $args attr-dict `:` functional-type($args, results)';
+
+/** A pure instruction `opcode.ptx dst, args...` with `arity` operands. */
+function plain(opcode: string, summary: string, arity: number): OpDecl {
+  return {
+    name: `nvptx.${opcode}`,
+    summary,
+    operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+    results: [{ name: 'dst', type: AnyType }],
+    attrs: [PTX],
+    traits: ['Pure'],
+    format: PLAIN_FORMAT,
+    verify: (op) => (op.numOperands === arity ? undefined : `expects ${arity} operand${arity === 1 ? '' : 's'}, got ${op.numOperands}`),
+  };
+}
+
+/** Every pure instruction: name, summary, operand count. */
+const PLAIN: [string, string, number][] = [
+  ['add', 'addition', 2], ['sub', 'subtraction', 2], ['mul', 'multiplication (lo, hi, wide for integers)', 2],
+  ['mad', 'integer multiply-add', 3], ['fma', 'fused float multiply-add', 3], ['div', 'division', 2], ['rem', 'integer remainder', 2],
+  ['min', 'minimum', 2], ['max', 'maximum', 2], ['neg', 'negation', 1], ['abs', 'absolute value', 1],
+  ['and', 'bitwise and', 2], ['or', 'bitwise or', 2], ['xor', 'bitwise xor', 2], ['not', 'bitwise not', 1],
+  ['shl', 'shift left', 2], ['shr', 'shift right (arithmetic for .s types)', 2],
+  ['setp', 'comparison into a predicate; ptx is `cmp.type`', 2], ['selp', 'select by a predicate', 3],
+  ['cvt', 'conversion; ptx is `[rnd.]dst.src`', 1], ['mov', 'register copy', 1],
+  ['sqrt', 'square root', 1], ['rsqrt', 'reciprocal square root', 1], ['rcp', 'reciprocal', 1],
+  ['ex2', 'base-2 exponential', 1], ['lg2', 'base-2 logarithm', 1], ['sin', 'sine', 1], ['cos', 'cosine', 1],
+  ['tanh', 'hyperbolic tangent', 1], ['copysign', 'copy sign', 2], ['popc', 'population count', 1],
+  ['clz', 'count leading zeros', 1], ['brev', 'bit reverse', 1], ['testp', 'float class test into a predicate', 1],
+];
+
+
+/** The nvptx dialect table. */
+export const nvptxDialect: DialectDecl = {
+  name: 'nvptx',
+  summary: 'PTX instructions on virtual registers',
+  ops: [
+    ...PLAIN.map(([name, summary, arity]) => plain(name, summary, arity)),
+    {
+      name: 'nvptx.imm',
+      summary: 'an immediate moved into a register (`mov.b32 %r, 42;`)',
+      results: [{ name: 'dst', type: AnyType }],
+      attrs: [{ name: 'value', kind: TypedAttr }],
+      traits: ['Pure', 'ConstantLike'],
+      format: '$value attr-dict',
+      inferTypes: { dst: (env) => { const v = env.attr('value'); return v instanceof IntegerAttr || v instanceof FloatAttr ? [v.type] : undefined; } },
+      verify: (op) => { const v = op.getAttr('value'); return v instanceof IntegerAttr || v instanceof FloatAttr ? (v.type === op.result(0).type ? undefined : 'value type must be the result type') : 'expects an integer or float value'; },
+    },
+    {
+      name: 'nvptx.sreg',
+      summary: 'reads a special register (`mov.u32 %r, %tid.x;`)',
+      results: [{ name: 'dst', type: AnyType }],
+      attrs: [{ name: 'reg', kind: StrAttr }],
+      traits: ['Pure'],
+      format: '$reg attr-dict `:` type($dst)',
+    },
+    {
+      name: 'nvptx.smem_base',
+      summary: 'the 32-bit shared-window address of the dynamic shared memory (`mov.u32 %r, global_smem;`)',
+      results: [{ name: 'dst', type: AnyType }],
+      traits: ['Pure'],
+      format: 'attr-dict `:` type($dst)',
+    },
+    {
+      name: 'nvptx.pack',
+      summary: 'joins registers into a wider one (`mov.b64 %rd, {%r1, %r2};`)',
+      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+      results: [{ name: 'dst', type: AnyType }],
+      attrs: [PTX],
+      traits: ['Pure'],
+      format: PLAIN_FORMAT,
+    },
+    {
+      name: 'nvptx.unpack',
+      summary: 'splits a register into narrower ones (`mov.b64 {%r1, %r2}, %rd;`)',
+      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+      attrs: [PTX],
+      traits: ['Pure'],
+      format: PLAIN_FORMAT,
+    },
+    {
+      name: 'nvptx.ld',
+      summary: 'a load; with `guard`, lanes whose guard is false keep the `other` values',
+      operands: [
+        { name: 'addr', type: AnyType },
+        { name: 'guard', kind: 'optional', type: I1 },
+        { name: 'other', kind: 'variadic', type: AnyType },
+      ],
+      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+      attrs: [PTX, { name: 'offset', kind: AnyAttr, optional: true }],
+      format: '$ptx $addr (`if` $guard^)? (`else` $other^)? attr-dict `:` functional-type(operands, results)',
+    },
+    {
+      name: 'nvptx.st',
+      summary: 'a store, predicated by `guard` when present',
+      operands: [
+        { name: 'addr', type: AnyType },
+        { name: 'guard', kind: 'optional', type: I1 },
+        { name: 'values', kind: 'variadic', type: AnyType },
+      ],
+      attrs: [PTX, { name: 'offset', kind: AnyAttr, optional: true }],
+      format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
+    },
+    {
+      name: 'nvptx.atom',
+      summary: 'an atomic read-modify-write (or cas), predicated by `guard` when present',
+      operands: [
+        { name: 'addr', type: AnyType },
+        { name: 'guard', kind: 'optional', type: I1 },
+        { name: 'values', kind: 'variadic', type: AnyType },
+      ],
+      results: [{ name: 'dst', type: AnyType }],
+      attrs: [PTX],
+      format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
+    },
+    {
+      name: 'nvptx.shfl',
+      summary: 'a warp shuffle (`shfl.sync.bfly.b32 %r, %a, lane, clamp, mask;`)',
+      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+      results: [{ name: 'dst', type: AnyType }],
+      attrs: [PTX],
+      format: PLAIN_FORMAT,
+      verify: (op) => (op.numOperands === 4 ? undefined : `expects 4 operands (value, lane, clamp, member mask), got ${op.numOperands}`),
+    },
+    {
+      name: 'nvptx.bar',
+      summary: 'a block barrier (`bar.sync 0;`)',
+      attrs: [{ name: 'ptx', kind: StrAttr, default: StringAttr.get('sync') }],
+      format: '($ptx^)? attr-dict',
+    },
+    {
+      name: 'nvptx.trap',
+      summary: 'aborts the kernel (`trap;`)',
+      format: 'attr-dict',
+    },
+  ],
+};

@@ -1,0 +1,183 @@
+/**
+ * The state of lowering one kernel to the nvptx dialect: the registers that stand for each
+ * source value (one per element a thread holds), values hoisted into the kernel's prologue
+ * (thread ids, layout coordinates), and the op dispatch shared by every pattern table.
+ */
+import type { Builder } from '../../ir/builder.js';
+import { Block, type Operation, type Region, type Value } from '../../ir/ir.js';
+import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import { I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
+import { disjointBits, regLayout, type RegLayout } from './layout.js';
+
+/** Lowers one source op; registered by op name in a pattern table. */
+export type LowerRule = (ctx: LoweringContext, op: Operation) => void;
+
+/** The register type standing for one element of `t` (pointers and index are 64-bit). */
+export function registerType(t: Type): Type {
+  const elt = t instanceof RankedTensorType ? t.elementType : t;
+  if (elt instanceof PointerType || elt instanceof IndexType) return I64;
+  return elt;
+}
+
+/** Per-kernel lowering state. */
+export class LoweringContext {
+  private readonly regs = new Map<Value, Value[]>();
+  private readonly hoisted = new Map<string, Value>();
+  private readonly blocks = new Map<Block, Block>();
+  readonly e: PtxEmitter;
+
+  constructor(
+    readonly b: Builder,
+    arch: Arch,
+    readonly numWarps: number,
+    readonly threadsPerWarp: number,
+    /** Dynamic shared memory the module allocated (`ttg.shared`), in bytes. */
+    readonly sharedBytes: number,
+    /** The prologue's terminator: hoisted values go just before it. */
+    private readonly prologueEnd: Operation,
+    /** The kernel's region, where lowered blocks go. */
+    readonly region: Region,
+    /** Lowers one op (the dispatch over every pattern table). */
+    readonly lowerOp: (ctx: LoweringContext, op: Operation) => void,
+  ) {
+    this.e = new PtxEmitter(b, arch);
+  }
+
+  /** The registers of `v` (one per element this thread holds; one for a scalar). */
+  get(v: Value, user: Operation): Value[] {
+    const r = this.regs.get(v);
+    if (!r) throw internalError(user, `operand of type '${v.type}' was not lowered before its use`);
+    return r;
+  }
+
+  /** The single register of scalar `v`. */
+  scalar(v: Value, user: Operation): Value {
+    const r = this.get(v, user);
+    if (r.length !== 1) throw internalError(user, `expected a scalar, got ${r.length} registers`);
+    return r[0];
+  }
+
+  /** Records the registers of `v`. */
+  set(v: Value, registers: Value[]): void {
+    this.regs.set(v, registers);
+  }
+
+  /** The register types standing for `v`'s type. */
+  expand(t: Type, op: Operation): Type[] {
+    if (!(t instanceof RankedTensorType)) return [registerType(t)];
+    return new Array(regLayout(t, op).numRegs).fill(registerType(t));
+  }
+
+  /** The lowered block standing for source block `src` (created on first use; its arguments bound). */
+  blockFor(src: Block, user: Operation): Block {
+    const hit = this.blocks.get(src);
+    if (hit) return hit;
+    const types = src.args.flatMap((a) => this.expand(a.type, user));
+    const blk = this.region.addBlock(new Block(types));
+    let k = 0;
+    for (const a of src.args) {
+      const n = this.expand(a.type, user).length;
+      this.set(a, blk.args.slice(k, k + n));
+      k += n;
+    }
+    this.blocks.set(src, blk);
+    return blk;
+  }
+
+  /** `build()` once per kernel, in the prologue (dominating every block). */
+  hoist(key: string, build: () => Value): Value {
+    const hit = this.hoisted.get(key);
+    if (hit) return hit;
+    const saved = this.b.insertionPoint;
+    this.b.setInsertionPoint(this.prologueEnd);
+    const v = build();
+    this.b.restoreInsertionPoint(saved);
+    this.hoisted.set(key, v);
+    return v;
+  }
+
+  /** `%tid.x`. */
+  tid(): Value {
+    return this.hoist('tid', () => this.e.sreg('tid.x'));
+  }
+  /** The lane id (`tid.x % threadsPerWarp`). */
+  laneId(): Value {
+    return this.hoist('lane', () => this.e.and(this.tid(), this.e.imm(this.tid().type, this.threadsPerWarp - 1)));
+  }
+  /** The warp id (`tid.x / threadsPerWarp`). */
+  warpId(): Value {
+    return this.hoist('warp', () => this.e.shrU(this.tid(), Math.log2(this.threadsPerWarp)));
+  }
+  /** The shared-window address of dynamic shared memory. */
+  smemBase(): Value {
+    return this.hoist('smem', () => this.e.smemBase());
+  }
+
+  /** What this thread's lane and warp ids add to coordinate `d` of layout `l` (hoisted). */
+  threadCoord(l: RegLayout, d: number): Value {
+    return this.hoist(`coord:${l.key}:${d}`, () => {
+      const parts = [...this.idPart(this.laneId(), l.laneBases, d), ...this.idPart(this.warpId(), l.warpBases, d)];
+      if (!parts.length) return this.e.imm(this.tid().type, 0);
+      const combine = disjointBits(l, d) ? (a: Value, b: Value) => this.e.or(a, b) : (a: Value, b: Value) => this.e.xor(a, b);
+      return parts.reduce(combine);
+    });
+  }
+
+  /** The terms an id contributes to coordinate d: each run of bits mapping to consecutive powers of two is one mask and shift. */
+  private idPart(id: Value, bases: readonly number[][], d: number): Value[] {
+    const e = this.e;
+    const out: Value[] = [];
+    let k = 0;
+    while (k < bases.length) {
+      const b = bases[k][d];
+      if (b === 0) {
+        k++;
+        continue;
+      }
+      if ((b & (b - 1)) !== 0) {
+        // A basis that is not a power of two: bit * b.
+        out.push(e.mulImm(e.and(e.shrU(id, k), e.imm(id.type, 1)), b));
+        k++;
+        continue;
+      }
+      let n = 1;
+      while (k + n < bases.length && bases[k + n][d] === b << n) n++;
+      const field = e.and(id, e.imm(id.type, ((1 << n) - 1) << k));
+      const shift = Math.log2(b) - k;
+      out.push(shift >= 0 ? e.shl(field, shift) : e.shrU(field, -shift));
+      k += n;
+    }
+    return out;
+  }
+
+  /** Coordinate `d` of the element register `r` of layout `l` holds. */
+  coord(l: RegLayout, r: number, d: number): Value {
+    const t = this.threadCoord(l, d);
+    const c = l.regCoords[r][d];
+    if (c === 0) return t;
+    const imm = this.e.imm(t.type, c);
+    return disjointBits(l, d) ? this.e.add(t, imm) : this.e.xor(t, imm);
+  }
+
+  /** The layout of a tensor-typed value, blaming `op`. */
+  layoutOf(v: Value | Type, op: Operation): RegLayout {
+    const t = 'type' in v ? v.type : v;
+    if (!(t instanceof RankedTensorType)) throw internalError(op, `expected a tensor, got '${t}'`);
+    return regLayout(t, op);
+  }
+
+  /**
+   * Lowers the ops of a single-block region in place with `args` bound to its arguments and
+   * returns the registers of its terminator's operands (reduce/scan combiners).
+   */
+  inlineRegion(block: Block, args: Value[][], owner: Operation): Value[][] {
+    if (block.args.length !== args.length) throw internalError(owner, `region takes ${block.args.length} arguments, given ${args.length}`);
+    block.args.forEach((a, k) => this.set(a, args[k]));
+    for (const op of block) {
+      if (op.hasTrait('Terminator')) return op.operandValues().map((v) => this.get(v, op));
+      this.lowerOp(this, op);
+    }
+    throw targetError(owner, 'region has no terminator');
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * The elementwise table: for each arith, math and tt elementwise op, the PTX instructions that
+ * compute one element. Entries see register values (one element each) and return one register.
+ * f16 and bf16 arithmetic runs in f32 and rounds once (exact for +, -, *, since f32 holds the
+ * product of two 11-bit significands); transcendental functions use PTX's approximate
+ * instructions the way Triton's libdevice-free paths do. An op with no entry is an error.
+ */
+import { IntegerAttr } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { FloatType, IntegerType, type Type } from '../../ir/types.js';
+import { CmpFPredicate, CmpIPredicate } from '../../dialects/arith.js';
+import { BF16, F16, F32, I1, I16, I32, I64, PtxEmitter, bitsType, isWideFloat, ptxType, targetError, widthOf } from './emitter.js';
+
+/** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
+export type ElementRule = (e: PtxEmitter, args: Value[], to: Type, op: Operation) => Value;
+
+const LOG2E = 1.4426950408889634;
+const LN2 = 0.6931471805599453;
+
+const isInt = (t: Type): boolean => t instanceof IntegerType;
+
+/** Rejects integer types PTX arithmetic does not have registers for (i8 and other odd widths). */
+function checkInt(op: Operation, t: Type): void {
+  const w = widthOf(t);
+  if (w !== 1 && w !== 16 && w !== 32 && w !== 64) throw targetError(op, `cannot compute on type '${t}' (the nvptx target has 16-, 32- and 64-bit integer arithmetic)`);
+}
+
+/** Extends an f16/bf16 value to f32 (others unchanged). */
+export function toF32(e: PtxEmitter, v: Value): Value {
+  if (v.type === F16) return e.op('cvt', 'f32.f16', [v], F32);
+  if (v.type === BF16) {
+    // bf16 is the top half of an f32: shift its bits up (cvt.f32.bf16 needs sm_90).
+    const wide = e.op('cvt', 'u32.u16', [e.op('mov', 'b16', [v], I16)], I32);
+    return e.op('mov', 'b32', [e.shl(wide, 16)], F32);
+  }
+  return v;
+}
+
+/** Rounds an f32 value to `to` (f16/bf16), or returns it. */
+export function fromF32(e: PtxEmitter, v: Value, to: Type): Value {
+  if (to === F16 || to === BF16) return e.op('cvt', `rn.${ptxType(to)}.f32`, [v], to);
+  return v;
+}
+
+/** A float rule computed in f32 (or f64) for narrow floats. */
+function floatOp(body: (e: PtxEmitter, xs: Value[], t: Type, op: Operation) => Value): ElementRule {
+  return (e, args, to, op) => {
+    const t = args[0].type;
+    if (!(t instanceof FloatType) || !(isWideFloat(t) || t === F16 || t === BF16))
+      throw targetError(op, `cannot compute on type '${t}' (the nvptx target computes f16, bf16, f32 and f64)`);
+    if (isWideFloat(t)) return body(e, args, t, op);
+    return fromF32(e, body(e, args.map((a) => toF32(e, a)), F32, op), to);
+  };
+}
+
+/** A float rule that only exists for f32 (approximate transcendental instructions). */
+function f32Only(name: string, body: (e: PtxEmitter, x: Value[]) => Value): ElementRule {
+  return floatOp((e, xs, t, op) => {
+    if (t !== F32) throw targetError(op, `cannot compute ${name} on type '${t}': the nvptx target has it for f16, bf16 and f32 only`);
+    return body(e, xs);
+  });
+}
+
+/** An integer rule `opcode.{kind}{width}`. */
+function intOp(opcode: string, kind: 's' | 'u' | 'b', prefix = ''): ElementRule {
+  return (e, [a, b], _to, op) => {
+    checkInt(op, a.type);
+    if (a.type === I1) return e.op(opcode === 'add' || opcode === 'sub' ? 'xor' : opcode, 'pred', [a, b], I1);
+    return e.op(opcode, `${prefix}${ptxType(a.type, kind)}`, [a, b], a.type);
+  };
+}
+
+/** An integer rule that has no 1-bit form (division, shifts, min/max). */
+function intOnly(opcode: string, kind: 's' | 'u' | 'b', prefix = ''): ElementRule {
+  return (e, args, _to, op) => {
+    const t = args[0].type;
+    checkInt(op, t);
+    if (t === I1) throw targetError(op, `cannot compute on type 'i1'`);
+    return e.op(opcode, `${prefix}${ptxType(t, kind)}`, args, t);
+  };
+}
+
+/** A float rule `opcode[.mod].type` computed in f32/f64. */
+const floatPlain = (opcode: string, mod = ''): ElementRule =>
+  floatOp((e, xs, t) => e.op(opcode, `${mod}${ptxType(t)}`, xs, t));
+
+/** `i1` as 0/1 (or 0/-1 when `signed`) in an integer of `to`. */
+const boolToInt = (e: PtxEmitter, p: Value, to: Type, signed: boolean): Value => e.selp(p, e.imm(to, signed ? -1 : 1), e.imm(to, 0));
+
+/** setp on predicates: compare them as 32-bit 0/1 integers. */
+const predAsInt = (e: PtxEmitter, v: Value): Value => (v.type === I1 ? boolToInt(e, v, I32, false) : v);
+
+const CMPI: Record<string, [string, 's' | 'u' | 'b']> = {
+  eq: ['eq', 'b'], ne: ['ne', 'b'], slt: ['lt', 's'], sle: ['le', 's'], sgt: ['gt', 's'], sge: ['ge', 's'],
+  ult: ['lt', 'u'], ule: ['le', 'u'], ugt: ['gt', 'u'], uge: ['ge', 'u'],
+};
+const CMPF: Record<string, string> = {
+  oeq: 'eq', one: 'ne', olt: 'lt', ole: 'le', ogt: 'gt', oge: 'ge', ueq: 'equ', une: 'neu', ult: 'ltu', ule: 'leu',
+  ugt: 'gtu', uge: 'geu', ord: 'num', uno: 'nan',
+};
+
+/** Converts one value between any two register types with MLIR cast semantics. */
+function convert(e: PtxEmitter, x: Value, to: Type, signed: boolean, op: Operation): Value {
+  const from = x.type;
+  if (from === to) return x;
+  if (from === I1) {
+    if (isInt(to)) return boolToInt(e, x, to, signed && op.name !== 'arith.uitofp');
+    return e.op('cvt', `rn.${ptxType(to)}.u32`, [boolToInt(e, x, I32, false)], to);
+  }
+  if (to === I1) {
+    if (isInt(from)) return e.setp('ne', 'b', x, e.imm(from, 0));
+    return e.setp('neu', 'f', x, e.imm(from, 0));
+  }
+  const k = signed ? 's' : 'u';
+  if (isInt(from) && isInt(to)) return e.op('cvt', `${ptxType(to, k)}.${ptxType(from, k)}`, [x], to);
+  if (from === BF16 || to === BF16) {
+    // sm_80 converts bf16 only to/from f32: go through it.
+    if (from === BF16) return convert(e, toF32(e, x), to, signed, op);
+    return fromF32(e, convert(e, x, F32, signed, op), BF16);
+  }
+  if (isInt(from)) return e.op('cvt', `rn.${ptxType(to)}.${ptxType(from, k)}`, [x], to);
+  if (isInt(to)) return e.op('cvt', `rzi.${ptxType(to, k)}.${ptxType(from)}`, [x], to);
+  const narrowing = widthOf(to) < widthOf(from);
+  return e.op('cvt', `${narrowing ? 'rn.' : ''}${ptxType(to)}.${ptxType(from)}`, [x], to);
+}
+
+const cast = (signed: boolean): ElementRule => (e, [x], to, op) => convert(e, x, to, signed, op);
+
+/** erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7). */
+function erf(e: PtxEmitter, x: Value): Value {
+  const c = (v: number) => e.imm(F32, v);
+  const ax = e.op('abs', 'f32', [x], F32);
+  const t = e.op('rcp', 'rn.f32', [e.op('fma', 'rn.f32', [ax, c(0.3275911), c(1)], F32)], F32);
+  let poly = c(1.061405429);
+  for (const a of [-1.453152027, 1.421413741, -0.284496736, 0.254829592]) poly = e.op('fma', 'rn.f32', [poly, t, c(a)], F32);
+  poly = e.op('mul', 'rn.f32', [poly, t], F32);
+  const x2 = e.op('mul', 'rn.f32', [ax, ax], F32);
+  const ex = e.op('ex2', 'approx.f32', [e.op('mul', 'rn.f32', [x2, c(-LOG2E)], F32)], F32);
+  const y = e.op('fma', 'rn.f32', [e.op('neg', 'f32', [poly], F32), ex, c(1)], F32);
+  return e.op('copysign', 'f32', [x, y], F32);
+}
+
+const fastDiv = (op: Operation): boolean => {
+  const fm = op.getAttr('fastmath');
+  return !!fm && /afn|fast|arcp/.test(String(fm));
+};
+
+/** Every elementwise op the nvptx target computes, by op name. */
+export const ELEMENTWISE: Record<string, ElementRule> = {
+  // ---- integers ----
+  'arith.addi': intOp('add', 's'),
+  'arith.subi': intOp('sub', 's'),
+  'arith.muli': (e, [a, b], to, op) => (a.type === I1 ? e.op('and', 'pred', [a, b], I1) : intOnly('mul', 's', 'lo.')(e, [a, b], to, op)),
+  'arith.divsi': intOnly('div', 's'),
+  'arith.divui': intOnly('div', 'u'),
+  'arith.remsi': intOnly('rem', 's'),
+  'arith.remui': intOnly('rem', 'u'),
+  'arith.andi': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('and', ptxType(a.type, 'b'), [a, b], a.type)),
+  'arith.ori': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('or', ptxType(a.type, 'b'), [a, b], a.type)),
+  'arith.xori': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('xor', ptxType(a.type, 'b'), [a, b], a.type)),
+  'arith.shli': (e, [a, b], to, op) => intOnly('shl', 'b')(e, [a, b.type === I32 ? b : e.intCast(b, I32, 'u')], to, op),
+  'arith.shrsi': (e, [a, b], to, op) => intOnly('shr', 's')(e, [a, b.type === I32 ? b : e.intCast(b, I32, 'u')], to, op),
+  'arith.shrui': (e, [a, b], to, op) => intOnly('shr', 'u')(e, [a, b.type === I32 ? b : e.intCast(b, I32, 'u')], to, op),
+  'arith.minsi': intOnly('min', 's'),
+  'arith.maxsi': intOnly('max', 's'),
+  'arith.minui': intOnly('min', 'u'),
+  'arith.maxui': intOnly('max', 'u'),
+  'arith.mulhiui': intOnly('mul', 'u', 'hi.'),
+  'arith.mulhisi': intOnly('mul', 's', 'hi.'),
+  'tt.mulhiui': intOnly('mul', 'u', 'hi.'),
+  'arith.cmpi': (e, [a, b], _to, op) => {
+    const pred = CmpIPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
+    const [cmp, kind] = CMPI[pred];
+    if (a.type === I1 && (cmp === 'eq' || cmp === 'ne')) return e.op('xor', 'pred', [a, cmp === 'eq' ? e.op('not', 'pred', [b], I1) : b], I1);
+    checkInt(op, a.type);
+    return e.setp(cmp, kind, predAsInt(e, a), predAsInt(e, b));
+  },
+  'arith.select': (e, [c, a, b]) => e.selp(c, a, b),
+  'math.absi': (e, [a], _to, op) => (checkInt(op, a.type), e.op('abs', ptxType(a.type, 's'), [a], a.type)),
+  'math.ctpop': (e, [a], _to, op) => (checkInt(op, a.type), e.intCast(e.op('popc', bitsType(a.type), [a], I32), a.type, 'u')),
+  'math.ctlz': (e, [a], _to, op) => (checkInt(op, a.type), e.intCast(e.op('clz', bitsType(a.type), [a], I32), a.type, 'u')),
+
+  // ---- floats ----
+  'arith.addf': floatPlain('add', 'rn.'),
+  'arith.subf': floatPlain('sub', 'rn.'),
+  'arith.mulf': floatPlain('mul', 'rn.'),
+  'arith.divf': floatOp((e, [a, b], t, op) => e.op('div', t === F32 && fastDiv(op) ? 'full.f32' : `rn.${ptxType(t)}`, [a, b], t)),
+  'tt.precise_divf': floatPlain('div', 'rn.'),
+  'arith.remf': floatOp((e, [a, b], t) => {
+    // a - trunc(a / b) * b, as fmodf does (exact when the quotient fits the significand).
+    const q = e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [e.op('div', `rn.${ptxType(t)}`, [a, b], t)], t);
+    return e.op('fma', `rn.${ptxType(t)}`, [e.op('neg', ptxType(t), [q], t), b, a], t);
+  }),
+  'arith.negf': floatPlain('neg'),
+  'math.absf': floatPlain('abs'),
+  'arith.maxnumf': floatPlain('max'),
+  'arith.minnumf': floatPlain('min'),
+  'arith.maximumf': floatOp((e, xs, t) => e.op('max', t === F32 ? 'NaN.f32' : ptxType(t), xs, t)),
+  'arith.minimumf': floatOp((e, xs, t) => e.op('min', t === F32 ? 'NaN.f32' : ptxType(t), xs, t)),
+  'math.fma': floatPlain('fma', 'rn.'),
+  'math.copysign': floatPlain('copysign'),
+  'arith.cmpf': (e, [a, b], _to, op) => {
+    const pred = CmpFPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
+    if (pred === 'false' || pred === 'true') return e.imm(I1, pred === 'true' ? 1 : 0);
+    const [x, y] = a.type === F16 || a.type === BF16 ? [toF32(e, a), toF32(e, b)] : [a, b];
+    return e.setp(CMPF[pred], 'f', x, y);
+  },
+  'math.sqrt': floatOp((e, [x], t) => e.op('sqrt', t === F32 ? 'approx.f32' : `rn.${ptxType(t)}`, [x], t)),
+  'tt.precise_sqrt': floatPlain('sqrt', 'rn.'),
+  'math.rsqrt': floatOp((e, [x], t) => e.op('rsqrt', t === F32 ? 'approx.f32' : 'approx.f64', [x], t)),
+  'math.exp': f32Only('exp', (e, [x]) => e.op('ex2', 'approx.f32', [e.op('mul', 'rn.f32', [x, e.imm(F32, LOG2E)], F32)], F32)),
+  'math.exp2': f32Only('exp2', (e, [x]) => e.op('ex2', 'approx.f32', [x], F32)),
+  'math.log': f32Only('log', (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.f32', [x], F32), e.imm(F32, LN2)], F32)),
+  'math.log2': f32Only('log2', (e, [x]) => e.op('lg2', 'approx.f32', [x], F32)),
+  'math.sin': f32Only('sin', (e, [x]) => e.op('sin', 'approx.f32', [x], F32)),
+  'math.cos': f32Only('cos', (e, [x]) => e.op('cos', 'approx.f32', [x], F32)),
+  'math.erf': f32Only('erf', (e, [x]) => erf(e, x)),
+  'math.floor': floatOp((e, [x], t) => e.op('cvt', `rmi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
+  'math.ceil': floatOp((e, [x], t) => e.op('cvt', `rpi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
+  'math.trunc': floatOp((e, [x], t) => e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
+  'tt.clampf': floatOp((e, [x, lo, hi], t) => e.op('min', ptxType(t), [e.op('max', ptxType(t), [x, lo], t), hi], t)),
+
+  // ---- conversions ----
+  'arith.extf': cast(true),
+  'arith.truncf': cast(true),
+  'arith.extsi': cast(true),
+  'arith.extui': cast(false),
+  'arith.trunci': cast(false),
+  'arith.sitofp': cast(true),
+  'arith.uitofp': cast(false),
+  'arith.fptosi': cast(true),
+  'arith.fptoui': cast(false),
+  'arith.index_cast': cast(true),
+  'arith.index_castui': cast(false),
+  'arith.bitcast': (e, [x], to) => (x.type === to ? x : e.op('mov', bitsType(to), [x], to)),
+  'tt.bitcast': (e, [x], to) => (x.type === to ? x : e.op('mov', bitsType(to), [x], to)),
+  'tt.int_to_ptr': (e, [x]) => e.intCast(x, I64, 'u'),
+  'tt.ptr_to_int': (e, [x], to) => e.intCast(x, to, 'u'),
+};

@@ -1,0 +1,166 @@
+/**
+ * Creating nvptx ops: a thin layer over the IR builder that names each instruction by its PTX
+ * opcode and suffix, and knows PTX's type suffixes for our SSA types.
+ */
+import { FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import type { Builder } from '../../ir/builder.js';
+import { DiagnosticError } from '../../ir/diagnostics.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { FloatType, IntegerType, i, f, type Type } from '../../ir/types.js';
+import { opError } from '../../ir/verifier.js';
+
+/** The GPU architectures we print PTX for. */
+export type Arch = 'sm_80' | 'sm_90a';
+
+/** Register types of the nvptx dialect. */
+export const I1 = i(1);
+export const I16 = i(16);
+export const I32 = i(32);
+export const I64 = i(64);
+export const F16 = f('f16');
+export const BF16 = f('bf16');
+export const F32 = f('f32');
+export const F64 = f('f64');
+
+/** A failure of the target at a source op: becomes a located `error:` diagnostic. */
+export function targetError(op: Operation, message: string): DiagnosticError {
+  return new DiagnosticError(opError(op, message));
+}
+
+/** An internal bug of the target, naming the op being lowered. */
+export function internalError(op: Operation, message: string): DiagnosticError {
+  return new DiagnosticError(opError(op, `internal error in nvptx lowering: ${message}`));
+}
+
+/** Whether `t` is one of the float types PTX computes in natively (f32, f64). */
+export const isWideFloat = (t: Type): boolean => t === F32 || t === F64;
+
+/** Bit width of a register type (i1 counts 1). */
+export function widthOf(t: Type): number {
+  if (t instanceof IntegerType) return t.width;
+  if (t instanceof FloatType) return t.width;
+  throw new Error(`internal error: '${t}' is not a register type`);
+}
+
+/** PTX's type suffix: `f32`, `f16`, `bf16`, or for integers `s32`/`u32`/`b32` by `kind`. */
+export function ptxType(t: Type, kind: 's' | 'u' | 'b' = 'b'): string {
+  if (t instanceof FloatType) return t.kind === 'bf16' ? 'bf16' : `f${t.width}`;
+  if (t instanceof IntegerType) return t.width === 1 ? 'pred' : `${kind}${t.width}`;
+  throw new Error(`internal error: '${t}' has no PTX type`);
+}
+
+/** Bit type of the same width (`b32` for f32). */
+export const bitsType = (t: Type): string => `b${widthOf(t)}`;
+
+/** Builds nvptx ops at a builder's insertion point. */
+export class PtxEmitter {
+  constructor(readonly b: Builder, readonly arch: Arch) {}
+
+  /** `opcode.ptx dst, args...` with result type `type`. */
+  op(opcode: string, ptx: string, args: readonly Value[], type: Type): Value {
+    return this.b.create(`nvptx.${opcode}`, { operands: { args }, attrs: { ptx: StringAttr.get(ptx) }, results: { dst: type } }).result(0);
+  }
+
+  /** An immediate of `type` (integer types take integers; floats take numbers). */
+  imm(type: Type, value: number | bigint): Value {
+    const attr = type instanceof FloatType ? FloatAttr.get(Number(value), type) : IntegerAttr.get(value, type);
+    return this.b.create('nvptx.imm', { attrs: { value: attr } }).result(0);
+  }
+
+  /** A special register, e.g. `tid.x`, `ctaid.y`, `nctaid.z`, `laneid`. */
+  sreg(name: string): Value {
+    return this.b.create('nvptx.sreg', { attrs: { reg: StringAttr.get(name) }, results: { dst: I32 } }).result(0);
+  }
+
+  /** The shared-window address of the dynamic shared memory. */
+  smemBase(): Value {
+    return this.b.create('nvptx.smem_base', { results: { dst: I32 } }).result(0);
+  }
+
+  // ---- integer helpers (32-bit unless the operands say otherwise) ----
+
+  add(a: Value, b: Value): Value {
+    return this.op('add', ptxType(a.type, 's'), [a, b], a.type);
+  }
+  sub(a: Value, b: Value): Value {
+    return this.op('sub', ptxType(a.type, 's'), [a, b], a.type);
+  }
+  mulLo(a: Value, b: Value): Value {
+    return this.op('mul', `lo.${ptxType(a.type, 's')}`, [a, b], a.type);
+  }
+  and(a: Value, b: Value): Value {
+    return this.op('and', bitsType(a.type), [a, b], a.type);
+  }
+  or(a: Value, b: Value): Value {
+    return this.op('or', bitsType(a.type), [a, b], a.type);
+  }
+  xor(a: Value, b: Value): Value {
+    return this.op('xor', bitsType(a.type), [a, b], a.type);
+  }
+  shl(a: Value, n: number): Value {
+    return n === 0 ? a : this.op('shl', bitsType(a.type), [a, this.imm(I32, n)], a.type);
+  }
+  shrU(a: Value, n: number): Value {
+    return n === 0 ? a : this.op('shr', ptxType(a.type, 'u'), [a, this.imm(I32, n)], a.type);
+  }
+  /** `a + k` for a constant k (a when k is 0). */
+  addImm(a: Value, k: number): Value {
+    return k === 0 ? a : this.add(a, this.imm(a.type, k));
+  }
+  /** `a * k` for a constant k, as a shift when k is a power of two. */
+  mulImm(a: Value, k: number): Value {
+    if (k === 1) return a;
+    if (k > 0 && (k & (k - 1)) === 0) return this.shl(a, Math.log2(k));
+    return this.mulLo(a, this.imm(a.type, k));
+  }
+  /** `setp.cmp.type` into a predicate. */
+  setp(cmp: string, kind: 's' | 'u' | 'b' | 'f', a: Value, b: Value): Value {
+    const ty = kind === 'f' ? ptxType(a.type) : ptxType(a.type, kind);
+    return this.op('setp', `${cmp}.${ty}`, [a, b], I1);
+  }
+  /** `p ? a : b`. */
+  selp(p: Value, a: Value, b: Value): Value {
+    if (a.type === I1) return this.op('or', 'pred', [this.op('and', 'pred', [p, a], I1), this.op('and', 'pred', [this.op('not', 'pred', [p], I1), b], I1)], I1);
+    return this.op('selp', bitsType(a.type), [a, b, p], a.type);
+  }
+  /** Widens or narrows an integer (sign- or zero-extending by `kind`). */
+  intCast(a: Value, to: Type, kind: 's' | 'u'): Value {
+    if (a.type === to) return a;
+    return this.op('cvt', `${ptxType(to, kind)}.${ptxType(a.type, kind)}`, [a], to);
+  }
+  /** A 64-bit byte address `base + index * bytes` from a 32-bit index. */
+  addressOf(base: Value, index: Value, bytes: number): Value {
+    const off = index.type === I64 ? index : this.op('mul', 'wide.s32', [index, this.imm(I32, bytes)], I64);
+    if (index.type === I64) return this.add(base, this.mulImm(off, bytes));
+    return this.add(base, off);
+  }
+
+  // ---- memory and synchronization ----
+
+  /** A (possibly guarded, vector) load of `types.length` registers. */
+  ld(ptx: string, addr: Value, types: readonly Type[], guard?: Value, other?: readonly Value[]): Value[] {
+    const op = this.b.create('nvptx.ld', {
+      operands: { addr, guard, other: other ?? [] },
+      attrs: { ptx: StringAttr.get(ptx) },
+      results: { dst: types },
+    });
+    return op.results;
+  }
+  /** A (possibly guarded, vector) store. */
+  st(ptx: string, addr: Value, values: readonly Value[], guard?: Value): void {
+    this.b.create('nvptx.st', { operands: { addr, guard, values }, attrs: { ptx: StringAttr.get(ptx) } });
+  }
+  /** `bar.sync 0`. */
+  barrier(): void {
+    this.b.create('nvptx.bar');
+  }
+  /** A 32-bit warp shuffle of all lanes (`mode` is bfly, up, down or idx). */
+  shfl(mode: string, v: Value, lane: Value | number, clamp: number): Value {
+    const laneV = typeof lane === 'number' ? this.imm(I32, lane) : lane;
+    return this.b.create('nvptx.shfl', {
+      operands: { args: [v, laneV, this.imm(I32, clamp), this.imm(I32, -1)] },
+      attrs: { ptx: StringAttr.get(`sync.${mode}.b32`) },
+      results: { dst: v.type },
+    }).result(0);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Which thread holds which element: a distributed tensor's linear layout split into the part
+ * each register adds (known at compile time) and the part the lane and warp ids add (computed
+ * once per kernel from `%tid.x`). A register's element is the XOR of the two; where their bits
+ * are disjoint (every blocked layout) the lowering adds instead, so ptxas folds constant parts
+ * into address offsets.
+ */
+import type { Operation } from '../../ir/ir.js';
+import { RankedTensorType } from '../../ir/types.js';
+import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
+import { dimName } from '../../dialects/ttg/layout-linear.js';
+import { isDistributed } from '../../dialects/ttg/layout-attrs.js';
+import { targetError } from './emitter.js';
+
+/** A distributed tensor type's per-thread view. */
+export interface RegLayout {
+  readonly type: RankedTensorType;
+  readonly shape: readonly number[];
+  readonly ll: LinearLayout;
+  /** Registers each thread holds. */
+  readonly numRegs: number;
+  /** `regCoords[r][d]`: what register r adds to coordinate d. */
+  readonly regCoords: readonly number[][];
+  /** `laneBases[k][d]` / `warpBases[k][d]`: what bit k of the lane / warp id adds to coordinate d. */
+  readonly laneBases: readonly number[][];
+  readonly warpBases: readonly number[][];
+  /** Register ids whose bits select only broadcast (duplicate) copies: a set bit here marks a duplicate. */
+  readonly dupRegMask: number;
+  readonly dupLaneMask: number;
+  readonly dupWarpMask: number;
+  /** A stable key for caching per-layout values. */
+  readonly key: string;
+}
+
+/** Reorders a basis from the layout's output order to dim0..dim{rank-1}. */
+function byDim(ll: LinearLayout, rank: number): (b: readonly number[]) => number[] {
+  const idx = Array.from({ length: rank }, (_, d) => ll.outs.findIndex((o) => o.name === dimName(d)));
+  return (b) => idx.map((k) => (k < 0 ? 0 : b[k]));
+}
+
+const zeroMask = (bases: readonly number[][]): number => bases.reduce((m, b, k) => (b.every((x) => x === 0) ? m | (1 << k) : m), 0);
+
+const cache = new WeakMap<RankedTensorType, RegLayout>();
+
+/** The per-thread view of `type`; `op` is blamed when the type has no distributed layout. */
+export function regLayout(type: RankedTensorType, op: Operation): RegLayout {
+  const hit = cache.get(type);
+  if (hit) return hit;
+  const enc = type.encoding;
+  if (!isDistributed(enc)) throw targetError(op, `cannot lower a tensor without a distributed layout, '${type}'; run convert-to-gpu first`);
+  let ll: LinearLayout;
+  try {
+    ll = toLinearLayout(enc, type.shape);
+  } catch (err) {
+    throw targetError(op, `cannot lower the layout of '${type}': ${(err as Error).message}`);
+  }
+  const fix = byDim(ll, type.shape.length);
+  const regBases = ll.bases('register').map(fix);
+  const numRegs = 1 << regBases.length;
+  const regCoords: number[][] = [new Array(type.shape.length).fill(0)];
+  for (let r = 1; r < numRegs; r++) {
+    const bit = 31 - Math.clz32(r);
+    const prev = regCoords[r ^ (1 << bit)];
+    regCoords.push(prev.map((c, d) => c ^ regBases[bit][d]));
+  }
+  const laneBases = ll.bases('lane').map(fix);
+  const warpBases = ll.bases('warp').map(fix);
+  const info: RegLayout = {
+    type,
+    shape: type.shape,
+    ll,
+    numRegs,
+    regCoords,
+    laneBases,
+    warpBases,
+    dupRegMask: zeroMask(regBases),
+    dupLaneMask: zeroMask(laneBases),
+    dupWarpMask: zeroMask(warpBases),
+    key: `${type.shape.join('x')}|${laneBases.map((b) => b.join(',')).join(';')}|${warpBases.map((b) => b.join(',')).join(';')}`,
+  };
+  cache.set(type, info);
+  return info;
+}
+
+/** Whether register parts and thread parts of coordinate `d` never share a bit (then `+` equals XOR). */
+export function disjointBits(l: RegLayout, d: number): boolean {
+  let reg = 0;
+  for (const c of l.regCoords) reg |= c[d];
+  let thread = 0;
+  for (const b of [...l.laneBases, ...l.warpBases]) {
+    if (thread & b[d]) return false;
+    thread |= b[d];
+  }
+  return (reg & thread) === 0;
+}
+
+/** Row-major strides of `shape`. */
+export function stridesOf(shape: readonly number[]): number[] {
+  const out = new Array<number>(shape.length);
+  let s = 1;
+  for (let k = shape.length - 1; k >= 0; k--) ((out[k] = s), (s *= shape[k]));
+  return out;
+}
+
+/** A map from a register's coordinates (with dims in `drop` zeroed) to the first register holding them. */
+export function registersByCoords(l: RegLayout, drop: readonly number[] = []): Map<string, number> {
+  const out = new Map<string, number>();
+  l.regCoords.forEach((c, r) => {
+    const key = c.map((x, d) => (drop.includes(d) ? 0 : x)).join(',');
+    if (!out.has(key)) out.set(key, r);
+  });
+  return out;
+}

@@ -1,0 +1,161 @@
+/**
+ * Lowering a ttg-level module to the nvptx dialect: each public `tt.func` becomes a kernel
+ * `func.func` whose values are per-thread registers. The dispatch is a table: elementwise ops
+ * first (one rule per element), then the tensor, memory, reduction and control-flow tables.
+ * An op with no entry is an error at that op. CSE and DCE then run on the result.
+ */
+import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, UnitAttr, type Attribute } from '../../ir/attributes.js';
+import { Builder } from '../../ir/builder.js';
+import { Block, Operation, type Value } from '../../ir/ir.js';
+import { FunctionType, RankedTensorType, type Type } from '../../ir/types.js';
+import { verifyDiagnostic } from '../../ir/verifier.js';
+import { DiagnosticError } from '../../ir/diagnostics.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import { runPipeline } from '../../passes/manager.js';
+import '../../passes/all.js';
+import { LoweringContext, registerType, type LowerRule } from './context.js';
+import { CONTROL_RULES } from './control.js';
+import { ELEMENTWISE, type ElementRule } from './elementwise.js';
+import { I32, targetError, type Arch } from './emitter.js';
+import { MEMORY_RULES } from './memory.js';
+import { REDUCE_RULES } from './reduce.js';
+import { TENSOR_RULES } from './tensor.js';
+
+/** Every non-elementwise rule, by op name. */
+const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...CONTROL_RULES };
+
+/** One kernel parameter as the launcher sees it. */
+export interface KernelParam {
+  name: string;
+  kind: 'pointer' | 'scalar';
+  /** The element type for pointers, the value type for scalars (`f32`, `i32`, ...). */
+  type: string;
+  /** `tt.divisibility` when given. */
+  divisibility?: number;
+}
+
+/** What a launcher needs to know about a kernel. */
+export interface KernelInfo {
+  name: string;
+  params: KernelParam[];
+  numWarps: number;
+  threadsPerWarp: number;
+  sharedBytes: number;
+}
+
+/** Options of the nvptx lowering. */
+export interface NvptxOptions {
+  arch: Arch;
+}
+
+/** Applies an elementwise rule register by register (scalar operands are reused for every register). */
+function lowerElementwise(ctx: LoweringContext, op: Operation, rule: ElementRule): void {
+  const args = op.operandValues().map((v) => ctx.get(v, op));
+  const n = Math.max(1, ...args.map((a) => a.length));
+  const to = registerType(op.result(0).type);
+  const out: Value[] = [];
+  for (let r = 0; r < n; r++) out.push(rule(ctx.e, args.map((a) => a[a.length === 1 ? 0 : r]), to, op));
+  ctx.set(op.result(0), out);
+}
+
+/** Lowers one source op by the tables. */
+function lowerOp(ctx: LoweringContext, op: Operation): void {
+  const elementwise = ELEMENTWISE[op.name];
+  if (elementwise) return lowerElementwise(ctx, op, elementwise);
+  const rule = RULES[op.name];
+  if (!rule) throw targetError(op, 'has no lowering to the nvptx target');
+  rule(ctx, op);
+}
+
+const intAttr = (op: Operation, name: string): number | null => {
+  const a = op.getAttr(name);
+  return a instanceof IntegerAttr ? Number(a.value) : null;
+};
+
+/** The launcher-facing description of a parameter of type `t`. */
+function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: Operation): KernelParam {
+  const div = attrs instanceof DictionaryAttr ? attrs.get('tt.divisibility') : undefined;
+  const divisibility = div instanceof IntegerAttr ? Number(div.value) : undefined;
+  if (t instanceof PointerType) {
+    if (t.pointee instanceof RankedTensorType || t.pointee instanceof PointerType) throw targetError(fn, `cannot pass a parameter of type '${t}' to a kernel`);
+    return { name, kind: 'pointer', type: String(t.pointee), divisibility };
+  }
+  if (t instanceof RankedTensorType) throw targetError(fn, `cannot pass a tensor parameter '${t}' to a kernel`);
+  if (String(t) === 'i1') throw targetError(fn, "cannot pass an 'i1' parameter to a kernel; pass an i32");
+  return { name, kind: 'scalar', type: String(t), divisibility };
+}
+
+/** Lowers one kernel into `module`'s body; returns its launch description. */
+function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number): KernelInfo {
+  const name = (fn.getAttr('sym_name') as StringAttr).value;
+  const body = fn.region(0);
+  const entry = body.entry;
+  if (!entry) throw targetError(fn, 'a kernel needs a body');
+  const argAttrs = fn.getAttr('arg_attrs');
+  const params = entry.args.map((a, k) => {
+    const nm = a.loc instanceof NameLoc ? a.loc.name : `arg${k}`;
+    return describeParam(nm, a.type, argAttrs instanceof ArrayAttr ? argAttrs.value[k] : undefined, fn);
+  });
+  const paramTypes = entry.args.map((a) => registerType(a.type));
+  const b = new Builder();
+  b.setInsertionPointToEnd(into);
+  const kernelAttrs = params.map((p) => DictionaryAttr.get(p.kind === 'pointer' && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []));
+  const kernel = b.create('func.func', {
+    attrs: {
+      sym_name: StringAttr.get(name),
+      function_type: TypeAttr.get(FunctionType.get(paramTypes, [])),
+      arg_attrs: ArrayAttr.get(kernelAttrs),
+    },
+    loc: fn.loc,
+  });
+  kernel.setAttr('nvptx.kernel', UnitAttr.get());
+  kernel.setAttr('nvptx.reqntid', IntegerAttr.get(numWarps * threadsPerWarp, I32));
+  const region = kernel.region(0);
+  const prologue = region.addBlock(new Block(paramTypes));
+  const start = new Block();
+  b.setInsertionPointToEnd(prologue);
+  const jump = b.create('cf.br', { operands: { destOperands: [] }, successors: [start] });
+  region.addBlock(start);
+  const ctx = new LoweringContext(b, opts.arch, numWarps, threadsPerWarp, sharedBytes, jump, region, lowerOp);
+  entry.args.forEach((a, k) => ctx.set(a, [prologue.args[k]]));
+  for (const src of body.blocks) {
+    const dest = src === entry ? start : ctx.blockFor(src, fn);
+    b.setInsertionPointToEnd(dest);
+    for (const op of src) lowerOp(ctx, op);
+  }
+  return { name, params, numWarps, threadsPerWarp, sharedBytes };
+}
+
+/** The result of lowering a module: the nvptx-dialect module and one description per kernel. */
+export interface NvptxModule {
+  module: Operation;
+  kernels: KernelInfo[];
+}
+
+/** Lowers every public `tt.func` of a ttg-level module to the nvptx dialect, then runs CSE and DCE. */
+export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule {
+  const numWarps = intAttr(module, 'ttg.num-warps');
+  if (numWarps === null) throw targetError(module, "has no 'ttg.num-warps'; run convert-to-gpu before lowering to nvptx");
+  const threadsPerWarp = intAttr(module, 'ttg.threads-per-warp') ?? 32;
+  if (threadsPerWarp !== 32) throw targetError(module, `has ${threadsPerWarp} threads per warp; NVIDIA GPUs have 32`);
+  const numCtas = intAttr(module, 'ttg.num-ctas') ?? 1;
+  if (numCtas !== 1) throw targetError(module, `has ttg.num-ctas = ${numCtas}; the nvptx target supports 1`);
+  const sharedBytes = intAttr(module, 'ttg.shared') ?? 0;
+  const limit = opts.arch === 'sm_90a' ? 232448 : 166912;
+  if (sharedBytes > limit) throw targetError(module, `needs ${sharedBytes} bytes of shared memory (ttg.shared), above the ${limit} an ${opts.arch} block can have`);
+  const out = Operation.create({ name: 'builtin.module', spec: module.spec, regions: 1, loc: module.loc });
+  const body = out.region(0).addBlock(new Block());
+  out.setAttr('nvptx.arch', StringAttr.get(opts.arch));
+  const kernels: KernelInfo[] = [];
+  for (const op of module.region(0).entry ?? []) {
+    if (op.name !== 'tt.func') continue;
+    if (op.getAttr('sym_visibility') instanceof StringAttr && (op.getAttr('sym_visibility') as StringAttr).value === 'private') continue;
+    kernels.push(lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes));
+  }
+  if (!kernels.length) throw targetError(module, 'has no public tt.func to compile');
+  const result = runPipeline(out, 'cse,dce', { reproducerDir: null });
+  if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
+  const d = verifyDiagnostic(out);
+  if (d) throw new DiagnosticError(d);
+  return { module: out, kernels };
+}

@@ -1,0 +1,226 @@
+/**
+ * Global memory: `tt.load` and `tt.store` become (vector, guarded) `ld.global`/`st.global`,
+ * `tt.atomic_rmw`/`tt.atomic_cas` become `atom.global`. A vector access moves `tt.vector_width`
+ * consecutive elements of one thread (set by the vectorize pass) in one instruction of at most
+ * 16 bytes; 16-bit elements travel packed in 32-bit words. Stores and atomics are issued once
+ * per element, by the thread and register holding its first copy.
+ */
+import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { RankedTensorType, type Type } from '../../ir/types.js';
+import { CacheModifier, EvictionPolicy, MemSemantic, MemSyncScope, RMWOp } from '../../dialects/tt/enums.js';
+import { registerType, type LoweringContext, type LowerRule } from './context.js';
+import { F16, I1, I16, I32, bitsType, ptxType, targetError, widthOf } from './emitter.js';
+import type { RegLayout } from './layout.js';
+import { loadShared, ownerGuard, scratchAt, smemBytes, storeShared } from './tensor.js';
+
+/** The elements of one group: registers `first .. first+width-1`, consecutive in memory. */
+interface Group {
+  first: number;
+  width: number;
+}
+
+/** Whether registers r..r+w-1 hold consecutive elements along one dim. */
+function consecutive(l: RegLayout, r: number, w: number): boolean {
+  const c0 = l.regCoords[r];
+  for (let j = 1; j < w; j++) {
+    const c = l.regCoords[r + j];
+    const diff = c.map((x, d) => x - c0[d]);
+    if (diff.filter((x) => x !== 0).length !== 1 || !diff.includes(j)) return false;
+  }
+  return true;
+}
+
+/** Splits a thread's registers into vector groups of the requested width (halved where they are not consecutive). */
+function groups(op: Operation, l: RegLayout | null, eltBits: number): Group[] {
+  if (!l) return [{ first: 0, width: 1 }];
+  const attr = op.getAttr('tt.vector_width');
+  let width = attr instanceof IntegerAttr ? Number(attr.value) : 1;
+  width = Math.max(1, Math.min(width, 128 / Math.max(8, eltBits), l.numRegs));
+  if (eltBits < 16) width = 1;
+  while (width > 1 && !Array.from({ length: l.numRegs / width }, (_, g) => consecutive(l, g * width, width)).every(Boolean)) width /= 2;
+  return Array.from({ length: l.numRegs / width }, (_, g) => ({ first: g * width, width }));
+}
+
+/** How a group of `n` elements of register type `t` travels: the PTX type suffix and the word types. */
+function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: number } {
+  const bits = t === I1 ? 8 : widthOf(t);
+  if (bits === 16 && n > 1) {
+    const words = n / 2;
+    return { ptx: `${words > 1 ? `v${words}.` : ''}b32`, words: new Array(words).fill(I32), perWord: 2 };
+  }
+  const word = t === I1 ? I16 : t;
+  return { ptx: `${n > 1 ? `v${n}.` : ''}${t === I1 ? 'b8' : bitsType(t)}`, words: new Array(n).fill(word), perWord: 1 };
+}
+
+/** Packs element registers into the words of `packing` (pairs of 16-bit values into b32; i1 as 0/1 bytes). */
+function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
+  const e = ctx.e;
+  if (perWord === 1) return values.map((v) => (v.type === I1 ? e.selp(v, e.imm(I16, 1), e.imm(I16, 0)) : v));
+  const out: Value[] = [];
+  for (let k = 0; k < values.length; k += 2)
+    out.push(ctx.b.create('nvptx.pack', { operands: { args: [values[k], values[k + 1]] }, attrs: { ptx: strAttr('b32') }, results: { dst: I32 } }).result(0));
+  return out;
+}
+
+/** Unpacks words back into element registers of type `t`. */
+function unpack(ctx: LoweringContext, words: Value[], perWord: number, t: Type): Value[] {
+  const e = ctx.e;
+  if (perWord === 1) return words.map((w) => (t === I1 ? e.setp('ne', 'b', w, e.imm(I16, 0)) : w));
+  return words.flatMap((w) => ctx.b.create('nvptx.unpack', { operands: { args: [w] }, attrs: { ptx: strAttr('b32') }, results: { dst: [t, t] } }).results);
+}
+
+const strAttr = (s: string) => StringAttr.get(s);
+
+/** `.cg`, `.L1::evict_first` and the like from a load's or store's cache and eviction properties. */
+function cacheSuffix(op: Operation): string {
+  let s = '';
+  const cache = op.getAttr('cache');
+  if (cache) {
+    const name = CacheModifier.nameOf(cache);
+    if (name !== 'none') s += `.${name}`;
+  }
+  const evict = op.getAttr('evict');
+  if (evict) {
+    const name = EvictionPolicy.nameOf(evict);
+    if (name === 'evict_first' || name === 'evict_last') s += `.L1::${name}`;
+  }
+  return s;
+}
+
+const tensorLayout = (ctx: LoweringContext, v: Value, op: Operation): RegLayout | null => (v.type instanceof RankedTensorType ? ctx.layoutOf(v, op) : null);
+
+/** `a && b` on optional predicates. */
+function both(ctx: LoweringContext, a: Value | undefined, b: Value | undefined): Value | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return ctx.e.op('and', 'pred', [a, b], I1);
+}
+
+/** The predicate `tid.x == 0`, for scalar memory ops done once per program. */
+const firstThread = (ctx: LoweringContext): Value => ctx.hoist('tid0', () => ctx.e.setp('eq', 'b', ctx.tid(), ctx.e.imm(I32, 0)));
+
+/** tt.load -> ld.global[.cache].vN.bW, guarded by the mask with `other` (or 0) where it is false. */
+const lowerLoad: LowerRule = (ctx, op) => {
+  const spec = op.spec!;
+  const ptr = op.operand(0);
+  if (ptr.type instanceof PointerType && ptr.type.pointee instanceof RankedTensorType)
+    throw targetError(op, `cannot lower a load through a block pointer '${ptr.type}'; rewrite it to a tensor of pointers`);
+  const mask = spec.operandGroup(op, 'mask')[0];
+  const other = spec.operandGroup(op, 'other')[0];
+  const t = registerType(op.result(0).type);
+  const l = tensorLayout(ctx, op.result(0), op);
+  const ptrs = ctx.get(ptr, op);
+  const masks = mask ? ctx.get(mask, op) : null;
+  const others = other ? ctx.get(other, op) : null;
+  const volatile = op.getAttr('isVolatile') instanceof IntegerAttr && Number((op.getAttr('isVolatile') as IntegerAttr).value) !== 0;
+  const out: Value[] = new Array(l ? l.numRegs : 1);
+  for (const g of groups(op, l, t === I1 ? 8 : widthOf(t))) {
+    const p = packing(t, g.width);
+    const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
+    const guard = masks ? at(masks, 0) : undefined;
+    let fill: Value[] | undefined;
+    if (guard) {
+      const elems = Array.from({ length: g.width }, (_, j) => (others ? at(others, j) : ctx.e.imm(t === I1 ? I16 : t, 0)));
+      fill = pack(ctx, elems.map((v) => (v.type === I16 && t === I1 ? ctx.e.setp('ne', 'b', v, ctx.e.imm(I16, 0)) : v)), p.perWord);
+    }
+    const words = ctx.e.ld(`${volatile ? 'volatile.' : ''}global${cacheSuffix(op)}.${p.ptx}`, at(ptrs, 0), p.words, guard, fill);
+    unpack(ctx, words, p.perWord, t).forEach((v, j) => (out[g.first + j] = v));
+  }
+  ctx.set(op.result(0), out);
+};
+
+/** tt.store -> st.global[.cache].vN.bW for each first copy, guarded by the mask. */
+const lowerStore: LowerRule = (ctx, op) => {
+  const spec = op.spec!;
+  const value = op.operand(1);
+  const mask = spec.operandGroup(op, 'mask')[0];
+  const t = registerType(value.type);
+  const l = tensorLayout(ctx, value, op);
+  const ptrs = ctx.get(op.operand(0), op);
+  const vals = ctx.get(value, op);
+  const masks = mask ? ctx.get(mask, op) : null;
+  const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
+  for (const g of groups(op, l, t === I1 ? 8 : widthOf(t))) {
+    if (l && g.first & l.dupRegMask) continue;
+    const p = packing(t, g.width);
+    const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
+    const guard = both(ctx, masks ? at(masks, 0) : undefined, owner);
+    const words = pack(ctx, Array.from({ length: g.width }, (_, j) => at(vals, j)), p.perWord);
+    ctx.e.st(`global${cacheSuffix(op)}.${p.ptx}`, at(ptrs, 0), words, guard);
+  }
+};
+
+const RMW_PTX: Record<string, (t: Type) => string> = {
+  and: (t) => `and.${bitsType(t)}`,
+  or: (t) => `or.${bitsType(t)}`,
+  xor: (t) => `xor.${bitsType(t)}`,
+  add: (t) => `add.${ptxType(t, 'u')}`,
+  fadd: (t) => (t === F16 ? 'add.noftz.f16' : `add.${ptxType(t)}`),
+  max: (t) => `max.${ptxType(t, 's')}`,
+  min: (t) => `min.${ptxType(t, 's')}`,
+  umax: (t) => `max.${ptxType(t, 'u')}`,
+  umin: (t) => `min.${ptxType(t, 'u')}`,
+  exch: (t) => `exch.${bitsType(t)}`,
+};
+
+/** `.acq_rel.gpu` from an atomic's sem and scope. */
+function atomicOrder(op: Operation): string {
+  const sem = MemSemantic.nameOf(op.getAttr('sem')!);
+  const scope = MemSyncScope.nameOf(op.getAttr('scope')!);
+  return `${sem}.${scope === 'cta' ? 'cta' : scope === 'sys' ? 'sys' : 'gpu'}`;
+}
+
+/** Shared by atomic_rmw and atomic_cas: one atom per first copy; a scalar atomic's result reaches every thread through shared memory. */
+function lowerAtomic(ctx: LoweringContext, op: Operation, instr: string, operandRegs: Value[][], mask: Value | undefined): void {
+  const result = op.result(0);
+  const t = registerType(result.type);
+  if (t === I1 || widthOf(t) < 16) throw targetError(op, `cannot lower an atomic on type '${t}'`);
+  const l = tensorLayout(ctx, result, op);
+  const ptrs = ctx.get(op.operand(0), op);
+  const masks = mask ? ctx.get(mask, op) : null;
+  const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
+  if (l && (l.dupRegMask || l.dupLaneMask || l.dupWarpMask) && result.hasUses)
+    throw targetError(op, `cannot return atomic results through a layout that holds elements more than once, '${result.type}'`);
+  const out: Value[] = [];
+  const n = l ? l.numRegs : 1;
+  for (let r = 0; r < n; r++) {
+    if (l && r & l.dupRegMask) {
+      out.push(out[0]);
+      continue;
+    }
+    const at = (regs: Value[]) => regs[regs.length === 1 ? 0 : r];
+    const guard = both(ctx, masks ? at(masks) : undefined, owner);
+    const vals = operandRegs.map(at);
+    out.push(ctx.b.create('nvptx.atom', { operands: { addr: at(ptrs), guard, values: vals }, attrs: { ptx: strAttr(`${atomicOrder(op)}.global.${instr}`) }, results: { dst: t } }).result(0));
+  }
+  if (!l && result.hasUses) {
+    // thread 0 did the atomic: pass its result to the others.
+    const addr = ctx.e.addImm(ctx.smemBase(), scratchAt(ctx, op, smemBytes(t)));
+    storeShared(ctx, addr, out[0], firstThread(ctx));
+    ctx.e.barrier();
+    out[0] = loadShared(ctx, addr, t);
+  }
+  ctx.set(result, out);
+}
+
+/** Global memory ops, by op name. */
+export const MEMORY_RULES: Record<string, LowerRule> = {
+  'tt.load': lowerLoad,
+  'tt.store': lowerStore,
+  // tt.atomic_rmw fadd %p, %v -> atom.acq_rel.gpu.global.add.f32
+  'tt.atomic_rmw': (ctx, op) => {
+    const spec = op.spec!;
+    const val = spec.operandGroup(op, 'val')[0];
+    const kind = RMWOp.nameOf(op.getAttr('atomic_rmw_op')!);
+    const t = registerType(val.type);
+    if (t === I1 || (kind === 'fadd' && t !== F16 && widthOf(t) < 32)) throw targetError(op, `cannot lower atomic ${kind} on type '${t}'`);
+    lowerAtomic(ctx, op, RMW_PTX[kind](t), [ctx.get(val, op)], spec.operandGroup(op, 'mask')[0]);
+  },
+  // tt.atomic_cas %p, %cmp, %v -> atom.acq_rel.gpu.global.cas.b32
+  'tt.atomic_cas': (ctx, op) => {
+    const t = registerType(op.result(0).type);
+    lowerAtomic(ctx, op, `cas.${bitsType(t)}`, [ctx.get(op.operand(1), op), ctx.get(op.operand(2), op)], undefined);
+  },
+};

@@ -1,0 +1,251 @@
+/**
+ * Prints an nvptx-dialect module as PTX text. Each SSA value gets a virtual register of the
+ * class its type asks for; block arguments become registers written by moves on every edge
+ * into the block (through temporaries where the moves would overwrite each other). The table
+ * `PRINTERS` has one entry per nvptx op with a shape of its own; every other nvptx op prints
+ * as `opcode.ptx dst, args;`.
+ */
+import { ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr, floatBits } from '../../ir/attributes.js';
+import type { Block, Operation, Value } from '../../ir/ir.js';
+import { FloatType, IntegerType, type Type } from '../../ir/types.js';
+import { internalError, ptxType, widthOf, type Arch } from './emitter.js';
+
+/** A register class: PTX type and name prefix. */
+interface RegClass {
+  type: string;
+  prefix: string;
+}
+
+const PRED: RegClass = { type: '.pred', prefix: '%p' };
+const B16: RegClass = { type: '.b16', prefix: '%rs' };
+const B32: RegClass = { type: '.b32', prefix: '%r' };
+const F32C: RegClass = { type: '.f32', prefix: '%f' };
+const B64: RegClass = { type: '.b64', prefix: '%rd' };
+const F64C: RegClass = { type: '.f64', prefix: '%fd' };
+const CLASSES = [PRED, B16, B32, F32C, B64, F64C];
+
+/** The register class of a register type. */
+function classOf(t: Type, op: Operation): RegClass {
+  if (t instanceof IntegerType) {
+    if (t.width === 1) return PRED;
+    if (t.width <= 16) return B16;
+    if (t.width === 32) return B32;
+    if (t.width === 64) return B64;
+  }
+  if (t instanceof FloatType) {
+    if (t.width === 16) return B16;
+    if (t.kind === 'f32') return F32C;
+    if (t.kind === 'f64') return F64C;
+  }
+  throw internalError(op, `no PTX register class for '${t}'`);
+}
+
+/** Registers of one kernel: names by value, counts by class. */
+class Registers {
+  private readonly names = new Map<Value, string>();
+  private readonly counts = new Map<RegClass, number>();
+
+  constructor(private readonly where: Operation) {}
+
+  fresh(t: Type): string {
+    const c = classOf(t, this.where);
+    const n = (this.counts.get(c) ?? 0) + 1;
+    this.counts.set(c, n);
+    return `${c.prefix}${n}`;
+  }
+  of(v: Value): string {
+    let name = this.names.get(v);
+    if (!name) {
+      name = this.fresh(v.type);
+      this.names.set(v, name);
+    }
+    return name;
+  }
+  declarations(): string[] {
+    return CLASSES.filter((c) => this.counts.has(c)).map((c) => `\t.reg ${c.type} \t${c.prefix}<${this.counts.get(c)! + 1}>;`);
+  }
+}
+
+/** An immediate in PTX syntax (floats as exact bit patterns). */
+function immediateText(attr: IntegerAttr | FloatAttr): string {
+  if (attr instanceof IntegerAttr) return attr.value.toString();
+  const t = attr.type as FloatType;
+  const bits = floatBits(attr.value, t.kind);
+  if (t.kind === 'f32') return `0f${bits.toString(16).toUpperCase().padStart(8, '0')}`;
+  if (t.kind === 'f64') return `0d${bits.toString(16).toUpperCase().padStart(16, '0')}`;
+  return `0x${bits.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+const ptxOf = (op: Operation): string => (op.getAttr('ptx') as StringAttr | undefined)?.value ?? '';
+
+/** Prints the state of one kernel's body. */
+interface KernelPrinter {
+  regs: Registers;
+  label(b: Block): string;
+  lines: string[];
+  emit(line: string): void;
+}
+
+const braced = (xs: string[]): string => (xs.length === 1 ? xs[0] : `{${xs.join(', ')}}`);
+const guardText = (k: KernelPrinter, op: Operation): string => {
+  const g = op.spec!.operandGroup(op, 'guard')[0];
+  return g ? `@${k.regs.of(g)} ` : '';
+};
+
+/** Writes the moves of an edge into `dest` (block arguments := `values`) as a parallel copy. */
+function edgeMoves(k: KernelPrinter, dest: Block, values: readonly Value[]): void {
+  if (!values.length) return;
+  const targets = dest.args.map((a) => k.regs.of(a));
+  const sources = values.map((v) => k.regs.of(v));
+  const overlap = sources.some((s, i) => s !== targets[i] && targets.includes(s));
+  const mov = (t: Type, d: string, s: string) => (d === s ? null : `\tmov.${movType(t)} \t${d}, ${s};`);
+  if (!overlap) {
+    values.forEach((v, i) => {
+      const m = mov(v.type, targets[i], sources[i]);
+      if (m) k.emit(m);
+    });
+    return;
+  }
+  const temps = values.map((v) => k.regs.fresh(v.type));
+  values.forEach((v, i) => k.emit(`\tmov.${movType(v.type)} \t${temps[i]}, ${sources[i]};`));
+  values.forEach((v, i) => k.emit(`\tmov.${movType(v.type)} \t${targets[i]}, ${temps[i]};`));
+}
+
+const movType = (t: Type): string => (widthOf(t) === 1 ? 'pred' : `b${Math.max(16, widthOf(t))}`);
+
+/** One printer per nvptx or control op whose text is not `opcode.ptx dst, args;`. */
+const PRINTERS: Record<string, (k: KernelPrinter, op: Operation) => void> = {
+  'nvptx.imm': (k, op) => {
+    const v = op.getAttr('value') as IntegerAttr | FloatAttr;
+    const t = op.result(0).type;
+    if (widthOf(t) === 1) {
+      k.emit(`\tsetp.ne.u32 \t${k.regs.of(op.result(0))}, ${Number((v as IntegerAttr).value) & 1}, 0;`);
+      return;
+    }
+    k.emit(`\tmov.${movType(t)} \t${k.regs.of(op.result(0))}, ${immediateText(v)};`);
+  },
+  'nvptx.sreg': (k, op) => k.emit(`\tmov.u32 \t${k.regs.of(op.result(0))}, %${(op.getAttr('reg') as StringAttr).value};`),
+  'nvptx.smem_base': (k, op) => k.emit(`\tmov.u32 \t${k.regs.of(op.result(0))}, global_smem;`),
+  'nvptx.pack': (k, op) => k.emit(`\tmov.${ptxOf(op)} \t${k.regs.of(op.result(0))}, {${op.operandValues().map((v) => k.regs.of(v)).join(', ')}};`),
+  'nvptx.unpack': (k, op) => k.emit(`\tmov.${ptxOf(op)} \t{${op.results.map((v) => k.regs.of(v)).join(', ')}}, ${k.regs.of(op.operand(0))};`),
+  'nvptx.ld': (k, op) => {
+    const dsts = op.results.map((v) => k.regs.of(v));
+    const other = op.spec!.operandGroup(op, 'other');
+    other.forEach((v, i) => k.emit(`\tmov.${movType(v.type)} \t${dsts[i]}, ${k.regs.of(v)};`));
+    k.emit(`\t${guardText(k, op)}ld.${ptxOf(op)} \t${braced(dsts)}, [${k.regs.of(op.operand(0))}];`);
+  },
+  'nvptx.st': (k, op) => {
+    const vals = op.spec!.operandGroup(op, 'values').map((v) => k.regs.of(v));
+    k.emit(`\t${guardText(k, op)}st.${ptxOf(op)} \t[${k.regs.of(op.operand(0))}], ${braced(vals)};`);
+  },
+  'nvptx.atom': (k, op) => {
+    const vals = op.spec!.operandGroup(op, 'values').map((v) => k.regs.of(v));
+    k.emit(`\t${guardText(k, op)}atom.${ptxOf(op)} \t${k.regs.of(op.result(0))}, [${k.regs.of(op.operand(0))}], ${vals.join(', ')};`);
+  },
+  'nvptx.bar': (k, op) => k.emit(`\tbar.${ptxOf(op) || 'sync'} \t0;`),
+  'nvptx.trap': (k) => k.emit('\ttrap;'),
+  'cf.br': (k, op) => {
+    edgeMoves(k, op.successors[0], op.operandValues());
+    k.emit(`\tbra.uni \t${k.label(op.successors[0])};`);
+  },
+  'cf.cond_br': (k, op) => {
+    const spec = op.spec!;
+    const cond = k.regs.of(op.operand(0));
+    const [t, f] = op.successors;
+    const tArgs = spec.operandGroup(op, 'trueDestOperands');
+    const fArgs = spec.operandGroup(op, 'falseDestOperands');
+    if (!tArgs.length) {
+      k.emit(`\t@${cond} bra \t${k.label(t)};`);
+      edgeMoves(k, f, fArgs);
+      k.emit(`\tbra.uni \t${k.label(f)};`);
+      return;
+    }
+    const skip = `${k.label(t)}_from_${k.lines.length}`;
+    k.emit(`\t@!${cond} bra \t${skip};`);
+    edgeMoves(k, t, tArgs);
+    k.emit(`\tbra.uni \t${k.label(t)};`);
+    k.emit(`${skip}:`);
+    edgeMoves(k, f, fArgs);
+    k.emit(`\tbra.uni \t${k.label(f)};`);
+  },
+  'func.return': (k) => k.emit('\tret;'),
+};
+
+/** Prints one instruction. */
+function printOp(k: KernelPrinter, op: Operation): void {
+  const special = PRINTERS[op.name];
+  if (special) return special(k, op);
+  if (op.dialect !== 'nvptx') throw internalError(op, 'is not an nvptx op and cannot be printed as PTX');
+  const dst = op.results.map((v) => k.regs.of(v));
+  const args = op.operandValues().map((v) => k.regs.of(v));
+  if (op.name === 'nvptx.shfl') args[3] = '-1';
+  k.emit(`\t${op.name.slice('nvptx.'.length)}.${ptxOf(op)} \t${[...dst, ...args].join(', ')};`);
+}
+
+/** The `.param` declaration of kernel parameter k. */
+function paramDecl(kernel: Operation, name: string, t: Type, k: number): string {
+  const attrs = kernel.getAttr('arg_attrs');
+  const dict = attrs instanceof ArrayAttr ? attrs.value[k] : undefined;
+  const align = dict instanceof DictionaryAttr ? dict.get('nvptx.align') : undefined;
+  const ptr = align instanceof IntegerAttr ? ` .ptr .global .align ${align.value}` : '';
+  const ty = widthOf(t) === 1 ? 'u8' : ptxType(t, 'u').replace(/^f16$|^bf16$/, 'b16');
+  return `\t.param .${ty}${ptr} ${name}_param_${k}`;
+}
+
+/** Prints one kernel (`func.func` with `nvptx.kernel`). */
+function printKernel(kernel: Operation, index: number): string {
+  const name = (kernel.getAttr('sym_name') as StringAttr).value;
+  const region = kernel.region(0);
+  const regs = new Registers(kernel);
+  const labels = new Map<Block, string>();
+  region.blocks.forEach((b, i) => labels.set(b, `$L__BB${index}_${i}`));
+  const k: KernelPrinter = { regs, label: (b) => labels.get(b)!, lines: [], emit: (l) => k.lines.push(l) };
+  const entry = region.entry!;
+  entry.args.forEach((a, i) => {
+    const t = a.type;
+    const ty = widthOf(t) === 1 ? 'u8' : ptxType(t, 'u').replace(/^f16$|^bf16$/, 'b16');
+    k.emit(`\tld.param.${ty} \t${regs.of(a)}, [${name}_param_${i}];`);
+  });
+  region.blocks.forEach((b, i) => {
+    if (i > 0) k.emit(`${labels.get(b)}:`);
+    for (const op of b) printOp(k, op);
+  });
+  const reqntid = kernel.getAttr('nvptx.reqntid') as IntegerAttr;
+  const params = entry.args.map((a, i) => paramDecl(kernel, name, a.type, i));
+  return [
+    `\t// .globl\t${name}`,
+    `.visible .entry ${name}(`,
+    params.join(',\n'),
+    ')',
+    `.reqntid ${reqntid.value}, 1, 1`,
+    '{',
+    ...regs.declarations(),
+    '',
+    ...k.lines,
+    '}',
+  ].join('\n');
+}
+
+/** The PTX ISA version each target is printed with. */
+const PTX_VERSION: Record<Arch, string> = { sm_80: '8.0', sm_90a: '8.0' };
+
+/** Prints an nvptx-dialect module (from `lowerToNvptx`) as PTX for `arch`. */
+export function printPtx(module: Operation, arch: Arch): string {
+  const kernels = [...(module.region(0).entry ?? [])].filter((op) => op.name === 'func.func');
+  let usesShared = false;
+  module.walk((op) => {
+    if (op.name === 'nvptx.smem_base') usesShared = true;
+  });
+  const head = [
+    '//',
+    '// Generated by triton-ir (triton-translate --to-ptx)',
+    '//',
+    '',
+    `.version ${PTX_VERSION[arch]}`,
+    `.target ${arch}`,
+    '.address_size 64',
+    '',
+  ];
+  if (usesShared) head.push('.extern .shared .align 16 .b8 global_smem[];', '');
+  return `${head.join('\n')}${kernels.map(printKernel).join('\n\n')}\n`;
+}

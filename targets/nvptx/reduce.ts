@@ -1,0 +1,179 @@
+/**
+ * `tt.reduce` and `tt.scan` on registers, the way Triton does them: first within a thread,
+ * then across the lanes of a warp with shuffles, then across warps through the scratch shared
+ * memory alloc-shared gave the op. The combiner region is lowered inline at every step.
+ */
+import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { RankedTensorType, type Type } from '../../ir/types.js';
+import { registerType, type LoweringContext, type LowerRule } from './context.js';
+import { I1, I16, I32, I64, internalError, targetError, widthOf } from './emitter.js';
+import type { RegLayout } from './layout.js';
+import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
+
+/** A shuffle of any register type: narrow values widen to 32 bits, 64-bit values go in two halves. */
+export function shuffle(ctx: LoweringContext, v: Value, mode: string, lane: number | Value, clamp: number): Value {
+  const e = ctx.e;
+  const t = v.type;
+  if (t === I1) return e.setp('ne', 'b', e.shfl(mode, e.selp(v, e.imm(I32, 1), e.imm(I32, 0)), lane, clamp), e.imm(I32, 0));
+  const w = widthOf(t);
+  if (w === 32) {
+    if (t === I32) return e.shfl(mode, v, lane, clamp);
+    return e.op('mov', 'b32', [e.shfl(mode, e.op('mov', 'b32', [v], I32), lane, clamp)], t);
+  }
+  if (w === 16) {
+    const wide = e.op('cvt', 'u32.u16', [t === I16 ? v : e.op('mov', 'b16', [v], I16)], I32);
+    const back = e.op('cvt', 'u16.u32', [e.shfl(mode, wide, lane, clamp)], I16);
+    return t === I16 ? back : e.op('mov', 'b16', [back], t);
+  }
+  if (w === 64) {
+    const halves = ctx.b.create('nvptx.unpack', { operands: { args: [v] }, attrs: { ptx: strAttr('b64') }, results: { dst: [I32, I32] } }).results;
+    const moved = halves.map((h) => e.shfl(mode, h, lane, clamp));
+    const joined = ctx.b.create('nvptx.pack', { operands: { args: moved }, attrs: { ptx: strAttr('b64') }, results: { dst: I64 } }).result(0);
+    return t === I64 ? joined : e.op('mov', 'b64', [joined], t);
+  }
+  throw internalError(v.definingOp ?? ({ name: 'shuffle' } as Operation), `cannot shuffle '${t}'`);
+}
+
+const strAttr = (s: string) => StringAttr.get(s);
+
+const axisOf = (op: Operation): number => Number((op.getAttr('axis') as IntegerAttr).value);
+
+/** Applies the op's combiner region to two tuples of registers (one per operand). */
+function combiner(ctx: LoweringContext, op: Operation): (a: Value[], b: Value[]) => Value[] {
+  const block = op.region(0).entry!;
+  return (a, b) => ctx.inlineRegion(block, [...a, ...b].map((v) => [v]), op).map((r) => r[0]);
+}
+
+/** Bits of `id` at the positions where `bases` move along `axis`, packed from bit 0 (the warp's index along the axis). */
+function indexAlong(ctx: LoweringContext, id: Value, bases: readonly number[][], axis: number): Value {
+  const e = ctx.e;
+  let acc: Value | null = null;
+  let out = 0;
+  bases.forEach((b, k) => {
+    if (b[axis] === 0) return;
+    const bit = e.and(e.shrU(id, k), e.imm(I32, 1));
+    const term = e.shl(bit, out++);
+    acc = acc ? e.or(acc, term) : term;
+  });
+  return acc ?? e.imm(I32, 0);
+}
+
+/** The row-major index over the non-axis dims of a register's element (runtime value). */
+function offAxisIndex(ctx: LoweringContext, l: RegLayout, r: number, axis: number): Value {
+  let acc: Value | null = null;
+  let stride = 1;
+  for (let d = l.shape.length - 1; d >= 0; d--) {
+    if (d === axis) continue;
+    const term = ctx.e.mulImm(ctx.coord(l, r, d), stride);
+    acc = acc ? ctx.e.add(acc, term) : term;
+    stride *= l.shape[d];
+  }
+  return acc ?? ctx.e.imm(I32, 0);
+}
+
+/** The same, for a register of the result layout (whose dims are the source dims without the axis). */
+function resultIndex(ctx: LoweringContext, l: RegLayout | null, r: number): Value {
+  if (!l) return ctx.e.imm(I32, 0);
+  let acc: Value | null = null;
+  let stride = 1;
+  for (let d = l.shape.length - 1; d >= 0; d--) {
+    const term = ctx.e.mulImm(ctx.coord(l, r, d), stride);
+    acc = acc ? ctx.e.add(acc, term) : term;
+    stride *= l.shape[d];
+  }
+  return acc ?? ctx.e.imm(I32, 0);
+}
+
+const keyWithout = (c: readonly number[], axis: number): string => c.map((x, d) => (d === axis ? 0 : x)).join(',');
+const keyOfResult = (c: readonly number[], axis: number): string => [...c.slice(0, axis), 0, ...c.slice(axis)].join(',');
+
+/** tt.reduce: thread, warp (butterfly shuffles), then block (scratch) levels. */
+const lowerReduce: LowerRule = (ctx, op) => {
+  const axis = axisOf(op);
+  const srcs = op.operandValues();
+  const l = ctx.layoutOf(srcs[0], op);
+  const regs = srcs.map((v) => ctx.get(v, op));
+  const combine = combiner(ctx, op);
+
+  // 1. within a thread: fold the registers that differ only along the axis.
+  const groups = new Map<string, number[]>();
+  for (let r = 0; r < l.numRegs; r++) {
+    if (r & l.dupRegMask) continue;
+    const key = keyWithout(l.regCoords[r], axis);
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
+  }
+  const acc = new Map<string, Value[]>();
+  for (const [key, rs] of groups) {
+    rs.sort((a, b) => l.regCoords[a][axis] - l.regCoords[b][axis]);
+    let v = regs.map((x) => x[rs[0]]);
+    for (const r of rs.slice(1)) v = combine(v, regs.map((x) => x[r]));
+    acc.set(key, v);
+  }
+
+  // 2. across lanes: butterfly over each lane bit that moves along the axis.
+  l.laneBases.forEach((b, k) => {
+    if (b[axis] === 0) return;
+    for (const [key, v] of acc) acc.set(key, combine(v, v.map((x) => shuffle(ctx, x, 'bfly', 1 << k, 0x1f))));
+  });
+
+  const outLayouts = op.results.map((res) => (res.type instanceof RankedTensorType ? ctx.layoutOf(res, op) : null));
+  const outRegs = (k: number) => (outLayouts[k] ? outLayouts[k]!.numRegs : 1);
+  const warpsAlong = l.warpBases.filter((b) => b[axis] !== 0).length;
+
+  if (warpsAlong === 0) {
+    op.results.forEach((res, j) => {
+      const ol = outLayouts[j];
+      const out: Value[] = [];
+      for (let r = 0; r < outRegs(j); r++) {
+        const key = ol ? keyOfResult(ol.regCoords[r], axis) : keyWithout(l.regCoords[0], axis);
+        const v = acc.get(key);
+        if (!v) throw internalError(op, `result register ${r} has no source group ${key}`);
+        out.push(v[j]);
+      }
+      ctx.set(res, out);
+    });
+    return;
+  }
+
+  // 3. across warps: one partial per warp along the axis and non-axis element, through scratch.
+  const e = ctx.e;
+  const W = 1 << warpsAlong;
+  const offAxis = l.shape.reduce((p, n, d) => (d === axis ? p : p * n), 1);
+  const types: Type[] = srcs.map((v) => registerType(v.type));
+  const sizes = types.map((t) => W * offAxis * smemBytes(t));
+  const base = e.addImm(ctx.smemBase(), scratchAt(ctx, op, sizes.reduce((a, b) => a + b, 0)));
+  const starts = sizes.map((_, j) => sizes.slice(0, j).reduce((a, b) => a + b, 0));
+  const laneAxisMask = l.laneBases.reduce((m, b, k) => (b[axis] !== 0 ? m | (1 << k) : m), 0);
+  const writer = ctx.hoist(`reduce-writer:${l.key}:${axis}`, () => {
+    const bits = e.or(e.and(ctx.laneId(), e.imm(I32, laneAxisMask | l.dupLaneMask)), e.shl(e.and(ctx.warpId(), e.imm(I32, l.dupWarpMask)), Math.log2(ctx.threadsPerWarp)));
+    return e.setp('eq', 'b', bits, e.imm(I32, 0));
+  });
+  const warpIdx = ctx.hoist(`reduce-warp:${l.key}:${axis}`, () => indexAlong(ctx, ctx.warpId(), l.warpBases, axis));
+  for (const [key, v] of acc) {
+    const r = groups.get(key)![0];
+    const slot = e.add(e.mulImm(warpIdx, offAxis), offAxisIndex(ctx, l, r, axis));
+    v.forEach((x, j) => storeShared(ctx, e.add(base, e.addImm(e.mulImm(slot, smemBytes(types[j])), starts[j])), x, writer));
+  }
+  e.barrier();
+  const outs: Value[][] = op.results.map(() => []);
+  for (let r = 0; r < outRegs(0); r++) {
+    const idx = resultIndex(ctx, outLayouts[0], r);
+    let v: Value[] | null = null;
+    for (let w = 0; w < W; w++) {
+      const slot = e.addImm(idx, w * offAxis);
+      const part = types.map((t, j) => loadShared(ctx, e.add(base, e.addImm(e.mulImm(slot, smemBytes(t)), starts[j])), t));
+      v = v ? combine(v, part) : part;
+    }
+    v!.forEach((x, j) => outs[j].push(x));
+  }
+  op.results.forEach((res, j) => ctx.set(res, outs[j]));
+};
+
+/** Reductions and scans, by op name. */
+export const REDUCE_RULES: Record<string, LowerRule> = {
+  'tt.reduce': lowerReduce,
+  'tt.scan': (_ctx, op) => {
+    throw targetError(op, 'is not lowered by the nvptx target yet');
+  },
+};
