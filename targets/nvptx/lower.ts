@@ -15,14 +15,16 @@ import { runPipeline } from '../../passes/manager.js';
 import '../../passes/all.js';
 import { LoweringContext, registerType, type LowerRule } from './context.js';
 import { CONTROL_RULES } from './control.js';
+import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, type ElementRule } from './elementwise.js';
 import { I32, targetError, type Arch } from './emitter.js';
 import { MEMORY_RULES } from './memory.js';
 import { REDUCE_RULES } from './reduce.js';
+import { SCAN_RULES } from './scan.js';
 import { TENSOR_RULES } from './tensor.js';
 
 /** Every non-elementwise rule, by op name. */
-const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...CONTROL_RULES };
+const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...DOT_RULES, ...CONTROL_RULES };
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {

@@ -7,7 +7,7 @@ import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, type Type } from '../../ir/types.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
-import { I1, I16, I32, I64, internalError, targetError, widthOf } from './emitter.js';
+import { I1, I16, I32, I64, internalError, widthOf } from './emitter.js';
 import type { RegLayout } from './layout.js';
 import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
 
@@ -173,7 +173,4 @@ const lowerReduce: LowerRule = (ctx, op) => {
 /** Reductions and scans, by op name. */
 export const REDUCE_RULES: Record<string, LowerRule> = {
   'tt.reduce': lowerReduce,
-  'tt.scan': (_ctx, op) => {
-    throw targetError(op, 'is not lowered by the nvptx target yet');
-  },
 };

@@ -8,6 +8,7 @@ import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import { standardDims } from '../../dialects/ttg/layout-linear.js';
+import { scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { I1, I16, I32, bitsType, internalError, targetError } from './emitter.js';
 import { registersByCoords, stridesOf, type RegLayout } from './layout.js';
@@ -106,20 +107,43 @@ export function ownerGuard(ctx: LoweringContext, l: RegLayout): Value | undefine
   });
 }
 
-/** A layout conversion through shared memory: every thread writes its elements, then reads the ones it needs. */
+/**
+ * The conversion round of each register: the scratch holds `capacity` elements (a power of
+ * two), so round k moves the elements with flat index in [k*capacity, (k+1)*capacity). That is
+ * known at compile time when the lane and warp ids only touch flat-index bits below capacity.
+ */
+function roundsOf(l: RegLayout, capacity: number): number[] | null {
+  const thread = [...flat(l, 'lane'), ...flat(l, 'warp')].reduce((m, x) => m | x, 0);
+  if (thread >= capacity) return null;
+  return flat(l, 'register').map((f) => Math.floor(f / capacity));
+}
+
+/** A layout conversion through shared memory: every thread writes its elements, then reads the ones it needs, in rounds that fit the scratch. */
 function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayout, dst: RegLayout): void {
   const e = ctx.e;
   const elt = (op.operand(0).type as RankedTensorType).elementType;
   const bytes = smemBytes(elt);
   const numel = src.shape.reduce((a, b) => a * b, 1);
-  const base = e.addImm(ctx.smemBase(), scratchAt(ctx, op, numel * bytes));
+  const allocated = scratchBytes(op);
+  if (allocated < bytes) throw targetError(op, `needs shared-memory scratch to convert '${op.operand(0).type}' to '${op.result(0).type}', but alloc-shared gave it none`);
+  let capacity = 1 << Math.floor(Math.log2(Math.max(1, Math.floor(allocated / bytes))));
+  capacity = Math.min(capacity, numel);
+  const base = e.addImm(ctx.smemBase(), scratchAt(ctx, op, capacity * bytes));
+  const srcRounds = roundsOf(src, capacity);
+  const dstRounds = roundsOf(dst, capacity);
+  if (!srcRounds || !dstRounds)
+    throw targetError(op, `cannot convert '${op.operand(0).type}' to '${op.result(0).type}' in ${numel / capacity} rounds through ${allocated} bytes of scratch`);
   const regs = ctx.get(op.operand(0), op);
   const guard = ownerGuard(ctx, src);
-  const at = (l: RegLayout, r: number) => e.add(base, e.mulImm(flatIndex(ctx, l, r), bytes));
-  for (let r = 0; r < src.numRegs; r++) if (!(r & src.dupRegMask)) storeShared(ctx, at(src, r), regs[r], guard);
-  e.barrier();
-  const out: Value[] = [];
-  for (let r = 0; r < dst.numRegs; r++) out.push(loadShared(ctx, at(dst, r), regs[0].type));
+  const at = (l: RegLayout, r: number, round: number) => e.add(base, e.mulImm(e.addImm(flatIndex(ctx, l, r), -round * capacity), bytes));
+  const out: Value[] = new Array(dst.numRegs);
+  const rounds = numel / capacity;
+  for (let k = 0; k < rounds; k++) {
+    if (k > 0) e.barrier();
+    for (let r = 0; r < src.numRegs; r++) if (!(r & src.dupRegMask) && srcRounds[r] === k) storeShared(ctx, at(src, r, k), regs[r], guard);
+    e.barrier();
+    for (let r = 0; r < dst.numRegs; r++) if (dstRounds[r] === k) out[r] = loadShared(ctx, at(dst, r, k), regs[0].type);
+  }
   ctx.set(op.result(0), out);
 }
 

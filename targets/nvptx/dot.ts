@@ -1,0 +1,67 @@
+/**
+ * `tt.dot` on CUDA cores (Triton's FMA path): operands in `#ttg.dot_op` layouts whose parent is
+ * the accumulator's blocked layout, so the thread holding C[m, n] holds row m of A and column n
+ * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32`. Tensor-core
+ * layouts (`#ttg.nvidia_mma`) are the mma-lowering path's and are reported here.
+ */
+import type { Value } from '../../ir/ir.js';
+import { isLayout, BLOCKED, DOT_OP } from '../../dialects/ttg/layout-attrs.js';
+import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
+import { RankedTensorType } from '../../ir/types.js';
+import type { LowerRule } from './context.js';
+import { F32, F64, I32, targetError } from './emitter.js';
+import { fromF32, toF32 } from './elementwise.js';
+import { registersByCoords, type RegLayout } from './layout.js';
+
+/** Whether the lanes and warps of operand `l` cover dim `keep` like the accumulator's and broadcast along `k`. */
+function threadsMatch(l: RegLayout, c: RegLayout, keep: number, k: number): boolean {
+  const same = (xs: readonly number[][], ys: readonly number[][]) => xs.length === ys.length && xs.every((b, i) => b[keep] === ys[i][keep] && b[k] === 0);
+  return same(l.laneBases, c.laneBases) && same(l.warpBases, c.warpBases);
+}
+
+/** tt.dot %a, %b, %c (FMA path) -> per accumulator register, K fused multiply-adds. */
+const lowerDot: LowerRule = (ctx, op) => {
+  const [a, b, c] = [0, 1, 2].map((k) => op.operand(k));
+  const ct = c.type as RankedTensorType;
+  const enc = (v: Value) => (v.type as RankedTensorType).encoding;
+  if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on the nvptx target yet`);
+  if (!isLayout(enc(c), BLOCKED))
+    throw targetError(op, `cannot lower tt.dot with accumulator layout '${enc(c)}' on CUDA cores; the tensor-core path (mma-lowering) handles #ttg.nvidia_mma`);
+  for (const v of [a, b]) {
+    const e = enc(v);
+    if (!isLayout(e, DOT_OP) || (e as StructAttr).attr('parent') !== enc(c)) throw targetError(op, `operand '${v.type}' must have a #ttg.dot_op layout whose parent is the accumulator's`);
+  }
+  const acc = ctx.e;
+  const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
+  if (!threadsMatch(la, lc, 0, 1) || !threadsMatch(lb, lc, 1, 0)) throw targetError(op, 'operand layouts do not give each thread the rows and columns of its accumulator elements');
+  const K = la.shape[1];
+  const aRegs = ctx.get(a, op);
+  const bRegs = ctx.get(b, op);
+  const cRegs = ctx.get(c, op);
+  const aBy = registersByCoords(la);
+  const bBy = registersByCoords(lb);
+  const outT = ct.elementType;
+  const wide = outT === F64 ? F64 : F32;
+  const widen = (v: Value) => (wide === F64 ? (v.type === F64 ? v : acc.op('cvt', 'f64.f32', [toF32(acc, v)], F64)) : toF32(acc, v));
+  if ((ct.elementType as { width?: number }).width === undefined || ct.elementType === I32) throw targetError(op, `cannot lower an integer tt.dot ('${ct}') on CUDA cores yet`);
+  const aWide = new Map<number, Value>();
+  const bWide = new Map<number, Value>();
+  const get = (cache: Map<number, Value>, regs: Value[], r: number) => cache.get(r) ?? (cache.set(r, widen(regs[r])), cache.get(r)!);
+  const out = lc.regCoords.map(([m, n], r) => {
+    let sum = widen(cRegs[r]);
+    for (let k = 0; k < K; k++) {
+      const ar = aBy.get(`${m},${k}`);
+      const br = bBy.get(`${k},${n}`);
+      if (ar === undefined || br === undefined) throw targetError(op, `operand registers for C[${m}, ${n}] at k = ${k} are missing from the dot_op layouts`);
+      sum = acc.op('fma', `rn.${wide === F64 ? 'f64' : 'f32'}`, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
+    }
+    return wide === F64 || outT === F32 ? sum : fromF32(acc, sum, outT);
+  });
+  ctx.set(op.result(0), out);
+};
+
+/** Matrix products, by op name. */
+export const DOT_RULES: Record<string, LowerRule> = {
+  'tt.dot': lowerDot,
+};
+
