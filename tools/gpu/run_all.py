@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Checks, times and sanitizes our compiled kernels (build/gpu/*.ptx + .json from tools/gpu/build.sh)
+against float64 references and against the same kernels in Triton, for every case of bench/gpu.
+
+  python3 tools/gpu/run_all.py --check --time --sanitize [--case softmax,row_sum] [--json FILE]
+
+--check   each case's check sizes: our output (poisoned first, with guard zones) vs the reference,
+          and Triton's output too; PASS/FAIL with the max error.
+--time    each case's time sizes: median of --iters runs (CUDA events, cold L2) of ours and Triton's.
+--sanitize  each case's small sizes under compute-sanitizer memcheck, racecheck and synccheck.
+Exit status 1 if any check fails, a kernel is missing, or a sanitizer reports errors.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as case_registry  # noqa: E402
+import runner  # noqa: E402
+
+casekit = None  # bench/gpu/casekit.py, imported with the cases
+
+SANITIZER_TOOLS = ['memcheck', 'racecheck', 'synccheck']
+SANITIZER_ERRORS = 99
+
+
+def log(*a):
+    """print, flushed."""
+    print(*a, flush=True)
+
+
+def kernel_for(case, size, build, cache):
+    """Our loaded kernel for the variant that handles `size`; raises if missing or inconsistent."""
+    stem = case_registry.artifact(case.name, case.variant(size))
+    if stem not in cache:
+        ptx = os.path.join(build, stem + '.ptx')
+        if not os.path.exists(ptx):
+            raise FileNotFoundError(f'{ptx} not built')
+        k = runner.Kernel(ptx)
+        mine = [(p['kind'], p['type']) for p in k.params if not p['name'].startswith('__')]
+        want = [(kind, ty) for _, kind, ty in case.params]
+        if mine != want:
+            raise ValueError(f'{stem}: metadata params {mine} but the case passes {want}')
+        cache[stem] = k
+    return cache[stem]
+
+
+def verify(case, t, ref):
+    """Compares every output with its reference and checks its guard zones: (ok, text)."""
+    ok, parts = True, []
+    for name, (expected, rtol, atol) in ref.items():
+        good, max_abs, worst = casekit.compare(t[name], expected, rtol, atol)
+        guard = casekit.guard_ok(t[name])
+        ok = ok and good and guard
+        parts.append(f'{name}: max_abs={max_abs:.3g} err/tol={worst:.3g}' + ('' if guard else ' GUARD ZONE WRITTEN'))
+    return ok, ', '.join(parts)
+
+
+def gbps(nbytes, us):
+    """GB/s for nbytes moved in us microseconds."""
+    return nbytes / (us * 1e-6) / 1e9 if us else 0.0
+
+
+def run_size(case, size, k, seed, opts, report):
+    """Check (and time) one size of one case, appending to report['checks'] / report['timings']."""
+    label = f'{case.name:15} {case.variant(size) or "-":6} {case.shape(size):12}'
+    t = case.make(size, casekit.generator(seed))
+    ref = case.reference(t, size)
+    ours = k.bind(case.grid(size), case.args(t, size))
+    ours()
+    torch.cuda.synchronize()
+    ok, text = verify(case, t, ref)
+    log(f'{"PASS" if ok else "FAIL"}  {label} ours    {text}')
+    report['checks'].append({'case': case.name, 'variant': case.variant(size), 'shape': case.shape(size),
+                             'who': 'ours', 'ok': ok, 'detail': text, 'seed': seed})
+    triton_fn = None
+    if not opts.check_only and not opts.no_triton:
+        for name in case.outputs:
+            casekit.repoison(t[name])
+        triton_fn = case.triton_launch(t, size)
+        triton_fn()
+        torch.cuda.synchronize()
+        tok, ttext = verify(case, t, ref)
+        log(f'{"PASS" if tok else "FAIL"}  {label} triton  {ttext}')
+        report['checks'].append({'case': case.name, 'variant': case.variant(size), 'shape': case.shape(size),
+                                 'who': 'triton', 'ok': tok, 'detail': ttext, 'seed': seed})
+    if opts.time and size in case.sizes_time:
+        nbytes = case.bytes_moved(size)
+        ours_us, ours_min = runner.time_us(ours, opts.iters, opts.warmup, not opts.no_flush)
+        tri_us = tri_min = None
+        if triton_fn is not None:
+            tri_us, tri_min = runner.time_us(triton_fn, opts.iters, opts.warmup, not opts.no_flush)
+        row = {'case': case.name, 'variant': case.variant(size), 'shape': case.shape(size), 'ours_us': ours_us,
+               'triton_us': tri_us, 'ours_gbps': gbps(nbytes, ours_us), 'triton_gbps': gbps(nbytes, tri_us),
+               'ratio': (tri_us / ours_us) if tri_us else None, 'ours_min_us': ours_min, 'triton_min_us': tri_min,
+               'bytes': nbytes, 'regs': k.regs, 'local_bytes': k.local_bytes, 'threads': k.threads,
+               'shared_bytes': k.shared, 'correct': ok}
+        report['timings'].append(row)
+        log(f'TIME  {label} ours {ours_us:9.2f} us {row["ours_gbps"]:7.1f} GB/s'
+            + (f' | triton {tri_us:9.2f} us {row["triton_gbps"]:7.1f} GB/s | ratio {row["ratio"]:.3f}' if tri_us else ''))
+    return ok
+
+
+def context_alive():
+    """Whether the CUDA context still works (an illegal address poisons it for the process)."""
+    try:
+        torch.cuda.synchronize()
+        return True
+    except RuntimeError:
+        return False
+
+
+def run_cases(selected, opts, report):
+    """--check / --time / --check-only over the selected cases. Returns the number of failures."""
+    failures, cache = 0, {}
+    for ci, case in enumerate(selected):
+        sizes = case.sizes_sanitize if opts.check_only else case.sizes_check
+        for si, size in enumerate(sizes):
+            seed = opts.seed * 1000 + ci * 100 + si
+            try:
+                k = kernel_for(case, size, opts.build, cache)
+            except Exception as e:  # missing or unloadable PTX: report and go on
+                failures += 1
+                log(f'MISSING {case.name} {case.variant(size)}: {e}')
+                report['checks'].append({'case': case.name, 'variant': case.variant(size), 'shape': case.shape(size),
+                                         'who': 'ours', 'ok': False, 'detail': f'not loaded: {e}'})
+                continue
+            try:
+                if not run_size(case, size, k, seed, opts, report):
+                    failures += 1
+            except Exception as e:
+                failures += 1
+                log(f'ERROR {case.name} {case.variant(size)} {case.shape(size)}: {type(e).__name__}: {e}')
+                report['checks'].append({'case': case.name, 'variant': case.variant(size), 'shape': case.shape(size),
+                                         'who': 'ours', 'ok': False, 'detail': f'{type(e).__name__}: {e}'})
+                if not context_alive():
+                    log('the CUDA context is broken (illegal access?): stopping; try --sanitize --case ' + case.name)
+                    return failures + 1
+            torch.cuda.empty_cache()
+    return failures
+
+
+def print_table(rows):
+    """The timing table: case, shape, ours/Triton µs and GB/s, ratio (Triton time / ours: >1 = ours faster)."""
+    head = f'{"case":15} {"variant":7} {"shape":12} {"ours us":>10} {"triton us":>10} {"ours GB/s":>10} ' \
+           f'{"triton GB/s":>11} {"ratio":>7} {"regs":>5}'
+    log('\n' + head + '\n' + '-' * len(head))
+    for r in rows:
+        tri = f'{r["triton_us"]:10.2f}' if r['triton_us'] else f'{"-":>10}'
+        tgb = f'{r["triton_gbps"]:11.1f}' if r['triton_us'] else f'{"-":>11}'
+        ratio = f'{r["ratio"]:7.3f}' if r['ratio'] else f'{"-":>7}'
+        flag = '' if r['correct'] else '  (WRONG RESULT)'
+        log(f'{r["case"]:15} {r["variant"] or "-":7} {r["shape"]:12} {r["ours_us"]:10.2f} {tri} '
+            f'{r["ours_gbps"]:10.1f} {tgb} {ratio} {r["regs"]:5}{flag}')
+
+
+def sanitize(selected, opts, report):
+    """Re-runs this script in --check-only mode under compute-sanitizer for each case and tool."""
+    failures = 0
+    for case in selected:
+        names = set()
+        for size in case.sizes_sanitize:
+            meta = os.path.join(opts.build, case_registry.artifact(case.name, case.variant(size)) + '.json')
+            if os.path.exists(meta):
+                with open(meta) as f:
+                    names.add(json.load(f)['name'])
+        kname = next(iter(names)) if len(names) == 1 else None
+        for tool in opts.tools.split(','):
+            child = [sys.executable, '-u', os.path.abspath(__file__), '--check-only', '--case', case.name,
+                     '--build', opts.build, '--seed', str(opts.seed)]
+            base = ['compute-sanitizer', '--tool', tool, '--error-exitcode', str(SANITIZER_ERRORS)]
+            filt = ['--kernel-name', f'kns={kname}'] if kname else []
+            start = time.time()
+            try:
+                p = subprocess.run(base + filt + child, capture_output=True, text=True, timeout=opts.sanitize_timeout)
+                if filt and p.returncode not in (0, 1, SANITIZER_ERRORS) and 'kernel-name' in p.stdout + p.stderr:
+                    p = subprocess.run(base + child, capture_output=True, text=True, timeout=opts.sanitize_timeout)
+                out, rc = p.stdout + p.stderr, p.returncode
+            except subprocess.TimeoutExpired as e:
+                text = [x.decode(errors='replace') if isinstance(x, bytes) else (x or '') for x in (e.stdout, e.stderr)]
+                out, rc = ''.join(text) + f'\ntimed out after {opts.sanitize_timeout} s', None
+            except FileNotFoundError:
+                out, rc = 'compute-sanitizer not found', None
+            summary = '; '.join(re.findall(r'(?:ERROR|RACECHECK|SYNCCHECK|MEMCHECK) SUMMARY: [^\n]*', out)) or '-'
+            status = {0: 'clean', SANITIZER_ERRORS: 'ERRORS', 1: 'CHECK FAILED'}.get(rc, f'FAILED (rc={rc})')
+            if rc == 0 and re.search(r'SUMMARY: [1-9]', out):
+                status = 'ERRORS'
+            failures += status != 'clean'
+            log(f'SANITIZE {tool:9} {case.name:15} {status:13} {summary} ({time.time() - start:.0f} s)')
+            if status != 'clean':
+                log('\n'.join('    ' + line for line in out.strip().splitlines()[-40:]))
+            report['sanitize'].append({'case': case.name, 'tool': tool, 'status': status, 'summary': summary,
+                                       'seconds': round(time.time() - start, 1)})
+    return failures
+
+
+def parse_args(argv):
+    """Command-line options."""
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--build', default='build/gpu', help='folder of <case>[.<variant>].ptx/.json (default build/gpu)')
+    ap.add_argument('--case', help='comma-separated case names (default: all); see bench/gpu/')
+    ap.add_argument('--check', action='store_true', help='correctness at the check sizes')
+    ap.add_argument('--time', action='store_true', help='timings at the time sizes (checked first)')
+    ap.add_argument('--sanitize', action='store_true', help='compute-sanitizer on the small sizes')
+    ap.add_argument('--tools', default=','.join(SANITIZER_TOOLS), help='sanitizer tools (default: %(default)s)')
+    ap.add_argument('--sanitize-timeout', type=int, default=300, help='seconds per sanitizer run')
+    ap.add_argument('--check-only', action='store_true', help='our kernel only, small sizes (used under the sanitizer)')
+    ap.add_argument('--no-triton', action='store_true', help='do not run the Triton kernels')
+    ap.add_argument('--iters', type=int, default=100)
+    ap.add_argument('--warmup', type=int, default=10)
+    ap.add_argument('--no-flush', action='store_true', help='do not flush L2 between timed runs')
+    ap.add_argument('--seed', type=int, default=None, help='random seed (default: new each run, printed)')
+    ap.add_argument('--json', help='write checks, timings and sanitizer results to this JSON file')
+    opts = ap.parse_args(argv)
+    if not (opts.check or opts.time or opts.sanitize or opts.check_only):
+        opts.check = True
+    opts.build = os.path.abspath(opts.build)
+    if opts.seed is None:
+        opts.seed = int.from_bytes(os.urandom(3), 'little')
+    return opts
+
+
+def main(argv=None):
+    """Runs the selected modes; returns the exit status."""
+    global casekit
+    opts = parse_args(argv)
+    os.chdir(case_registry.REPO)
+    selected = case_registry.load(opts.case.split(',') if opts.case else None)
+    import casekit as ck
+    casekit = ck
+    report = {'device': torch.cuda.get_device_name(), 'torch': torch.__version__, 'seed': opts.seed,
+              'build': opts.build, 'checks': [], 'timings': [], 'sanitize': []}
+    try:
+        import triton
+        report['triton'] = triton.__version__
+    except ImportError:
+        pass
+    if not opts.check_only:
+        log(f'device {report["device"]}, torch {report["torch"]}, triton {report.get("triton")}, seed {opts.seed}, '
+            f'build {opts.build}')
+    failures = 0
+    if opts.check or opts.time or opts.check_only:
+        failures += run_cases(selected, opts, report)
+    if report['timings']:
+        print_table(report['timings'])
+    if opts.sanitize:
+        failures += sanitize(selected, opts, report)
+    if opts.json:
+        with open(opts.json, 'w') as f:
+            json.dump(report, f, indent=1)
+    if not opts.check_only:
+        n_ok = sum(c['ok'] for c in report['checks'])
+        log(f'\n{n_ok}/{len(report["checks"])} checks passed, {len(report["timings"])} timed, '
+            f'{sum(s["status"] == "clean" for s in report["sanitize"])}/{len(report["sanitize"])} sanitizer runs clean')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Loads a PTX kernel and its metadata JSON (the contract of `triton-translate --to-ptx --emit-metadata`)
+and launches it on the GPU through the CUDA driver API (ctypes on libcuda, in torch's context and
+stream), with torch tensors for pointers and Python numbers for scalars. Also CUDA-event timing.
+
+CLI: `python3 tools/gpu/runner.py KERNEL.ptx [--meta KERNEL.json]` loads the kernel and prints its
+metadata and the driver's view of it (registers, local memory, limits).
+"""
+import argparse
+import ctypes
+import json
+import re
+import statistics
+import struct
+import sys
+
+import torch
+
+# Scalar types of the metadata and the ctypes value each is passed as.
+SCALAR_CTYPES = {
+    'i1': ctypes.c_uint8, 'i8': ctypes.c_int8, 'i16': ctypes.c_int16, 'i32': ctypes.c_int32,
+    'i64': ctypes.c_int64, 'f16': ctypes.c_uint16, 'bf16': ctypes.c_uint16, 'f32': ctypes.c_float,
+    'f64': ctypes.c_double,
+}
+TYPE_BYTES = {'i1': 1, 'i8': 1, 'i16': 2, 'i32': 4, 'i64': 8, 'f16': 2, 'bf16': 2, 'f32': 4, 'f64': 8}
+TORCH_POINTEE = {
+    torch.bool: 'i1', torch.int8: 'i8', torch.uint8: 'i8', torch.int16: 'i16', torch.int32: 'i32',
+    torch.int64: 'i64', torch.float16: 'f16', torch.bfloat16: 'bf16', torch.float32: 'f32', torch.float64: 'f64',
+}
+
+CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0
+CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
+CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3
+CU_FUNC_ATTRIBUTE_NUM_REGS = 4
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+CU_JIT_INFO_LOG_BUFFER = 3
+CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4
+CU_JIT_ERROR_LOG_BUFFER = 5
+CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
+DEFAULT_SHARED_LIMIT = 48 * 1024
+
+_cuda = None
+
+
+class CudaError(RuntimeError):
+    """A CUDA driver call failed."""
+
+
+def driver():
+    """libcuda, loaded once, with the current context set to torch's (the device's primary context)."""
+    global _cuda
+    if _cuda is None:
+        torch.cuda.init()
+        torch.empty(1, device='cuda')  # makes torch create and bind the primary context
+        _cuda = ctypes.CDLL('libcuda.so.1')
+        check(_cuda.cuInit(0), 'cuInit')
+        ctx = ctypes.c_void_p()
+        check(_cuda.cuCtxGetCurrent(ctypes.byref(ctx)), 'cuCtxGetCurrent')
+        if not ctx.value:
+            dev = ctypes.c_int()
+            check(_cuda.cuDeviceGet(ctypes.byref(dev), torch.cuda.current_device()), 'cuDeviceGet')
+            check(_cuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), 'cuDevicePrimaryCtxRetain')
+            check(_cuda.cuCtxSetCurrent(ctx), 'cuCtxSetCurrent')
+    return _cuda
+
+
+def check(result, what):
+    """Raises CudaError with the driver's name and text for a failed CUresult."""
+    if result != 0:
+        name, text = ctypes.c_char_p(), ctypes.c_char_p()
+        _cuda.cuGetErrorName(result, ctypes.byref(name))
+        _cuda.cuGetErrorString(result, ctypes.byref(text))
+        raise CudaError(f'{what} failed: {result} {(name.value or b"?").decode()} ({(text.value or b"").decode()})')
+
+
+def ptx_entry_params(ptx):
+    """The `.entry` name and its parameters as [(ptx type, name)] of the first kernel in PTX text."""
+    m = re.search(r'\.entry\s+([\w$]+)\s*\(([^)]*)\)', ptx)
+    if not m:
+        raise ValueError('no .entry found in the PTX')
+    params = []
+    for decl in m.group(2).split(','):
+        decl = decl.strip()
+        if not decl:
+            continue
+        pm = re.match(r'\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)\b.*?([\w$]+)(?:\[\d+\])?$', decl)
+        if not pm:
+            raise ValueError(f'cannot read PTX parameter {decl!r}')
+        params.append((pm.group(1), pm.group(2)))
+    return m.group(1), params
+
+
+def check_signature(meta, ptx):
+    """Checks the metadata against the PTX: same kernel name, same number and sizes of parameters."""
+    name, ptx_params = ptx_entry_params(ptx)
+    problems = []
+    if name != meta['name']:
+        problems.append(f'PTX entry is {name!r}, metadata name is {meta["name"]!r}')
+    if len(ptx_params) != len(meta['params']):
+        problems.append(f'PTX has {len(ptx_params)} parameters, metadata {len(meta["params"])}')
+    for (ptype, pname), p in zip(ptx_params, meta['params']):
+        want = 8 if p['kind'] == 'pointer' else TYPE_BYTES[p['type']]
+        width = re.search(r'(\d+)$', ptype)
+        have = int(width.group(1)) // 8 if width else None
+        if ptype == 'pred' or have is None or (have != want and not (want == 1 and have in (1, 2))):
+            problems.append(f'parameter {p["name"]}: PTX .{ptype} for a {p["kind"]} {p["type"]}')
+    if problems:
+        raise ValueError('metadata does not match the PTX: ' + '; '.join(problems))
+
+
+def half_bits(x):
+    """The IEEE binary16 bits of a Python float."""
+    return struct.unpack('<H', struct.pack('<e', x))[0]
+
+
+def bf16_bits(x):
+    """The bfloat16 bits of a Python float (round to nearest even)."""
+    b = struct.unpack('<I', struct.pack('<f', x))[0]
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def pack_arg(p, value):
+    """A ctypes value for one kernel argument described by the metadata parameter `p`."""
+    if p['kind'] == 'pointer':
+        if value is None:
+            return ctypes.c_uint64(0)
+        if isinstance(value, int):
+            return ctypes.c_uint64(value)
+        if not value.is_cuda:
+            raise TypeError(f'{p["name"]}: tensor is not on the GPU')
+        if TORCH_POINTEE.get(value.dtype) != p['type'] and not (p['type'] == 'i8' and value.dtype == torch.uint8):
+            raise TypeError(f'{p["name"]}: {value.dtype} tensor for a pointer to {p["type"]}')
+        return ctypes.c_uint64(value.data_ptr())
+    ty = p['type']
+    if ty == 'i1':
+        return ctypes.c_uint8(1 if value else 0)
+    if ty == 'f16':
+        return ctypes.c_uint16(half_bits(float(value)))
+    if ty == 'bf16':
+        return ctypes.c_uint16(bf16_bits(float(value)))
+    if ty in ('f32', 'f64'):
+        return SCALAR_CTYPES[ty](float(value))
+    value = int(value)
+    bits = TYPE_BYTES[ty] * 8
+    if not -(1 << (bits - 1)) <= value < (1 << bits):
+        raise OverflowError(f'{p["name"]}: {value} does not fit {ty}')
+    if value >= (1 << (bits - 1)):
+        value -= 1 << bits  # an unsigned value of that width, passed with the same bits
+    return SCALAR_CTYPES[ty](value)
+
+
+class Kernel:
+    """A PTX kernel loaded into torch's CUDA context, launched with `launch`."""
+
+    def __init__(self, ptx_path, meta_path=None):
+        """Reads PTX + metadata (default: the .json beside the .ptx), checks them and loads the module."""
+        meta_path = meta_path or re.sub(r'\.ptx$', '', ptx_path) + '.json'
+        with open(ptx_path) as f:
+            self.ptx = f.read()
+        with open(meta_path) as f:
+            self.meta = json.load(f)
+        self.path = ptx_path
+        self.name = self.meta['name']
+        self.params = self.meta['params']
+        self.threads = int(self.meta['threads_per_block'])
+        self.shared = int(self.meta.get('shared_bytes', 0))
+        check_signature(self.meta, self.ptx)
+        cu = driver()
+        self.module = ctypes.c_void_p()
+        self._load(cu)
+        self.function = ctypes.c_void_p()
+        check(cu.cuModuleGetFunction(ctypes.byref(self.function), self.module, self.name.encode()),
+              f'cuModuleGetFunction({self.name})')
+        if self.shared > DEFAULT_SHARED_LIMIT:
+            check(cu.cuFuncSetAttribute(self.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        self.shared), 'cuFuncSetAttribute(max dynamic shared)')
+        self.regs = self.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS)
+        self.local_bytes = self.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+        self.static_shared = self.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+        self.max_threads = self.attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+        if self.threads > self.max_threads:
+            raise ValueError(f'{self.name}: {self.threads} threads per block, the driver allows {self.max_threads} '
+                             f'({self.regs} registers per thread)')
+
+    def _load(self, cu):
+        """cuModuleLoadDataEx on the PTX text, with the JIT's error log in the exception."""
+        size = 1 << 16
+        err, info = ctypes.create_string_buffer(size), ctypes.create_string_buffer(size)
+        opts = (ctypes.c_int * 4)(CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                                  CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)
+        vals = (ctypes.c_void_p * 4)(ctypes.addressof(err), size, ctypes.addressof(info), size)
+        data = ctypes.c_char_p(self.ptx.encode() + b'\0')
+        result = cu.cuModuleLoadDataEx(ctypes.byref(self.module), data, 4, opts, vals)
+        if result != 0:
+            try:
+                check(result, f'cuModuleLoadDataEx({self.path})')
+            except CudaError as e:
+                raise CudaError(f'{e}\nJIT log: {err.value.decode(errors="replace").strip()}') from None
+        self.jit_log = info.value.decode(errors='replace').strip()
+
+    def attribute(self, attr):
+        """An integer CUfunction_attribute of the loaded kernel."""
+        v = ctypes.c_int()
+        check(driver().cuFuncGetAttribute(ctypes.byref(v), attr, self.function), 'cuFuncGetAttribute')
+        return v.value
+
+    def bind(self, grid, args, stream=None):
+        """Packs `args` (in parameter order) once; returns a no-argument function that launches on `grid`
+        (1 to 3 ints) on `stream` (default: torch's current stream).
+
+        Trailing parameters whose names start with '__' (e.g. Triton's scratch pointers) may be left
+        out: they get a null pointer / zero.
+        """
+        args = list(args)
+        while len(args) < len(self.params) and self.params[len(args)]['name'].startswith('__'):
+            args.append(None if self.params[len(args)]['kind'] == 'pointer' else 0)
+        if len(args) != len(self.params):
+            raise TypeError(f'{self.name} takes {len(self.params)} arguments, got {len(args)}')
+        values = [pack_arg(p, a) for p, a in zip(self.params, args)]
+        pointers = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.addressof(v) for v in values])
+        g = [ctypes.c_uint(int(x)) for x in tuple(grid) + (1,) * (3 - len(grid))]
+        if stream is None:
+            stream = torch.cuda.current_stream().cuda_stream
+        cu, fn, threads, shared = driver(), self.function, ctypes.c_uint(self.threads), ctypes.c_uint(self.shared)
+        one, s = ctypes.c_uint(1), ctypes.c_void_p(stream)
+
+        def run():
+            check(cu.cuLaunchKernel(fn, g[0], g[1], g[2], threads, one, one, shared, s, pointers, None),
+                  f'cuLaunchKernel({self.name})')
+        run.packed = values  # the packed arguments live as long as the launcher
+        return run
+
+    def launch(self, grid, args, stream=None):
+        """Launches once on `grid` with `args` (see `bind`)."""
+        self.bind(grid, args, stream)()
+
+    def describe(self):
+        """A one-line summary: name, threads, shared memory, registers, local memory."""
+        return (f'{self.name}: {self.threads} threads/block, {self.shared} B dynamic shared, {self.regs} regs, '
+                f'{self.local_bytes} B local, {self.static_shared} B static shared')
+
+
+_flush_buffer = None
+
+
+def flush_l2():
+    """Overwrites a buffer of twice the L2 size so that the next kernel starts with a cold cache."""
+    global _flush_buffer
+    if _flush_buffer is None:
+        l2 = getattr(torch.cuda.get_device_properties(0), 'L2_cache_size', 0) or (64 << 20)
+        _flush_buffer = torch.empty(max(2 * l2, 256 << 20), dtype=torch.int8, device='cuda')
+    _flush_buffer.zero_()
+
+
+def time_us(fn, iters=100, warmup=10, flush=True):
+    """Median time of `fn` (which launches GPU work) in microseconds, from CUDA events around each run.
+
+    A cache flush runs before every timed run (outside the events), which also keeps the GPU busy while
+    the host queues the launch, so launch overhead is not measured. Returns (median, min).
+    """
+    for _ in range(warmup):
+        fn()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    for s, e in zip(starts, ends):
+        if flush:
+            flush_l2()
+        s.record()
+        fn()
+        e.record()
+    torch.cuda.synchronize()
+    times = [s.elapsed_time(e) * 1000.0 for s, e in zip(starts, ends)]
+    return statistics.median(times), min(times)
+
+
+def main(argv=None):
+    """CLI: load a kernel and describe it."""
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('ptx')
+    ap.add_argument('--meta', help='metadata JSON (default: the .json beside the .ptx)')
+    a = ap.parse_args(argv)
+    k = Kernel(a.ptx, a.meta)
+    print(k.describe())
+    for p in k.params:
+        print(f'  {p["kind"]:7} {p["type"]:4} {p["name"]}')
+    if k.jit_log:
+        print('JIT:', k.jit_log)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
