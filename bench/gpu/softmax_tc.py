@@ -10,7 +10,7 @@ import casekit
 from softmax import Softmax, softmax_kernel
 
 BUILDS = {
-    'b1024': {'src': 'examples/triton-c/softmax.tc', 'flags': ['-DBLOCK=1024'], 'num_warps': 8},
+    'b1024': {'src': 'examples/triton-c/softmax.tc', 'flags': ['-DBLOCK=1024']},
     'b4096': {'src': 'examples/triton-c/softmax.tc', 'flags': ['-DBLOCK=4096'], 'num_warps': 8},
 }
 

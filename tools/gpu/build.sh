@@ -2,7 +2,9 @@
 # Compiles every GPU benchmark case's input (bench/gpu/*.py BUILDS) to PTX + metadata JSON with our
 # compiler, into build/gpu/<case>[.<variant>].ptx/.json. Runs on the machine with Node (no GPU needed).
 #   bash tools/gpu/build.sh [--arch sm_90a] [--out build/gpu] [CASE...]
-# Keeps going after a failure; the log of each compile is in OUT/<stem>.log; exits 1 if any failed.
+# Keeps going after a failure; each compile's output is in OUT/<stem>.log; exits 1 if any failed.
+# A Triton-C source is compiled in one step (X.tc --from-c -D... --to-ptx ...); if that writes no
+# metadata, in two: X.tc --from-c -D... -o OUT/<stem>.ttir, then that TTIR --to-ptx as usual.
 set -u
 cd "$(dirname "$0")/../.."
 arch=sm_90a
@@ -12,7 +14,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) cases+=("$1"); shift ;;
   esac
 done
@@ -24,21 +26,49 @@ fi
 mkdir -p "$out"
 ok=0
 failed=()
+
+# compile STEM SRC FLAGS...: runs the compiler, appending to OUT/STEM.log; true if both files were written
+compile() {
+  local stem=$1 src=$2
+  shift 2
+  local cmd=(node "$translate" "$src" "$@" --to-ptx --arch "$arch" -o "$out/$stem.ptx" --emit-metadata "$out/$stem.json")
+  echo "\$ ${cmd[*]}" >>"$out/$stem.log"
+  "${cmd[@]}" >>"$out/$stem.log" 2>&1 && [ -s "$out/$stem.ptx" ] && [ -s "$out/$stem.json" ]
+}
+
 while IFS=$'\t' read -r -a f; do
   stem=${f[0]}
   src=${f[1]}
-  flags=("${f[@]:2}")
-  cmd=(node "$translate" "$src")
-  case "$src" in *.tc) cmd+=(--from-c) ;; esac
-  cmd+=("${flags[@]}" --to-ptx --arch "$arch" -o "$out/$stem.ptx" --emit-metadata "$out/$stem.json")
-  rm -f "$out/$stem.ptx" "$out/$stem.json"
-  if "${cmd[@]}" >"$out/$stem.log" 2>&1 && [ -s "$out/$stem.ptx" ] && [ -s "$out/$stem.json" ]; then
-    ok=$((ok + 1))
-    echo "ok     $stem"
-  else
+  defines=()
+  others=()
+  for flag in "${f[@]:2}"; do
+    case "$flag" in -D*) defines+=("$flag") ;; *) others+=("$flag") ;; esac
+  done
+  rm -f "$out/$stem.ptx" "$out/$stem.json" "$out/$stem.ttir" "$out/$stem.log"
+  how=""
+  if [[ "$src" == *.tc ]]; then
+    if compile "$stem" "$src" --from-c "${defines[@]}" "${others[@]}"; then
+      how=""
+    else
+      rm -f "$out/$stem.ptx" "$out/$stem.json"
+      cmd=(node "$translate" "$src" --from-c "${defines[@]}" -o "$out/$stem.ttir")
+      echo "\$ ${cmd[*]}" >>"$out/$stem.log"
+      if "${cmd[@]}" >>"$out/$stem.log" 2>&1 && compile "$stem" "$out/$stem.ttir" "${others[@]}"; then
+        how=" (two steps, through $out/$stem.ttir)"
+      else
+        how=FAILED
+      fi
+    fi
+  elif ! compile "$stem" "$src" "${defines[@]}" "${others[@]}"; then
+    how=FAILED
+  fi
+  if [ "$how" = FAILED ]; then
     failed+=("$stem")
-    echo "FAILED $stem: ${cmd[*]}"
+    echo "FAILED $stem"
     sed 's/^/         /' "$out/$stem.log" | head -20
+  else
+    ok=$((ok + 1))
+    echo "ok     $stem$how"
   fi
 done < <(python3 tools/gpu/list_builds.py "${cases[@]}")
 echo "built $ok, failed ${#failed[@]}${failed[*]:+: ${failed[*]}} (arch $arch, into $out)"

@@ -2,12 +2,13 @@
 """Checks, times and sanitizes our compiled kernels (build/gpu/*.ptx + .json from tools/gpu/build.sh)
 against float64 references and against the same kernels in Triton, for every case of bench/gpu.
 
-  python3 tools/gpu/run_all.py --check --time --sanitize [--case softmax,row_sum] [--json FILE]
+  python3 tools/gpu/run_all.py --check --time --sanitize [--isolate] [--case softmax,row_sum] [--json FILE]
 
 --check   each case's check sizes: our output (poisoned first, with guard zones) vs the reference,
           and Triton's output too; PASS/FAIL with the max error.
 --time    each case's time sizes: median of --iters runs (CUDA events, cold L2) of ours and Triton's.
 --sanitize  each case's small sizes under compute-sanitizer memcheck, racecheck and synccheck.
+--isolate   each case in its own process: a crash or hang (--case-timeout) costs only that case.
 Exit status 1 if any check fails, a kernel is missing, or a sanitizer reports errors.
 """
 import argparse
@@ -16,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 import torch
@@ -146,6 +148,39 @@ def run_cases(selected, opts, report):
     return failures
 
 
+def run_isolated(selected, opts, report):
+    """--isolate: each case in its own process (same options), so that a crash or a hang (killed after
+    --case-timeout seconds) in one case leaves the others measured. Returns the number of failures."""
+    failures = 0
+    flags = [f for f, on in (('--check', opts.check), ('--time', opts.time), ('--no-triton', opts.no_triton),
+                             ('--no-flush', opts.no_flush)) if on]
+    for case in selected:
+        with tempfile.TemporaryDirectory() as tmp:
+            sub_json = os.path.join(tmp, 'report.json')
+            cmd = [sys.executable, '-u', os.path.abspath(__file__), '--child', '--case', case.name, '--build', opts.build,
+                   '--seed', str(opts.seed), '--iters', str(opts.iters), '--warmup', str(opts.warmup),
+                   '--json', sub_json] + flags
+            try:
+                rc = subprocess.run(cmd, timeout=opts.case_timeout).returncode
+            except subprocess.TimeoutExpired:
+                rc = 'timeout'
+            sub = None
+            if os.path.exists(sub_json):
+                with open(sub_json) as f:
+                    sub = json.load(f)
+        if sub is None:
+            detail = f'timed out after {opts.case_timeout} s' if rc == 'timeout' else f'process died (rc={rc})'
+            log(f'ERROR {case.name}: {detail}')
+            report['checks'].append({'case': case.name, 'variant': '', 'shape': '', 'who': 'ours', 'ok': False,
+                                     'detail': detail})
+            failures += 1
+            continue
+        report['checks'] += sub['checks']
+        report['timings'] += sub['timings']
+        failures += rc != 0
+    return failures
+
+
 def print_table(rows):
     """The timing table: case, shape, ours/Triton µs and GB/s, ratio (Triton time / ours: >1 = ours faster)."""
     head = f'{"case":15} {"variant":7} {"shape":12} {"ours us":>10} {"triton us":>10} {"ours GB/s":>10} ' \
@@ -211,6 +246,9 @@ def parse_args(argv):
     ap.add_argument('--tools', default=','.join(SANITIZER_TOOLS), help='sanitizer tools (default: %(default)s)')
     ap.add_argument('--sanitize-timeout', type=int, default=300, help='seconds per sanitizer run')
     ap.add_argument('--check-only', action='store_true', help='our kernel only, small sizes (used under the sanitizer)')
+    ap.add_argument('--isolate', action='store_true', help='each case in its own process (crash/hang proof)')
+    ap.add_argument('--case-timeout', type=int, default=120, help='seconds per case with --isolate')
+    ap.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--no-triton', action='store_true', help='do not run the Triton kernels')
     ap.add_argument('--iters', type=int, default=100)
     ap.add_argument('--warmup', type=int, default=10)
@@ -241,20 +279,22 @@ def main(argv=None):
         report['triton'] = triton.__version__
     except ImportError:
         pass
-    if not opts.check_only:
+    if not (opts.check_only or opts.child):
         log(f'device {report["device"]}, torch {report["torch"]}, triton {report.get("triton")}, seed {opts.seed}, '
             f'build {opts.build}')
     failures = 0
-    if opts.check or opts.time or opts.check_only:
+    if opts.isolate and (opts.check or opts.time):
+        failures += run_isolated(selected, opts, report)
+    elif opts.check or opts.time or opts.check_only:
         failures += run_cases(selected, opts, report)
-    if report['timings']:
+    if report['timings'] and not opts.child:
         print_table(report['timings'])
     if opts.sanitize:
         failures += sanitize(selected, opts, report)
     if opts.json:
         with open(opts.json, 'w') as f:
             json.dump(report, f, indent=1)
-    if not opts.check_only:
+    if not (opts.check_only or opts.child):
         n_ok = sum(c['ok'] for c in report['checks'])
         log(f'\n{n_ok}/{len(report["checks"])} checks passed, {len(report["timings"])} timed, '
             f'{sum(s["status"] == "clean" for s in report["sanitize"])}/{len(report["sanitize"])} sanitizer runs clean')

@@ -119,6 +119,14 @@ def bf16_bits(x):
     return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
 
 
+def check_divisibility(p, value):
+    """Raises if the metadata says the kernel was specialized for a multiple of p['divisibility']
+    (Triton's tt.divisibility: a byte address for pointers) and `value` is not one."""
+    d = p.get('divisibility')
+    if d and value % d:
+        raise ValueError(f'{p["name"]}: the kernel assumes a multiple of {d}, got {value} (wrong variant?)')
+
+
 def pack_arg(p, value):
     """A ctypes value for one kernel argument described by the metadata parameter `p`."""
     if p['kind'] == 'pointer':
@@ -130,6 +138,7 @@ def pack_arg(p, value):
             raise TypeError(f'{p["name"]}: tensor is not on the GPU')
         if TORCH_POINTEE.get(value.dtype) != p['type'] and not (p['type'] == 'i8' and value.dtype == torch.uint8):
             raise TypeError(f'{p["name"]}: {value.dtype} tensor for a pointer to {p["type"]}')
+        check_divisibility(p, value.data_ptr())
         return ctypes.c_uint64(value.data_ptr())
     ty = p['type']
     if ty == 'i1':
@@ -141,6 +150,7 @@ def pack_arg(p, value):
     if ty in ('f32', 'f64'):
         return SCALAR_CTYPES[ty](float(value))
     value = int(value)
+    check_divisibility(p, value)
     bits = TYPE_BYTES[ty] * 8
     if not -(1 << (bits - 1)) <= value < (1 << bits):
         raise OverflowError(f'{p["name"]}: {value} does not fit {ty}')
