@@ -7,7 +7,8 @@
  * holds one vector along the fastest axis: sizePerThread[order[0]] = min(contiguity, alignment in
  * elements, 128 bits / element bits). A load takes the largest such vector among the accesses of
  * the same shape and order it is connected to (def-use slice), and every access is capped at
- * numel / (warps * threads) elements per thread. Layouts are all chosen before anything changes.
+ * numel / (warps * threads) elements per thread (and, with `mask-aligned`, at the alignment of
+ * its mask). Layouts are all chosen before anything changes.
  * Accesses whose layout already is the chosen one are left alone.
  */
 import { Builder } from '../ir/builder.js';
@@ -16,7 +17,7 @@ import { RankedTensorType, type Type } from '../ir/types.js';
 import { isSharedLayout } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { getAxisInfo, orderFromContiguity, type AxisInfoAnalysis } from './analysis/axis-info.js';
-import { gpuConfigOf, pointeeBits, shapePerCTA, SliceComponents, tensorPtrOf } from './support/coalesce-access.js';
+import { gpuConfigOf, maskOf, pointeeBits, shapePerCTA, SliceComponents, tensorPtrOf } from './support/coalesce-access.js';
 import { blockedForShape } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 
@@ -37,7 +38,7 @@ export function vectorElems(ptr: Value, dim: number, axis: AxisInfoAnalysis): nu
 }
 
 /** The coalesced blocked layout Triton's Coalesce pass would choose for the access `op` (whose pointer is a tensor). */
-export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: readonly Operation[] = [op]): StructAttr {
+export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: readonly Operation[] = [op], maskAligned = false): StructAttr {
   const ptr = tensorPtrOf(op)!;
   const t = ptr.type as RankedTensorType;
   const order = orderFromContiguity(axis.lookup(ptr).contiguity);
@@ -53,6 +54,12 @@ export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: re
   perThread = Math.min(perThread, Math.max(1, Math.floor(numElems / (cfg.numWarps * cfg.threadsPerWarp))));
   // Writes stay within one 128-bit vector per thread (wider would leave gaps at the warp level).
   if (op.name !== 'tt.load') perThread = Math.min(perThread, vectorElems(ptr, order[0], axis));
+  // With `mask-aligned`: a masked access moves one vector per constant run of its mask; wider
+  // chunks per thread would be moved element by element with gaps between lanes, so keep to the
+  // mask's alignment. Triton does not, and then needs layout conversions it cannot always remove
+  // (e.g. around loop-carried sums).
+  const mask = maskAligned ? maskOf(op) : undefined;
+  if (mask && mask.type instanceof RankedTensorType) perThread = Math.min(perThread, Math.max(1, axis.maskAlignment(mask, order[0])));
   const sizePerThread = new Array<number>(t.rank).fill(1);
   sizePerThread[order[0]] = perThread;
   return blockedForShape(t.shape, sizePerThread, order, cfg);
@@ -105,7 +112,8 @@ function run(module: Operation, ctx: PassContext): void {
     byComponent.set(key, [...(byComponent.get(key) ?? []), op]);
   }
   // Choose every layout first, from the axis info of the unchanged module.
-  const chosen = accesses.map((op) => [op, coalescedLayout(op, axis, byComponent.get(slices.find(op)) ?? [op])] as const);
+  const maskAligned = ctx.options['mask-aligned'] === true;
+  const chosen = accesses.map((op) => [op, coalescedLayout(op, axis, byComponent.get(slices.find(op)) ?? [op], maskAligned)] as const);
   const b = new Builder();
   for (const [op, layout] of chosen) {
     if (hasLayout(op, layout)) continue;
@@ -119,6 +127,9 @@ export const coalesce: PassDecl = {
   name: 'coalesce',
   summary: 'Give global loads, stores and atomics a blocked layout that coalesces their memory accesses',
   anchor: 'module',
+  options: {
+    'mask-aligned': { type: 'bool', default: false, description: "cap each thread's elements at the mask's alignment (Triton does not)" },
+  },
   statistics: {
     'accesses-coalesced': 'number of accesses given a new layout',
     'converts-inserted': 'number of ttg.convert_layout ops inserted',

@@ -24,7 +24,7 @@ export function allPasses(): PassDecl[] {
 /** Named pipelines (`--pipeline=default`), filled in as passes land. */
 export const NAMED_PIPELINES: Record<string, string> = {
   // Issue 5's order; later GPU passes (mma-lowering, pad-shared, pipeline) slot in as they land.
-  default: 'canonicalize,cse,convert-to-gpu,coalesce,remove-layout-conversions,vectorize,alloc-shared,insert-barriers',
+  default: 'canonicalize,cse,convert-to-gpu,coalesce{mask-aligned=true},remove-layout-conversions,vectorize,alloc-shared,insert-barriers',
 };
 
 /** Up to three candidates close to `word` (edit distance <= 2, or a shared prefix), best first. */

@@ -11,6 +11,8 @@
  * (operand layouts: the same for elementwise/broadcast, `#ttg.slice<{dim = axis, parent = L}>` for
  * expand_dims) as long as that layout is blocked (or a slice, for 1-D results). Anything else (block
  * arguments, loads, dots, reductions, loop results) stops the plan, and the convert stays.
+ * Before that, a `tt.scan` of converted operands is moved to their source layout (converting its
+ * results instead), so the converts around it fold away.
  * Originals are kept while other ops use them; ops left dead are erased afterwards.
  */
 import { Builder } from '../ir/builder.js';
@@ -143,7 +145,37 @@ class Rematerializer {
   }
 }
 
+/**
+ * Scans keep their operand's layout: a scan of converted values is done in the source layout
+ * and its results converted instead, so the converts can then fold with those after the scan.
+ */
+// %c = convert %x : L -> L1 ; %y = tt.scan(%c) : L1  ->  %y' = tt.scan(%x) : L ; %y = convert %y' : L -> L1
+function hoistConvertsOverScans(fn: Operation, b: Builder): number {
+  const scans: Operation[] = [];
+  fn.walk((op) => void (op.name === 'tt.scan' && scans.push(op)), 'pre');
+  let moved = 0;
+  for (const scan of scans) {
+    const cvts = scan.operandValues().map((v) => v.definingOp);
+    if (!cvts.every((c) => c?.name === CONVERT)) continue;
+    const srcs = cvts.map((c) => c!.operand(0));
+    const enc = (srcs[0].type as RankedTensorType).encoding;
+    if (!isLayout(enc, BLOCKED) || !srcs.every((v) => (v.type as RankedTensorType).encoding === enc)) continue;
+    const copy = scan.clone();
+    srcs.forEach((v, k) => copy.setOperand(k, v));
+    copy.results.forEach((r) => (r.type = (r.type as RankedTensorType).withEncoding(enc)));
+    b.setInsertionPoint(scan);
+    b.insert(copy);
+    const back = copy.results.map((r, k) => b.create(CONVERT, { operands: { src: r }, results: { result: scan.result(k).type }, loc: scan.loc }).result(0));
+    scan.replaceAllUsesWith(back);
+    scan.erase();
+    eraseDeadOps(cvts as Operation[]);
+    moved++;
+  }
+  return moved;
+}
+
 function run(fn: Operation, ctx: PassContext): void {
+  ctx.bump('scans-relaid', hoistConvertsOverScans(fn, new Builder()));
   const converts: Operation[] = [];
   fn.walk((op) => void (op.name === CONVERT && converts.push(op)), 'pre');
   const remat = new Rematerializer();
@@ -172,6 +204,7 @@ export const removeLayoutConversions: PassDecl = {
     'converts-removed': 'number of ttg.convert_layout ops replaced',
     'ops-rematerialized': 'number of ops (and folded converts) created in a new layout',
     'ops-erased': 'number of ops erased after they became dead',
+    'scans-relaid': 'number of tt.scan ops moved to the layout of their converted operands',
   },
   run,
 };

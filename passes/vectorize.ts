@@ -15,14 +15,14 @@
  * Accesses whose pointer tensor has no layout (not converted to TritonGPU yet) are left alone.
  */
 import { IntegerAttr } from '../ir/attributes.js';
-import type { Operation, Value } from '../ir/ir.js';
+import type { Operation } from '../ir/ir.js';
 import { elementTypeOf, FloatType, i, RankedTensorType } from '../ir/types.js';
 import { PointerType } from '../dialects/tt/types.js';
 import { isDistributed } from '../dialects/ttg/layout-attrs.js';
 import { layoutOrder, toLinearLayout } from '../dialects/ttg/layout-lib.js';
 import { dimName } from '../dialects/ttg/layout-linear.js';
 import { getAxisInfo, type AxisInfoAnalysis } from './analysis/axis-info.js';
-import { pointeeBits, tensorPtrOf } from './support/coalesce-access.js';
+import { maskOf, pointeeBits, tensorPtrOf } from './support/coalesce-access.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The discardable attribute `vectorize` sets: elements per vector memory instruction of one thread (i32). */
@@ -53,11 +53,6 @@ export function contigPerThread(layout: StructAttrLike, shape: readonly number[]
 
 type StructAttrLike = Parameters<typeof toLinearLayout>[0];
 
-/** The mask operand of an access (tt.load / tt.store / tt.atomic_rmw), if it has one. */
-function maskOf(op: Operation): Value | undefined {
-  const index = op.name === 'tt.load' ? 1 : op.name === 'tt.store' || op.name === 'tt.atomic_rmw' ? 2 : -1;
-  return index > 0 && index < op.numOperands ? op.operand(index) : undefined;
-}
 
 /** The most elements an atomic's lowering packs into one instruction (Infinity for loads and stores). */
 function atomicCap(op: Operation, bits: number): number {

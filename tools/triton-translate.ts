@@ -118,7 +118,12 @@ function compileC(source: SourceFile, defines: Record<string, string>): string {
 }
 
 /** `--from-c`: one variant to stdout/-o, all variants to a folder, or the list of variants. */
-function fromC(source: SourceFile, parsed: ParsedDefines, argv: { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean }): void {
+function fromC(
+  source: SourceFile,
+  parsed: ParsedDefines,
+  argv: TargetArgs & { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean },
+  translation?: Translation,
+): void {
   const all = variants(parsed);
   if (argv['list-variants']) {
     all.forEach((v, k) => process.stdout.write(`${k}: ${describeVariant(parsed, v) || '(no -D lists)'}\n`));
@@ -136,6 +141,15 @@ function fromC(source: SourceFile, parsed: ParsedDefines, argv: { o?: string; va
     throw new UserError(`the -D lists define ${all.length} variants; pick one with --variant=N (see --list-variants) or compile all with --all-variants=DIR`);
   const k = argv.variant ?? 0;
   if (!Number.isInteger(k) || k < 0 || k >= all.length) throw new UserError(`--variant=${k} is out of range: there are ${all.length} variants (0..${all.length - 1})`);
+  if (translation) {
+    const module = compileTritonC(source.text, source.name, all[k]);
+    const d = verifyDiagnostic(module);
+    if (d) throw new DiagnosticError(d);
+    const text = translation.run(module, argv);
+    if (argv.o) writeFileSync(argv.o, text);
+    else process.stdout.write(text);
+    return;
+  }
   const out = compileC(source, all[k]);
   if (argv.o) writeFileSync(argv.o, out);
   else process.stdout.write(out);
@@ -175,7 +189,8 @@ function main(): void {
     if (inputs.length !== 1) throw new UserError('--from-c needs exactly one input file');
     const source = new SourceFile(inputs[0], readInput(inputs[0]));
     try {
-      fromC(source, parseDefines(defines), argv);
+      if (chosen.length > 1) throw new UserError(`choose at most one translation with --from-c`);
+      fromC(source, parseDefines(defines), argv, chosen[0]);
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;
       process.stderr.write(e.diagnostic.format() + '\n');

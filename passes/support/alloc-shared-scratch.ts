@@ -6,8 +6,9 @@
  *    along the axis is 1); otherwise Triton's `getScratchRepShape`: the tensor shape with the axis
  *    replaced by W, times the summed element bytes of all operands (each partial of every warp
  *    along the axis, for every non-axis position);
- *  - `tt.scan`: 0 when W = 1; otherwise W x (elements off the axis) x summed element bytes (one
- *    carry per axis warp per non-axis position);
+ *  - `tt.scan`: 0 when W = 1; otherwise chunks x W x (elements off the axis) x summed element
+ *    bytes: one partial per axis warp, non-axis position and chunk (a repetition of the lane and
+ *    warp tile along the axis), so the nvptx lowering exchanges every chunk in one round;
  *  - `tt.atomic_rmw` / `tt.atomic_cas` with a used scalar result: one element (at least 1 byte),
  *    broadcast to all threads through shared memory. Tensor results need none unless the layout
  *    broadcasts (not modelled here: 0).
@@ -39,6 +40,21 @@ function tensorOperands(op: Operation): RankedTensorType[] {
   return op.operandTypes().filter((t): t is RankedTensorType => t instanceof RankedTensorType);
 }
 
+/**
+ * How many chunks (repetitions of the lane and warp tile along `axis`) a thread of `t`'s layout
+ * holds: register bases along the axis above the lowest lane or warp basis there.
+ */
+export function scanChunks(t: RankedTensorType, axis: number): number {
+  if (!t.encoding) return 1;
+  const ll = toLinearLayout(t.encoding, t.shape);
+  const k = ll.outs.findIndex((o) => o.name === `dim${axis}`);
+  if (k < 0) return 1;
+  const thread = [...ll.bases('lane'), ...ll.bases('warp')].reduce((m, b) => m | b[k], 0);
+  if (!thread) return 1;
+  const lowest = thread & -thread;
+  return 2 ** ll.bases('register').filter((b) => b[k] >= lowest).length;
+}
+
 function reduceLikeScratch(op: Operation): number {
   const srcs = tensorOperands(op);
   if (!srcs.length) return 0;
@@ -47,8 +63,9 @@ function reduceLikeScratch(op: Operation): number {
   if (w <= 1) return 0;
   const bytes = srcs.reduce((s, t) => s + elementBytes(t.elementType), 0);
   const offAxis = srcs[0].shape.reduce((p, d, k) => (k === axis ? p : p * d), 1);
-  // reduce: the shape with axis := W; scan: one carry per axis warp and non-axis position (same count).
-  return w * offAxis * bytes;
+  // reduce: the shape with axis := W; scan: one partial per axis warp, non-axis position and chunk.
+  const chunks = op.name === 'tt.scan' ? scanChunks(srcs[0], axis) : 1;
+  return chunks * w * offAxis * bytes;
 }
 
 /** Bytes of scratch shared memory `op` needs while it runs (0: none). */

@@ -99,3 +99,9 @@ export class SliceComponents {
     if (ra !== rb) this.parent.set(ra, rb);
   }
 }
+
+/** The mask operand of an access (tt.load / tt.store / tt.atomic_rmw), if it has one. */
+export function maskOf(op: Operation): Value | undefined {
+  const index = op.name === 'tt.load' ? 1 : op.name === 'tt.store' || op.name === 'tt.atomic_rmw' ? 2 : -1;
+  return index > 0 && index < op.numOperands ? op.operand(index) : undefined;
+}

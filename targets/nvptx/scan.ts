@@ -9,29 +9,30 @@
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Value } from '../../ir/ir.js';
 import type { Type } from '../../ir/types.js';
+import { scanChunks } from '../../passes/support/alloc-shared-scratch.js';
 import { registerType, type LowerRule } from './context.js';
 import { I1, I32, targetError } from './emitter.js';
 import { shuffle } from './reduce.js';
 import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
 
-/** A tuple of registers (one per scanned operand) that may be absent at run time. */
+/** A tuple of registers (one per scanned operand) that may be absent: `has` is known (boolean) or a predicate. */
 interface Partial {
-  has: Value;
+  has: Value | boolean;
   v: Value[];
 }
 
 /** The lane bits moving along `axis`: consecutive lane-id bits with increasing powers of two, else null. */
-function laneRun(bases: readonly number[][], axis: number): { first: number; count: number; unit: number } | null {
+function laneRun(bases: readonly number[][], axis: number): { first: number; count: number } | null {
   const ks = bases.flatMap((b, k) => (b[axis] !== 0 ? [k] : []));
-  if (!ks.length) return { first: 0, count: 0, unit: 1 };
+  if (!ks.length) return { first: 0, count: 0 };
   for (let j = 0; j < ks.length; j++) {
     const b = bases[ks[j]];
     if (ks[j] !== ks[0] + j || b[axis] !== bases[ks[0]][axis] << j || b.some((x, d) => d !== axis && x !== 0)) return null;
   }
-  return { first: ks[0], count: ks.length, unit: bases[ks[0]][axis] };
+  return { first: ks[0], count: ks.length };
 }
 
-/** tt.scan -> in-thread, lane (shfl.up) and warp (scratch) prefixes, chunk by chunk. */
+/** tt.scan -> in-thread, lane (shfl.up) and warp (one scratch round) prefixes, for every chunk. */
 const lowerScan: LowerRule = (ctx, op) => {
   const e = ctx.e;
   const axis = Number((op.getAttr('axis') as IntegerAttr).value);
@@ -48,26 +49,35 @@ const lowerScan: LowerRule = (ctx, op) => {
   if (!lanes || !warps || l.dupRegMask || l.dupLaneMask || l.dupWarpMask) throw targetError(op, `cannot scan the layout of '${srcs[0].type}' along axis ${axis}`);
   const threadAxis = [...l.laneBases, ...l.warpBases].reduce((m, b) => m | b[axis], 0);
   const lowest = threadAxis & -threadAxis;
-  // Register bits along the axis must lie below the thread bits (inner run) or above them (chunks).
   for (const c of l.regCoords) if (c[axis] & threadAxis) throw targetError(op, `cannot scan the layout of '${srcs[0].type}': registers and threads interleave along the axis`);
 
   /** `a` then `b`, where either may be absent. */
   const join = (a: Partial, b: Partial): Partial => {
+    if (a.has === false) return b;
+    if (b.has === false) return a;
     const both = combine(a.v, b.v);
-    const v = both.map((x, j) => e.selp(a.has, e.selp(b.has, x, a.v[j]), b.v[j]));
-    return { has: e.op('or', 'pred', [a.has, b.has], I1), v };
+    if (a.has === true && b.has === true) return { has: true, v: both };
+    const v = both.map((x, j) => {
+      const ifA = a.has === true ? x : e.selp(a.has as Value, x, b.v[j]);
+      return b.has === true ? ifA : e.selp(b.has as Value, ifA, a.v[j]);
+    });
+    const has = a.has === true || b.has === true ? true : e.op('or', 'pred', [a.has as Value, b.has as Value], I1);
+    return { has, v };
   };
-  const yes = e.imm(I1, 1);
-  const no = e.imm(I1, 0);
+  /** `x` where it is present, else `y` (both present). */
+  const choose = (p: Value | boolean, x: Value[], y: Value[]): Value[] => (p === true ? x : p === false ? y : x.map((v, j) => e.selp(p, v, y[j])));
 
   const laneIdx = lanes.count ? e.and(e.shrU(ctx.laneId(), lanes.first), e.imm(I32, (1 << lanes.count) - 1)) : null;
   const W = 1 << warps.count;
   const warpIdx = warps.count ? e.and(e.shrU(ctx.warpId(), warps.first), e.imm(I32, W - 1)) : null;
+  const chunksPerGroup = scanChunks(l.type, axis);
   const offAxis = l.shape.reduce((p, n, d) => (d === axis ? p : p * n), 1);
-  const bytesEach = types.map((t) => W * offAxis * smemBytes(t));
+  const bytesEach = types.map((t) => chunksPerGroup * W * offAxis * smemBytes(t));
   const base = W > 1 ? e.addImm(ctx.smemBase(), scratchAt(ctx, op, bytesEach.reduce((a, b) => a + b, 0))) : null;
   const starts = bytesEach.map((_, j) => bytesEach.slice(0, j).reduce((a, b) => a + b, 0));
   const slotAddr = (slot: Value, j: number) => e.add(base!, e.addImm(e.mulImm(slot, smemBytes(types[j])), starts[j]));
+  const lastLaneOfWarp = lanes.count ? e.or(ctx.laneId(), e.imm(I32, ((1 << lanes.count) - 1) << lanes.first)) : null;
+  const isLast = lanes.count ? e.setp('eq', 'u', laneIdx!, e.imm(I32, (1 << lanes.count) - 1)) : undefined;
 
   // Group registers by their non-axis coordinates, then by chunk (axis bits above the threads).
   const groups = new Map<string, Map<number, number[]>>();
@@ -77,64 +87,78 @@ const lowerScan: LowerRule = (ctx, op) => {
     const g = groups.get(key) ?? groups.set(key, new Map()).get(key)!;
     (g.get(chunk) ?? g.set(chunk, []).get(chunk)!).push(r);
   });
-  const out: Value[][] = srcs.map(() => new Array(l.numRegs));
-  let first = true;
+
+  /** Per chunk of one group: the thread's inclusive prefixes, the earlier lanes' prefix and the warp's total. */
+  interface ChunkState {
+    rs: number[];
+    inner: Value[][];
+    laneExcl: Partial;
+    warpTotal: Value[];
+  }
+  const states: { rs0: number; chunks: ChunkState[] }[] = [];
   for (const chunks of groups.values()) {
-    let carry: Partial = { has: no, v: types.map((t) => e.imm(t, 0)) };
+    const list: ChunkState[] = [];
     for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
       const rs = chunks.get(chunk)!.sort((a, b) => l.regCoords[a][axis] - l.regCoords[b][axis]);
-      // 1. in the thread
       const inner: Value[][] = [];
       for (const r of rs) inner.push(inner.length ? combine(inner[inner.length - 1], regs.map((x) => x[r])) : regs.map((x) => x[r]));
-      const total = inner[inner.length - 1];
-      // 2. across lanes: inclusive Hillis-Steele on the chunk totals, then shift by one lane
-      let incl = total;
+      let incl = inner[inner.length - 1];
       for (let s = 1; s < 1 << lanes.count; s <<= 1) {
         const from = incl.map((x) => shuffle(ctx, x, 'up', s << lanes.first, 0));
-        const ok = e.setp('ge', 'u', laneIdx!, e.imm(I32, s));
-        const both = combine(from, incl);
-        incl = both.map((x, j) => e.selp(ok, x, incl[j]));
+        incl = choose(e.setp('ge', 'u', laneIdx!, e.imm(I32, s)), combine(from, incl), incl);
       }
       const laneExcl: Partial = lanes.count
         ? { has: e.setp('gt', 'u', laneIdx!, e.imm(I32, 0)), v: incl.map((x) => shuffle(ctx, x, 'up', 1 << lanes.first, 0)) }
-        : { has: no, v: total };
-      // 3. across warps: the last lane of each warp publishes its warp's total
-      let warpPrefix: Partial = { has: no, v: total };
-      let chunkTotal: Value[];
-      const lastLane = e.or(ctx.laneId(), e.imm(I32, ((1 << lanes.count) - 1) << lanes.first));
-      const warpTotal = lanes.count ? incl.map((x) => shuffle(ctx, x, 'idx', lastLane, 0x1f)) : incl;
+        : { has: false, v: incl };
+      const warpTotal = lanes.count ? incl.map((x) => shuffle(ctx, x, 'idx', lastLaneOfWarp!, 0x1f)) : incl;
+      list.push({ rs, inner, laneExcl, warpTotal });
+    }
+    states.push({ rs0: [...chunks.values()][0][0], chunks: list });
+  }
+
+  // One scratch round: every warp's last lane publishes each chunk's warp total.
+  const flatOf = (r: number): Value => {
+    let flat: Value = e.imm(I32, 0);
+    let stride = 1;
+    for (let d = l.shape.length - 1; d >= 0; d--) {
+      if (d === axis) continue;
+      flat = e.add(flat, e.mulImm(ctx.coord(l, r, d), stride));
+      stride *= l.shape[d];
+    }
+    return flat;
+  };
+  const slot = (flat: Value, chunk: number, w: Value | number) => e.add(flat, typeof w === 'number' ? e.imm(I32, (chunk * W + w) * offAxis) : e.addImm(e.mulImm(w, offAxis), chunk * W * offAxis));
+  if (W > 1) {
+    for (const g of states) {
+      const flat = flatOf(g.rs0);
+      g.chunks.forEach((c, k) => c.warpTotal.forEach((x, j) => storeShared(ctx, slotAddr(slot(flat, k, warpIdx!), j), x, isLast)));
+    }
+    e.barrier();
+  }
+
+  const out: Value[][] = srcs.map(() => new Array(l.numRegs));
+  for (const g of states) {
+    const flat = W > 1 ? flatOf(g.rs0) : null;
+    let carry: Partial = { has: false, v: [] };
+    g.chunks.forEach((c, k) => {
+      let warpPrefix: Partial = { has: false, v: [] };
+      let chunkTotal = c.warpTotal;
       if (W > 1) {
-        if (!first) e.barrier();
-        const r0 = rs[0];
-        let flat: Value = e.imm(I32, 0);
-        let stride = 1;
-        for (let d = l.shape.length - 1; d >= 0; d--) {
-          if (d === axis) continue;
-          flat = e.add(flat, e.mulImm(ctx.coord(l, r0, d), stride));
-          stride *= l.shape[d];
-        }
-        const isLast = lanes.count ? e.setp('eq', 'u', laneIdx!, e.imm(I32, (1 << lanes.count) - 1)) : yes;
-        warpTotal.forEach((x, j) => storeShared(ctx, slotAddr(e.add(e.mulImm(warpIdx!, offAxis), flat), j), x, isLast));
-        e.barrier();
-        const parts = Array.from({ length: W }, (_, w) => types.map((t, j) => loadShared(ctx, slotAddr(e.addImm(flat, w * offAxis), j), t)));
+        const parts = Array.from({ length: W }, (_, w) => types.map((t, j) => loadShared(ctx, slotAddr(slot(flat!, k, w), j), t)));
         for (let w = 0; w < W; w++) {
           const before = e.setp('lt', 'u', e.imm(I32, w), warpIdx!);
-          const next = join(warpPrefix, { has: yes, v: parts[w] });
-          warpPrefix = { has: e.op('or', 'pred', [warpPrefix.has, before], I1), v: next.v.map((x, j) => e.selp(before, x, warpPrefix.v[j])) };
+          const next = join(warpPrefix, { has: true, v: parts[w] });
+          warpPrefix = { has: w === 0 ? before : e.op('or', 'pred', [warpPrefix.has as Value, before], I1), v: w === 0 ? parts[0] : choose(before, next.v, warpPrefix.v) };
         }
         chunkTotal = parts.slice(1).reduce((a, b) => combine(a, b), parts[0]);
-        first = false;
-      } else {
-        chunkTotal = warpTotal;
       }
-      // 4. this element = carry, then earlier warps, then earlier lanes, then the thread's own prefix
-      const prefix = join(join(carry, warpPrefix), laneExcl);
-      inner.forEach((v, i) => {
-        const withPrefix = combine(prefix.v, v);
-        withPrefix.forEach((x, j) => (out[j][rs[i]] = e.selp(prefix.has, x, v[j])));
+      const prefix = join(join(carry, warpPrefix), c.laneExcl);
+      c.inner.forEach((v, i) => {
+        const withPrefix = prefix.has === false ? v : choose(prefix.has, combine(prefix.v, v), v);
+        withPrefix.forEach((x, j) => (out[j][c.rs[i]] = x));
       });
-      carry = join(carry, { has: yes, v: chunkTotal });
-    }
+      carry = join(carry, { has: true, v: chunkTotal });
+    });
   }
   op.results.forEach((res, j) => ctx.set(res, out[j]));
 };

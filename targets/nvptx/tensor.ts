@@ -3,7 +3,7 @@
  * `splat`, `broadcast`, `expand_dims`, `reshape`, `addptr`, and `convert_layout` (a register
  * permutation where the threads already hold the right elements, else through shared memory).
  */
-import { DenseElementsAttr, FloatAttr, IntegerAttr } from '../../ir/attributes.js';
+import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
@@ -147,6 +147,27 @@ function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayou
   ctx.set(op.result(0), out);
 }
 
+/**
+ * Splits a 32-bit offset register built by `add.s32` chains into a variable part and a constant,
+ * so addresses share one 64-bit base and differ by immediates (assuming, as Triton's pointer
+ * analysis does, that the offset arithmetic does not overflow).
+ */
+function splitConstant(ctx: LoweringContext, v: Value): [Value | null, number] {
+  const def = v.definingOp;
+  if (v.type !== I32 || !def) return [v, 0];
+  if (def.name === 'nvptx.imm') {
+    const a = def.getAttr('value');
+    return a instanceof IntegerAttr ? [null, Number(a.value)] : [v, 0];
+  }
+  const ptx = def.getAttr('ptx');
+  if (def.name !== 'nvptx.add' || !(ptx instanceof StringAttr) || ptx.value !== 's32') return [v, 0];
+  const [x, cx] = splitConstant(ctx, def.operand(0));
+  const [y, cy] = splitConstant(ctx, def.operand(1));
+  if (cx === 0 && cy === 0) return [v, 0];
+  const sum = x && y ? ctx.e.add(x, y) : x ?? y;
+  return [sum, cx + cy];
+}
+
 /** Tensor construction and shape ops, by op name. */
 export const TENSOR_RULES: Record<string, LowerRule> = {
   // %c = arith.constant dense<1.0> : tensor<..> -> one nvptx.imm used for every register
@@ -191,7 +212,7 @@ export const TENSOR_RULES: Record<string, LowerRule> = {
     if (map) return permute(ctx, op, map);
     convertThroughShared(ctx, op, src, dst);
   },
-  // tt.addptr %p, %off -> %p + %off * sizeof(pointee)
+  // tt.addptr %p, %off -> %p + %off * sizeof(pointee); %off = %x + c -> (%p + %x * size) + c * size
   'tt.addptr': (ctx, op) => {
     const ptrT = op.operand(0).type;
     const pointee = (ptrT instanceof RankedTensorType ? ptrT.elementType : ptrT) as PointerType;
@@ -201,7 +222,12 @@ export const TENSOR_RULES: Record<string, LowerRule> = {
     const offs = ctx.get(op.operand(1), op);
     const n = Math.max(ptrs.length, offs.length);
     const out: Value[] = [];
-    for (let k = 0; k < n; k++) out.push(ctx.e.addressOf(ptrs[ptrs.length === 1 ? 0 : k], offs[offs.length === 1 ? 0 : k], bytes));
+    for (let k = 0; k < n; k++) {
+      const ptr = ptrs[ptrs.length === 1 ? 0 : k];
+      const [x, c] = splitConstant(ctx, offs[offs.length === 1 ? 0 : k]);
+      const at = x ? ctx.e.addressOf(ptr, x, bytes) : ptr;
+      out.push(c === 0 ? at : ctx.e.add(at, ctx.e.imm(at.type, c * bytes)));
+    }
     ctx.set(op.result(0), out);
   },
 };
