@@ -17,7 +17,7 @@ import { LoweringContext, registerType, type LowerRule } from './context.js';
 import { CONTROL_RULES } from './control.js';
 import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, type ElementRule } from './elementwise.js';
-import { I32, targetError, type Arch } from './emitter.js';
+import { I32, internalError, targetError, type Arch } from './emitter.js';
 import { MEMORY_RULES } from './memory.js';
 import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
@@ -60,13 +60,18 @@ function lowerElementwise(ctx: LoweringContext, op: Operation, rule: ElementRule
   ctx.set(op.result(0), out);
 }
 
-/** Lowers one source op by the tables. */
+/** Lowers one source op by the tables; a bug in a rule becomes an internal error naming the op. */
 function lowerOp(ctx: LoweringContext, op: Operation): void {
   const elementwise = ELEMENTWISE[op.name];
-  if (elementwise) return lowerElementwise(ctx, op, elementwise);
   const rule = RULES[op.name];
-  if (!rule) throw targetError(op, 'has no lowering to the nvptx target');
-  rule(ctx, op);
+  if (!elementwise && !rule) throw targetError(op, 'has no lowering to the nvptx target');
+  try {
+    if (elementwise) lowerElementwise(ctx, op, elementwise);
+    else rule(ctx, op);
+  } catch (err) {
+    if (err instanceof DiagnosticError) throw err;
+    throw internalError(op, (err as Error).message ?? String(err));
+  }
 }
 
 const intAttr = (op: Operation, name: string): number | null => {
