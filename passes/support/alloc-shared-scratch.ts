@@ -1,7 +1,9 @@
 /**
  * Shared-memory scratch sizes of single ops (Triton's `defaultAllocationAnalysisScratchSizeFn`),
  * for the ops this toolkit knows:
- *  - `ttg.convert_layout`: `conversionScratchBytes` (0 when `cvtNeedsSharedMemory` says no);
+ *  - `ttg.convert_layout`: `conversionScratchBytes` (0 when `cvtNeedsSharedMemory` says no), except
+ *    that conversions Triton does with warp shuffles (lanes exchange elements) get the whole tensor,
+ *    since the nvptx target stages every cross-thread conversion in shared memory;
  *  - `tt.reduce`: 0 when the reduced axis stays within one warp (W = warps holding distinct data
  *    along the axis is 1); otherwise Triton's `getScratchRepShape`: the tensor shape with the axis
  *    replaced by W, times the summed element bytes of all operands (each partial of every warp
@@ -68,13 +70,28 @@ function reduceLikeScratch(op: Operation): number {
   return chunks * w * offAxis * bytes;
 }
 
+/** Whether every lane and warp holds the same elements in both layouts (a conversion within registers). */
+function sameThreadsHoldSameElements(a: RankedTensorType, b: RankedTensorType): boolean {
+  try {
+    const [la, lb] = [toLinearLayout(a.encoding!, a.shape), toLinearLayout(b.encoding!, b.shape)];
+    const dims = a.shape.map((_, k) => `dim${k}`);
+    const same = (n: string) => String(la.flatContributions(n, dims)) === String(lb.flatContributions(n, dims));
+    return same('lane') && same('warp');
+  } catch {
+    return true;
+  }
+}
+
 /** Bytes of scratch shared memory `op` needs while it runs (0: none). */
 export function scratchBytes(op: Operation): number {
   switch (op.name) {
     case 'ttg.convert_layout': {
       const [src, dst] = [op.operand(0).type, op.result(0).type];
       if (!(src instanceof RankedTensorType) || !(dst instanceof RankedTensorType) || !src.encoding || !dst.encoding) return 0;
-      return conversionScratchBytes(src.encoding, dst.encoding, src.shape, elementBytes(src.elementType));
+      const bytes = conversionScratchBytes(src.encoding, dst.encoding, src.shape, elementBytes(src.elementType));
+      if (bytes || sameThreadsHoldSameElements(src, dst)) return bytes;
+      // Triton moves these within a warp with shuffles; the nvptx target stages them in shared memory.
+      return src.shape.reduce((a, b) => a * b, 1) * elementBytes(src.elementType);
     }
     case 'tt.reduce':
       return reduceLikeScratch(op);

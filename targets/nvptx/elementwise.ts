@@ -9,6 +9,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
 import { CmpFPredicate, CmpIPredicate } from '../../dialects/arith.js';
+import { PropagateNan } from '../../dialects/tt/enums.js';
 import { BF16, F16, F32, I1, I16, I32, I64, PtxEmitter, bitsType, isWideFloat, ptxType, targetError, widthOf } from './emitter.js';
 
 /** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
@@ -87,8 +88,8 @@ const floatPlain = (opcode: string, mod = ''): ElementRule =>
 /** `i1` as 0/1 (or 0/-1 when `signed`) in an integer of `to`. */
 const boolToInt = (e: PtxEmitter, p: Value, to: Type, signed: boolean): Value => e.selp(p, e.imm(to, signed ? -1 : 1), e.imm(to, 0));
 
-/** setp on predicates: compare them as 32-bit 0/1 integers. */
-const predAsInt = (e: PtxEmitter, v: Value): Value => (v.type === I1 ? boolToInt(e, v, I32, false) : v);
+/** setp on predicates: compare them as 32-bit integers (true is -1 for signed predicates, 1 for unsigned). */
+const predAsInt = (e: PtxEmitter, v: Value, signed: boolean): Value => (v.type === I1 ? boolToInt(e, v, I32, signed) : v);
 
 const CMPI: Record<string, [string, 's' | 'u' | 'b']> = {
   eq: ['eq', 'b'], ne: ['ne', 'b'], slt: ['lt', 's'], sle: ['le', 's'], sgt: ['gt', 's'], sge: ['ge', 's'],
@@ -104,11 +105,13 @@ function convert(e: PtxEmitter, x: Value, to: Type, signed: boolean, op: Operati
   const from = x.type;
   if (from === to) return x;
   if (from === I1) {
-    if (isInt(to)) return boolToInt(e, x, to, signed && op.name !== 'arith.uitofp');
-    return e.op('cvt', `rn.${ptxType(to)}.u32`, [boolToInt(e, x, I32, false)], to);
+    if (isInt(to)) return boolToInt(e, x, to, signed);
+    // sitofp of i1 true is -1.0, uitofp 1.0.
+    return e.op('cvt', `rn.${ptxType(to)}.${signed ? 's' : 'u'}32`, [boolToInt(e, x, I32, signed)], to);
   }
   if (to === I1) {
-    if (isInt(from)) return e.setp('ne', 'b', x, e.imm(from, 0));
+    // trunci keeps the low bit; float to i1 (fptosi/fptoui) tests for a nonzero value.
+    if (isInt(from)) return e.setp('ne', 'b', e.and(x, e.imm(from, 1)), e.imm(from, 0));
     return e.setp('neu', 'f', x, e.imm(from, 0));
   }
   const k = signed ? 's' : 'u';
@@ -126,6 +129,14 @@ function convert(e: PtxEmitter, x: Value, to: Type, signed: boolean, op: Operati
 
 const cast = (signed: boolean): ElementRule => (e, [x], to, op) => convert(e, x, to, signed, op);
 
+/** max/min that return NaN when either operand is NaN (`max.NaN.f32`; a NaN test and select for f64). */
+function nanPropagating(e: PtxEmitter, opcode: 'max' | 'min', [a, b]: Value[], t: Type): Value {
+  if (t === F32) return e.op(opcode, 'NaN.f32', [a, b], t);
+  const m = e.op(opcode, ptxType(t), [a, b], t);
+  const either = e.setp('nan', 'f', a, b);
+  return e.selp(either, e.op('add', `rn.${ptxType(t)}`, [a, b], t), m);
+}
+
 /** erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7). */
 function erf(e: PtxEmitter, x: Value): Value {
   const c = (v: number) => e.imm(F32, v);
@@ -139,11 +150,6 @@ function erf(e: PtxEmitter, x: Value): Value {
   const y = e.op('fma', 'rn.f32', [e.op('neg', 'f32', [poly], F32), ex, c(1)], F32);
   return e.op('copysign', 'f32', [x, y], F32);
 }
-
-const fastDiv = (op: Operation): boolean => {
-  const fm = op.getAttr('fastmath');
-  return !!fm && /afn|fast|arcp/.test(String(fm));
-};
 
 /** Every elementwise op the nvptx target computes, by op name. */
 export const ELEMENTWISE: Record<string, ElementRule> = {
@@ -173,18 +179,29 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
     const [cmp, kind] = CMPI[pred];
     if (a.type === I1 && (cmp === 'eq' || cmp === 'ne')) return e.op('xor', 'pred', [a, cmp === 'eq' ? e.op('not', 'pred', [b], I1) : b], I1);
     checkInt(op, a.type);
-    return e.setp(cmp, kind, predAsInt(e, a), predAsInt(e, b));
+    return e.setp(cmp, kind, predAsInt(e, a, kind === 's'), predAsInt(e, b, kind === 's'));
   },
   'arith.select': (e, [c, a, b]) => e.selp(c, a, b),
   'math.absi': (e, [a], _to, op) => (checkInt(op, a.type), e.op('abs', ptxType(a.type, 's'), [a], a.type)),
-  'math.ctpop': (e, [a], _to, op) => (checkInt(op, a.type), e.intCast(e.op('popc', bitsType(a.type), [a], I32), a.type, 'u')),
-  'math.ctlz': (e, [a], _to, op) => (checkInt(op, a.type), e.intCast(e.op('clz', bitsType(a.type), [a], I32), a.type, 'u')),
+  'math.ctpop': (e, [a], _to, op) => {
+    checkInt(op, a.type);
+    const wide = widthOf(a.type) < 32 ? e.intCast(a, I32, 'u') : a;
+    return e.intCast(e.op('popc', bitsType(wide.type), [wide], I32), a.type, 'u');
+  },
+  'math.ctlz': (e, [a], _to, op) => {
+    checkInt(op, a.type);
+    const w = widthOf(a.type);
+    const wide = w < 32 ? e.intCast(a, I32, 'u') : a;
+    const n = e.op('clz', bitsType(wide.type), [wide], I32);
+    return e.intCast(w < 32 ? e.addImm(n, w - 32) : n, a.type, 'u');
+  },
 
   // ---- floats ----
   'arith.addf': floatPlain('add', 'rn.'),
   'arith.subf': floatPlain('sub', 'rn.'),
   'arith.mulf': floatPlain('mul', 'rn.'),
-  'arith.divf': floatOp((e, [a, b], t, op) => e.op('div', t === F32 && fastDiv(op) ? 'full.f32' : `rn.${ptxType(t)}`, [a, b], t)),
+  // Triton's lowering: f32 `/` is div.full.f32 (2 ulp); tt.precise_divf is the IEEE division.
+  'arith.divf': floatOp((e, [a, b], t) => e.op('div', t === F32 ? 'full.f32' : `rn.${ptxType(t)}`, [a, b], t)),
   'tt.precise_divf': floatPlain('div', 'rn.'),
   'arith.remf': floatOp((e, [a, b], t) => {
     // a - trunc(a / b) * b, as fmodf does (exact when the quotient fits the significand).
@@ -195,10 +212,11 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   'math.absf': floatPlain('abs'),
   'arith.maxnumf': floatPlain('max'),
   'arith.minnumf': floatPlain('min'),
-  'arith.maximumf': floatOp((e, xs, t) => e.op('max', t === F32 ? 'NaN.f32' : ptxType(t), xs, t)),
-  'arith.minimumf': floatOp((e, xs, t) => e.op('min', t === F32 ? 'NaN.f32' : ptxType(t), xs, t)),
+  'arith.maximumf': floatOp((e, xs, t) => nanPropagating(e, 'max', xs, t)),
+  'arith.minimumf': floatOp((e, xs, t) => nanPropagating(e, 'min', xs, t)),
   'math.fma': floatPlain('fma', 'rn.'),
-  'math.copysign': floatPlain('copysign'),
+  // PTX copysign d, a, b: the sign of a, the magnitude of b (MLIR's is magnitude first).
+  'math.copysign': floatOp((e, [mag, sign], t) => e.op('copysign', ptxType(t), [sign, mag], t)),
   'arith.cmpf': (e, [a, b], _to, op) => {
     const pred = CmpFPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
     if (pred === 'false' || pred === 'true') return e.imm(I1, pred === 'true' ? 1 : 0);
@@ -218,7 +236,11 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   'math.floor': floatOp((e, [x], t) => e.op('cvt', `rmi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
   'math.ceil': floatOp((e, [x], t) => e.op('cvt', `rpi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
   'math.trunc': floatOp((e, [x], t) => e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
-  'tt.clampf': floatOp((e, [x, lo, hi], t) => e.op('min', ptxType(t), [e.op('max', ptxType(t), [x, lo], t), hi], t)),
+  'tt.clampf': floatOp((e, [x, lo, hi], t, op) => {
+    const nan = PropagateNan.nameOf(op.getAttr('propagateNan')!) === 'all';
+    const max = nan ? nanPropagating(e, 'max', [x, lo], t) : e.op('max', ptxType(t), [x, lo], t);
+    return nan ? nanPropagating(e, 'min', [max, hi], t) : e.op('min', ptxType(t), [max, hi], t);
+  }),
 
   // ---- conversions ----
   'arith.extf': cast(true),

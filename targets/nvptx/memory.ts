@@ -8,7 +8,9 @@
 import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import type { Operation, Value } from '../../ir/ir.js';
-import { RankedTensorType, type Type } from '../../ir/types.js';
+import { FloatType, RankedTensorType, type Type } from '../../ir/types.js';
+
+const isFloat = (t: Type): boolean => t instanceof FloatType;
 import { CacheModifier, EvictionPolicy, MemSemantic, MemSyncScope, RMWOp } from '../../dialects/tt/enums.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { F16, I1, I16, I32, bitsType, ptxType, targetError, widthOf } from './emitter.js';
@@ -82,7 +84,8 @@ function cacheSuffix(op: Operation): string {
     if (name !== 'none') s += `.${name}`;
   }
   const evict = op.getAttr('evict');
-  if (evict) {
+  // PTX takes no eviction priority together with a cache operator: the cache operator wins.
+  if (evict && !s) {
     const name = EvictionPolicy.nameOf(evict);
     if (name === 'evict_first' || name === 'evict_last') s += `.L1::${name}`;
   }
@@ -216,6 +219,7 @@ export const MEMORY_RULES: Record<string, LowerRule> = {
     const kind = RMWOp.nameOf(op.getAttr('atomic_rmw_op')!);
     const t = registerType(val.type);
     if (t === I1 || (kind === 'fadd' && t !== F16 && widthOf(t) < 32)) throw targetError(op, `cannot lower atomic ${kind} on type '${t}'`);
+    if (kind !== 'fadd' && kind !== 'exch' && isFloat(t)) throw targetError(op, `cannot lower atomic ${kind} on float type '${t}' (PTX has integer atom.${kind} only)`);
     lowerAtomic(ctx, op, RMW_PTX[kind](t), [ctx.get(val, op)], spec.operandGroup(op, 'mask')[0]);
   },
   // tt.atomic_cas %p, %cmp, %v -> atom.acq_rel.gpu.global.cas.b32
