@@ -6,12 +6,9 @@
  * `.b16`, i32 `.b32`, f32 `.f32`, i64 `.b64`, f64 `.f64`. Arithmetic ops are pure, so CSE and DCE
  * run on this dialect like on any other; memory, shuffle and barrier ops are not.
  */
-import { AnyAttr, AnyType, I1, StrAttr } from '../ir/constraints.js';
+import { AnyType, I1, StrAttr, TypedAttr } from '../ir/constraints.js';
 import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
-
-/** A typed integer or float attribute, written with its type (`42 : i32`). */
-const TypedAttr = { ...AnyAttr, description: 'integer or float attribute', check: (a: unknown) => a instanceof IntegerAttr || a instanceof FloatAttr };
 
 const PTX = { name: 'ptx', kind: StrAttr };
 /** `"mods" %a, %b : (T, T) -> R`: every plain instruction reads this way. */
@@ -45,7 +42,6 @@ const PLAIN: [string, string, number][] = [
   ['tanh', 'hyperbolic tangent', 1], ['copysign', 'copy sign', 2], ['popc', 'population count', 1],
   ['clz', 'count leading zeros', 1], ['brev', 'bit reverse', 1], ['testp', 'float class test into a predicate', 1],
 ];
-
 
 /** The nvptx dialect table. */
 export const nvptxDialect: DialectDecl = {
@@ -105,7 +101,7 @@ export const nvptxDialect: DialectDecl = {
         { name: 'other', kind: 'variadic', type: AnyType },
       ],
       results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
-      attrs: [PTX, { name: 'offset', kind: AnyAttr, optional: true }],
+      attrs: [PTX],
       format: '$ptx $addr (`if` $guard^)? (`else` $other^)? attr-dict `:` functional-type(operands, results)',
     },
     {
@@ -116,7 +112,7 @@ export const nvptxDialect: DialectDecl = {
         { name: 'guard', kind: 'optional', type: I1 },
         { name: 'values', kind: 'variadic', type: AnyType },
       ],
-      attrs: [PTX, { name: 'offset', kind: AnyAttr, optional: true }],
+      attrs: [PTX],
       format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
     },
     {

@@ -18,13 +18,21 @@ import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
-import { ARCHES, compileToPtx, metadataJson, type Arch } from '../targets/nvptx/index.js';
+import { ARCHES, compileToPtx, metadataJson, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 
 /** Options of the target translations. */
 interface TargetArgs {
   arch?: string;
   'num-warps'?: number;
   'emit-metadata'?: string;
+}
+
+/** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
+function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
+  const arch = archOf(args);
+  const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args) });
+  if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
+  return r;
 }
 
 /** A translation from a verified module to text. */
@@ -65,22 +73,12 @@ const TRANSLATIONS: Translation[] = [
   {
     flag: 'to-ptx',
     summary: 'PTX for --arch (sm_80 or sm_90a), after running the default pipeline on tt-level input',
-    run(module, args) {
-      const arch = archOf(args);
-      const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args) });
-      if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
-      return r.ptx;
-    },
+    run: (module, args) => compileForTarget(module, args).ptx,
   },
   {
     flag: 'to-nvptx-ir',
     summary: 'the nvptx dialect the PTX is printed from (for debugging the target)',
-    run(module, args) {
-      const arch = archOf(args);
-      const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args) });
-      if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
-      return printModule(r.nvptx);
-    },
+    run: (module, args) => printModule(compileForTarget(module, args).nvptx),
   },
 ];
 

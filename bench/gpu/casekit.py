@@ -170,3 +170,19 @@ class Case:
         args = self.triton_args(t, size)
         kw = dict(self.constexprs(size), num_warps=num_warps or self.num_warps(size))
         return lambda: self.kernel[grid](*args, **kw)
+
+
+class RowCase(Case):
+    """A kernel run by one program per row of a rows x cols matrix, with BLOCK_SIZE = the next
+    power of two of cols; its BUILDS variants are named `b<BLOCK_SIZE>`."""
+
+    def variant(self, size):
+        # Strides and n_cols equal cols: 1000 is not a multiple of 16 (Triton specializes it
+        # without divisibility), 4096 is.
+        return {1000: 'b1024', 4096: 'b4096'}[size['cols']]
+
+    def constexprs(self, size):
+        return {'BLOCK_SIZE': next_pow2(size['cols'])}
+
+    def grid(self, size):
+        return (size['rows'],)

@@ -21,7 +21,7 @@ def cumsum_kernel(x_ptr, out_ptr, row_stride, n_cols, BLOCK_SIZE: tl.constexpr):
     tl.store(out_ptr + row * row_stride + cols, y, mask=mask)
 
 
-class Cumsum(casekit.Case):
+class Cumsum(casekit.RowCase):
     """out[m, j] = sum(x[m, :j+1]) for an M x N fp32 matrix."""
     kernel = cumsum_kernel
     params = [('x_ptr', 'pointer', 'f32'), ('out_ptr', 'pointer', 'f32'), ('row_stride', 'scalar', 'i32'),
@@ -31,21 +31,12 @@ class Cumsum(casekit.Case):
     sizes_check = sizes_time + [{'rows': 1237, 'cols': 1000}]
     sizes_sanitize = [{'rows': 37, 'cols': 1000}, {'rows': 21, 'cols': 4096}]
 
-    def variant(self, size):
-        return {1000: 'b1024', 4096: 'b4096'}[size['cols']]
-
-    def constexprs(self, size):
-        return {'BLOCK_SIZE': casekit.next_pow2(size['cols'])}
-
     def make(self, size, gen):
         shape = (size['rows'], size['cols'])
         return {'x': casekit.randn(shape, torch.float32, gen), 'out': casekit.poisoned(shape, torch.float32)}
 
     def args(self, t, size):
         return [t['x'], t['out'], t['x'].stride(0), size['cols']]
-
-    def grid(self, size):
-        return (size['rows'],)
 
     def reference(self, t, size):
         x = t['x'].double()

@@ -51,7 +51,7 @@ def _layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl
         tl.store(Y + cols, y, mask=mask)
 
 
-class LayerNorm(casekit.Case):
+class LayerNorm(casekit.RowCase):
     """y = (x - mean) * rstd * w + b per row, x/w/b/y fp16, mean/rstd fp32."""
     kernel = _layer_norm_fwd_fused
     params = [('X', 'pointer', 'f16'), ('Y', 'pointer', 'f16'), ('W', 'pointer', 'f16'), ('B', 'pointer', 'f16'),
@@ -61,9 +61,6 @@ class LayerNorm(casekit.Case):
     sizes_time = [{'rows': 4096, 'cols': 1000}, {'rows': 4096, 'cols': 4096}]
     sizes_check = sizes_time + [{'rows': 611, 'cols': 1000}]
     sizes_sanitize = [{'rows': 37, 'cols': 1000}, {'rows': 21, 'cols': 4096}]
-
-    def variant(self, size):
-        return {1000: 'b1024', 4096: 'b4096'}[size['cols']]
 
     def constexprs(self, size):
         return {'BLOCK_SIZE': min(65536 // 2, casekit.next_pow2(size['cols']))}
@@ -77,9 +74,6 @@ class LayerNorm(casekit.Case):
 
     def args(self, t, size):
         return [t['x'], t['y'], t['w'], t['b'], t['mean'], t['rstd'], t['x'].stride(0), size['cols'], EPS]
-
-    def grid(self, size):
-        return (size['rows'],)
 
     def reference(self, t, size):
         x = t['x'].double()

@@ -19,7 +19,7 @@ def row_sum_kernel(x_ptr, out_ptr, x_row_stride, n_cols, BLOCK_SIZE: tl.constexp
     tl.store(out_ptr + row, tl.sum(x, axis=0))
 
 
-class RowSum(casekit.Case):
+class RowSum(casekit.RowCase):
     """out[m] = sum(x[m, :]) for an M x N fp32 matrix."""
     kernel = row_sum_kernel
     params = [('x_ptr', 'pointer', 'f32'), ('out_ptr', 'pointer', 'f32'), ('x_row_stride', 'scalar', 'i32'),
@@ -29,21 +29,12 @@ class RowSum(casekit.Case):
     sizes_check = sizes_time + [{'rows': 1237, 'cols': 1000}]
     sizes_sanitize = [{'rows': 37, 'cols': 1000}, {'rows': 21, 'cols': 4096}]
 
-    def variant(self, size):
-        return {1000: 'b1024', 4096: 'b4096'}[size['cols']]
-
-    def constexprs(self, size):
-        return {'BLOCK_SIZE': casekit.next_pow2(size['cols'])}
-
     def make(self, size, gen):
         shape = (size['rows'], size['cols'])
         return {'x': casekit.randn(shape, torch.float32, gen, shift=0.5), 'out': casekit.poisoned((size['rows'],), torch.float32)}
 
     def args(self, t, size):
         return [t['x'], t['out'], t['x'].stride(0), size['cols']]
-
-    def grid(self, size):
-        return (size['rows'],)
 
     def reference(self, t, size):
         x = t['x'].double()

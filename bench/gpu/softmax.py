@@ -43,7 +43,7 @@ def softmax_reference(x):
     return z / z.sum(dim=1, keepdim=True)
 
 
-class Softmax(casekit.Case):
+class Softmax(casekit.RowCase):
     """y[m, :] = softmax(x[m, :]) for an M x N fp32 matrix."""
     kernel = softmax_kernel
     params = [('output_ptr', 'pointer', 'f32'), ('input_ptr', 'pointer', 'f32'), ('input_row_stride', 'scalar', 'i32'),
@@ -54,22 +54,12 @@ class Softmax(casekit.Case):
     sizes_sanitize = [{'rows': 37, 'cols': 1000}, {'rows': 21, 'cols': 4096}]
     tune_warps = [4, 8, 16]
 
-    def variant(self, size):
-        # The strides and n_cols equal cols: 1000 is not a multiple of 16, 4096 is.
-        return {1000: 'b1024', 4096: 'b4096'}[size['cols']]
-
-    def constexprs(self, size):
-        return {'BLOCK_SIZE': casekit.next_pow2(size['cols'])}
-
     def make(self, size, gen):
         shape = (size['rows'], size['cols'])
         return {'x': casekit.randn(shape, torch.float32, gen, scale=3.0), 'y': casekit.poisoned(shape, torch.float32)}
 
     def args(self, t, size):
         return [t['y'], t['x'], t['x'].stride(0), t['y'].stride(0), size['cols']]
-
-    def grid(self, size):
-        return (size['rows'],)
 
     def reference(self, t, size):
         # exp is approximate (ex2.approx, like __expf): a few 1e-7 relative; sums of 4096 terms add ~1e-6.

@@ -22,6 +22,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import { conversionScratchBytes } from '../../dialects/ttg/layout-scratch.js';
 import { toLinearLayout } from '../../dialects/ttg/layout-lib.js';
+import { dimName, standardDims } from '../../dialects/ttg/layout-linear.js';
 
 /** Bytes one element of `t` takes in shared memory (sub-byte types round up to 1, pointers 8). */
 export function elementBytes(t: Type): number {
@@ -49,7 +50,7 @@ function tensorOperands(op: Operation): RankedTensorType[] {
 export function scanChunks(t: RankedTensorType, axis: number): number {
   if (!t.encoding) return 1;
   const ll = toLinearLayout(t.encoding, t.shape);
-  const k = ll.outs.findIndex((o) => o.name === `dim${axis}`);
+  const k = ll.outs.findIndex((o) => o.name === dimName(axis));
   if (k < 0) return 1;
   const thread = [...ll.bases('lane'), ...ll.bases('warp')].reduce((m, b) => m | b[k], 0);
   if (!thread) return 1;
@@ -70,12 +71,13 @@ function reduceLikeScratch(op: Operation): number {
   return chunks * w * offAxis * bytes;
 }
 
-/** Whether every lane and warp holds the same elements in both layouts (a conversion within registers). */
-function sameThreadsHoldSameElements(a: RankedTensorType, b: RankedTensorType): boolean {
+/** Whether every lane and warp holds the same elements (by row-major index) in both layouts: a conversion within registers. */
+export function sameThreadsHoldSameElements(a: RankedTensorType, b: RankedTensorType): boolean {
   try {
     const [la, lb] = [toLinearLayout(a.encoding!, a.shape), toLinearLayout(b.encoding!, b.shape)];
-    const dims = a.shape.map((_, k) => `dim${k}`);
-    const same = (n: string) => String(la.flatContributions(n, dims)) === String(lb.flatContributions(n, dims));
+    // Row-major element indices, so shapes of the same size but different rank (reshape, expand_dims) compare too.
+    const [da, db] = [standardDims(a.shape.length), standardDims(b.shape.length)];
+    const same = (n: string) => String(la.flatContributions(n, da)) === String(lb.flatContributions(n, db));
     return same('lane') && same('warp');
   } catch {
     return true;

@@ -7,7 +7,7 @@ import type { Builder } from '../../ir/builder.js';
 import { Block, type Operation, type Region, type Value } from '../../ir/ir.js';
 import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
-import { I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
+import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
 import { disjointBits, regLayout, type RegLayout } from './layout.js';
 
 /** Lowers one source op; registered by op name in a pattern table. */
@@ -160,6 +160,19 @@ export class LoweringContext {
     return disjointBits(l, d) ? this.e.add(t, imm) : this.e.xor(t, imm);
   }
 
+  /** The row-major index of register `r`'s element over the dims of `l` other than `skip` (a runtime value). */
+  rowMajorIndex(l: RegLayout, r: number, skip = -1): Value {
+    let acc: Value | null = null;
+    let stride = 1;
+    for (let d = l.shape.length - 1; d >= 0; d--) {
+      if (d === skip) continue;
+      const term = this.e.mulImm(this.coord(l, r, d), stride);
+      acc = acc ? this.e.add(acc, term) : term;
+      stride *= l.shape[d];
+    }
+    return acc ?? this.e.imm(I32, 0);
+  }
+
   /** The layout of a tensor-typed value, blaming `op`. */
   layoutOf(v: Value | Type, op: Operation): RegLayout {
     const t = 'type' in v ? v.type : v;
@@ -167,17 +180,20 @@ export class LoweringContext {
     return regLayout(t, op);
   }
 
-  /**
-   * Lowers the ops of a single-block region in place with `args` bound to its arguments and
-   * returns the registers of its terminator's operands (reduce/scan combiners).
-   */
-  inlineRegion(block: Block, args: Value[][], owner: Operation): Value[][] {
+  /** Lowers the ops of a single-block region (not its terminator) with `args` bound to its arguments; returns the terminator. */
+  lowerBody(block: Block, args: Value[][], owner: Operation): Operation {
     if (block.args.length !== args.length) throw internalError(owner, `region takes ${block.args.length} arguments, given ${args.length}`);
     block.args.forEach((a, k) => this.set(a, args[k]));
     for (const op of block) {
-      if (op.hasTrait('Terminator')) return op.operandValues().map((v) => this.get(v, op));
+      if (op.hasTrait('Terminator')) return op;
       this.lowerOp(this, op);
     }
     throw targetError(owner, 'region has no terminator');
+  }
+
+  /** Lowers a single-block region in place and returns the registers its terminator yields (reduce/scan combiners). */
+  inlineRegion(block: Block, args: Value[][], owner: Operation): Value[][] {
+    const term = this.lowerBody(block, args, owner);
+    return term.operandValues().map((v) => this.get(v, term));
   }
 }

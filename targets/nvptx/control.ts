@@ -7,7 +7,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import { Block, type Operation, type Value } from '../../ir/ir.js';
 import type { Type } from '../../ir/types.js';
 import type { LoweringContext, LowerRule } from './context.js';
-import { I1, internalError, targetError } from './emitter.js';
+import { I1, targetError } from './emitter.js';
 
 const AXES = ['x', 'y', 'z'];
 
@@ -43,17 +43,6 @@ function condBr(ctx: LoweringContext, cond: Value, t: Block, tArgs: readonly Val
   ctx.b.create('cf.cond_br', { operands: { condition: cond, trueDestOperands: tArgs, falseDestOperands: fArgs }, successors: [t, f] });
 }
 
-/** Lowers a single-block region's ops (not its terminator) with `args` bound; returns the terminator. */
-function lowerBody(ctx: LoweringContext, block: Block, args: Value[][], owner: Operation): Operation {
-  if (block.args.length !== args.length) throw internalError(owner, `region takes ${block.args.length} arguments, given ${args.length}`);
-  block.args.forEach((a, k) => ctx.set(a, args[k]));
-  for (const op of block) {
-    if (op.hasTrait('Terminator')) return op;
-    ctx.lowerOp(ctx, op);
-  }
-  throw targetError(owner, 'region has no terminator');
-}
-
 /** Whether `op` compares its bounds as unsigned integers. */
 const unsignedLoop = (op: Operation): boolean => op.getAttr('unsignedCmp') !== undefined;
 
@@ -82,7 +71,7 @@ export const CONTROL_RULES: Record<string, LowerRule> = {
     const [ivReg, ...carried] = header.args;
     condBr(ctx, ctx.e.setp('lt', unsignedLoop(op) ? 'u' : 's', ivReg, ub), body, [], exit, []);
     ctx.b.setInsertionPointToEnd(body);
-    const term = lowerBody(ctx, op.region(0).entry!, [[ivReg], ...unflatten(ctx, carried, inits, op)], op);
+    const term = ctx.lowerBody(op.region(0).entry!, [[ivReg], ...unflatten(ctx, carried, inits, op)], op);
     br(ctx, header, [ctx.e.add(ivReg, step), ...flatten(ctx, term.operandValues(), term)]);
     ctx.b.setInsertionPointToEnd(exit);
     unflatten(ctx, carried, inits, op).forEach((regs, k) => ctx.set(op.result(k), regs));
@@ -96,11 +85,11 @@ export const CONTROL_RULES: Record<string, LowerRule> = {
     const otherwise = hasElse ? newBlock(ctx) : merge;
     condBr(ctx, cond, then, [], otherwise, []);
     ctx.b.setInsertionPointToEnd(then);
-    const t = lowerBody(ctx, op.region(0).entry!, [], op);
+    const t = ctx.lowerBody(op.region(0).entry!, [], op);
     br(ctx, merge, flatten(ctx, t.operandValues(), t));
     if (hasElse) {
       ctx.b.setInsertionPointToEnd(otherwise);
-      const f = lowerBody(ctx, op.region(1).entry!, [], op);
+      const f = ctx.lowerBody(op.region(1).entry!, [], op);
       br(ctx, merge, flatten(ctx, f.operandValues(), f));
     }
     ctx.b.setInsertionPointToEnd(merge);
@@ -116,11 +105,11 @@ export const CONTROL_RULES: Record<string, LowerRule> = {
     const exit = newBlock(ctx, typesOf(ctx, op.results, op));
     br(ctx, before, flatten(ctx, inits, op));
     ctx.b.setInsertionPointToEnd(before);
-    const cond = lowerBody(ctx, beforeSrc, unflatten(ctx, before.args, inits, op), op);
+    const cond = ctx.lowerBody(beforeSrc, unflatten(ctx, before.args, inits, op), op);
     const passed = flatten(ctx, cond.operandValues().slice(1), cond);
     condBr(ctx, ctx.scalar(cond.operand(0), cond), after, passed, exit, passed);
     ctx.b.setInsertionPointToEnd(after);
-    const y = lowerBody(ctx, afterSrc, unflatten(ctx, after.args, afterSrc.args, op), op);
+    const y = ctx.lowerBody(afterSrc, unflatten(ctx, after.args, afterSrc.args, op), op);
     br(ctx, before, flatten(ctx, y.operandValues(), y));
     ctx.b.setInsertionPointToEnd(exit);
     unflatten(ctx, exit.args, op.results, op).forEach((regs, k) => ctx.set(op.result(k), regs));

@@ -7,9 +7,9 @@
 import type { Value } from '../../ir/ir.js';
 import { isLayout, BLOCKED, DOT_OP } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
-import { RankedTensorType } from '../../ir/types.js';
+import { FloatType, RankedTensorType } from '../../ir/types.js';
 import type { LowerRule } from './context.js';
-import { F32, F64, I32, targetError } from './emitter.js';
+import { F32, F64, targetError } from './emitter.js';
 import { fromF32, toF32 } from './elementwise.js';
 import { registersByCoords, type RegLayout } from './layout.js';
 
@@ -31,7 +31,8 @@ const lowerDot: LowerRule = (ctx, op) => {
     const e = enc(v);
     if (!isLayout(e, DOT_OP) || (e as StructAttr).attr('parent') !== enc(c)) throw targetError(op, `operand '${v.type}' must have a #ttg.dot_op layout whose parent is the accumulator's`);
   }
-  const acc = ctx.e;
+  if (!(ct.elementType instanceof FloatType)) throw targetError(op, `cannot lower an integer tt.dot ('${ct}') on CUDA cores yet`);
+  const e = ctx.e;
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
   if (!threadsMatch(la, lc, 0, 1) || !threadsMatch(lb, lc, 1, 0)) throw targetError(op, 'operand layouts do not give each thread the rows and columns of its accumulator elements');
   const K = la.shape[1];
@@ -42,8 +43,7 @@ const lowerDot: LowerRule = (ctx, op) => {
   const bBy = registersByCoords(lb);
   const outT = ct.elementType;
   const wide = outT === F64 ? F64 : F32;
-  const widen = (v: Value) => (wide === F64 ? (v.type === F64 ? v : acc.op('cvt', 'f64.f32', [toF32(acc, v)], F64)) : toF32(acc, v));
-  if ((ct.elementType as { width?: number }).width === undefined || ct.elementType === I32) throw targetError(op, `cannot lower an integer tt.dot ('${ct}') on CUDA cores yet`);
+  const widen = (v: Value) => (wide === F64 ? (v.type === F64 ? v : e.op('cvt', 'f64.f32', [toF32(e, v)], F64)) : toF32(e, v));
   const aWide = new Map<number, Value>();
   const bWide = new Map<number, Value>();
   const get = (cache: Map<number, Value>, regs: Value[], r: number) => cache.get(r) ?? (cache.set(r, widen(regs[r])), cache.get(r)!);
@@ -53,9 +53,9 @@ const lowerDot: LowerRule = (ctx, op) => {
       const ar = aBy.get(`${m},${k}`);
       const br = bBy.get(`${k},${n}`);
       if (ar === undefined || br === undefined) throw targetError(op, `operand registers for C[${m}, ${n}] at k = ${k} are missing from the dot_op layouts`);
-      sum = acc.op('fma', `rn.${wide === F64 ? 'f64' : 'f32'}`, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
+      sum = e.op('fma', `rn.${wide === F64 ? 'f64' : 'f32'}`, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
     }
-    return wide === F64 || outT === F32 ? sum : fromF32(acc, sum, outT);
+    return wide === F64 || outT === F32 ? sum : fromF32(e, sum, outT);
   });
   ctx.set(op.result(0), out);
 };

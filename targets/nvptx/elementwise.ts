@@ -81,6 +81,15 @@ function intOnly(opcode: string, kind: 's' | 'u' | 'b', prefix = ''): ElementRul
   };
 }
 
+/** A shift: PTX takes the shift amount as a 32-bit register whatever the shifted type. */
+function shift(opcode: string, kind: 's' | 'u' | 'b'): ElementRule {
+  const rule = intOnly(opcode, kind);
+  return (e, [a, b], to, op) => rule(e, [a, e.intCast(b, I32, 'u')], to, op);
+}
+
+/** A bit-preserving cast (`mov.bN`). */
+const bitcast: ElementRule = (e, [x], to) => (x.type === to ? x : e.op('mov', bitsType(to), [x], to));
+
 /** A float rule `opcode[.mod].type` computed in f32/f64. */
 const floatPlain = (opcode: string, mod = ''): ElementRule =>
   floatOp((e, xs, t) => e.op(opcode, `${mod}${ptxType(t)}`, xs, t));
@@ -164,9 +173,9 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   'arith.andi': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('and', ptxType(a.type, 'b'), [a, b], a.type)),
   'arith.ori': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('or', ptxType(a.type, 'b'), [a, b], a.type)),
   'arith.xori': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('xor', ptxType(a.type, 'b'), [a, b], a.type)),
-  'arith.shli': (e, [a, b], to, op) => intOnly('shl', 'b')(e, [a, b.type === I32 ? b : e.intCast(b, I32, 'u')], to, op),
-  'arith.shrsi': (e, [a, b], to, op) => intOnly('shr', 's')(e, [a, b.type === I32 ? b : e.intCast(b, I32, 'u')], to, op),
-  'arith.shrui': (e, [a, b], to, op) => intOnly('shr', 'u')(e, [a, b.type === I32 ? b : e.intCast(b, I32, 'u')], to, op),
+  'arith.shli': shift('shl', 'b'),
+  'arith.shrsi': shift('shr', 's'),
+  'arith.shrui': shift('shr', 'u'),
   'arith.minsi': intOnly('min', 's'),
   'arith.maxsi': intOnly('max', 's'),
   'arith.minui': intOnly('min', 'u'),
@@ -254,8 +263,8 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   'arith.fptoui': cast(false),
   'arith.index_cast': cast(true),
   'arith.index_castui': cast(false),
-  'arith.bitcast': (e, [x], to) => (x.type === to ? x : e.op('mov', bitsType(to), [x], to)),
-  'tt.bitcast': (e, [x], to) => (x.type === to ? x : e.op('mov', bitsType(to), [x], to)),
+  'arith.bitcast': bitcast,
+  'tt.bitcast': bitcast,
   'tt.int_to_ptr': (e, [x]) => e.intCast(x, I64, 'u'),
   'tt.ptr_to_int': (e, [x], to) => e.intCast(x, to, 'u'),
 };

@@ -123,16 +123,31 @@ export class PtxEmitter {
     if (a.type === I1) return this.op('or', 'pred', [this.op('and', 'pred', [p, a], I1), this.op('and', 'pred', [this.op('not', 'pred', [p], I1), b], I1)], I1);
     return this.op('selp', bitsType(a.type), [a, b, p], a.type);
   }
+  /** An i1 as the 0/1 byte memory holds it (in a 16-bit register). */
+  boolToByte(p: Value): Value {
+    return this.selp(p, this.imm(I16, 1), this.imm(I16, 0));
+  }
+  /** A byte read from memory as an i1 (nonzero is true). */
+  byteToBool(v: Value): Value {
+    return this.setp('ne', 'b', v, this.imm(I16, 0));
+  }
   /** Widens or narrows an integer (sign- or zero-extending by `kind`). */
   intCast(a: Value, to: Type, kind: 's' | 'u'): Value {
     if (a.type === to) return a;
     return this.op('cvt', `${ptxType(to, kind)}.${ptxType(a.type, kind)}`, [a], to);
   }
-  /** A 64-bit byte address `base + index * bytes` from a 32-bit index. */
+  /** A 64-bit byte address `base + index * bytes` (a 32-bit index is sign-extended by `mul.wide`). */
   addressOf(base: Value, index: Value, bytes: number): Value {
-    const off = index.type === I64 ? index : this.op('mul', 'wide.s32', [index, this.imm(I32, bytes)], I64);
-    if (index.type === I64) return this.add(base, this.mulImm(off, bytes));
-    return this.add(base, off);
+    if (index.type === I64) return this.add(base, this.mulImm(index, bytes));
+    return this.add(base, this.op('mul', 'wide.s32', [index, this.imm(I32, bytes)], I64));
+  }
+  /** Joins registers into one of `type` (`mov.b64 %rd, {%r1, %r2};`). */
+  pack(ptx: string, parts: readonly Value[], type: Type): Value {
+    return this.b.create('nvptx.pack', { operands: { args: parts }, attrs: { ptx: StringAttr.get(ptx) }, results: { dst: type } }).result(0);
+  }
+  /** Splits a register into registers of `types` (`mov.b64 {%r1, %r2}, %rd;`). */
+  unpack(ptx: string, v: Value, types: readonly Type[]): Value[] {
+    return this.b.create('nvptx.unpack', { operands: { args: [v] }, attrs: { ptx: StringAttr.get(ptx) }, results: { dst: types } }).results;
   }
 
   // ---- memory and synchronization ----

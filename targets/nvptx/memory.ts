@@ -23,6 +23,9 @@ interface Group {
   width: number;
 }
 
+/** Bits an element of register type `t` takes in memory (i1 is a byte). */
+const memoryBits = (t: Type): number => (t === I1 ? 8 : widthOf(t));
+
 /** Whether registers r..r+w-1 hold consecutive elements along one dim. */
 function consecutive(l: RegLayout, r: number, w: number): boolean {
   const c0 = l.regCoords[r];
@@ -47,7 +50,7 @@ function groups(op: Operation, l: RegLayout | null, eltBits: number): Group[] {
 
 /** How a group of `n` elements of register type `t` travels: the PTX type suffix and the word types. */
 function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: number } {
-  const bits = t === I1 ? 8 : widthOf(t);
+  const bits = memoryBits(t);
   if (bits === 16 && n > 1) {
     const words = n / 2;
     return { ptx: `${words > 1 ? `v${words}.` : ''}b32`, words: new Array(words).fill(I32), perWord: 2 };
@@ -59,21 +62,19 @@ function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: num
 /** Packs element registers into the words of `packing` (pairs of 16-bit values into b32; i1 as 0/1 bytes). */
 function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
   const e = ctx.e;
-  if (perWord === 1) return values.map((v) => (v.type === I1 ? e.selp(v, e.imm(I16, 1), e.imm(I16, 0)) : v));
+  if (perWord === 1) return values.map((v) => (v.type === I1 ? e.boolToByte(v) : v));
   const out: Value[] = [];
-  for (let k = 0; k < values.length; k += 2)
-    out.push(ctx.b.create('nvptx.pack', { operands: { args: [values[k], values[k + 1]] }, attrs: { ptx: strAttr('b32') }, results: { dst: I32 } }).result(0));
+  for (let k = 0; k < values.length; k += 2) out.push(e.pack('b32', [values[k], values[k + 1]], I32));
   return out;
 }
 
 /** Unpacks words back into element registers of type `t`. */
 function unpack(ctx: LoweringContext, words: Value[], perWord: number, t: Type): Value[] {
   const e = ctx.e;
-  if (perWord === 1) return words.map((w) => (t === I1 ? e.setp('ne', 'b', w, e.imm(I16, 0)) : w));
-  return words.flatMap((w) => ctx.b.create('nvptx.unpack', { operands: { args: [w] }, attrs: { ptx: strAttr('b32') }, results: { dst: [t, t] } }).results);
+  if (perWord === 1) return words.map((w) => (t === I1 ? e.byteToBool(w) : w));
+  return words.flatMap((w) => e.unpack('b32', w, [t, t]));
 }
 
-const strAttr = (s: string) => StringAttr.get(s);
 
 /** `.cg`, `.L1::evict_first` and the like from a load's or store's cache and eviction properties. */
 function cacheSuffix(op: Operation): string {
@@ -119,14 +120,13 @@ const lowerLoad: LowerRule = (ctx, op) => {
   const others = other ? ctx.get(other, op) : null;
   const volatile = op.getAttr('isVolatile') instanceof IntegerAttr && Number((op.getAttr('isVolatile') as IntegerAttr).value) !== 0;
   const out: Value[] = new Array(l ? l.numRegs : 1);
-  for (const g of groups(op, l, t === I1 ? 8 : widthOf(t))) {
+  for (const g of groups(op, l, memoryBits(t))) {
     const p = packing(t, g.width);
     const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
     const guard = masks ? at(masks, 0) : undefined;
     let fill: Value[] | undefined;
     if (guard) {
-      const elems = Array.from({ length: g.width }, (_, j) => (others ? at(others, j) : ctx.e.imm(t === I1 ? I16 : t, 0)));
-      fill = pack(ctx, elems.map((v) => (v.type === I16 && t === I1 ? ctx.e.setp('ne', 'b', v, ctx.e.imm(I16, 0)) : v)), p.perWord);
+      fill = pack(ctx, Array.from({ length: g.width }, (_, j) => (others ? at(others, j) : ctx.e.imm(t, 0))), p.perWord);
     }
     const words = ctx.e.ld(`${volatile ? 'volatile.' : ''}global${cacheSuffix(op)}.${p.ptx}`, at(ptrs, 0), p.words, guard, fill);
     unpack(ctx, words, p.perWord, t).forEach((v, j) => (out[g.first + j] = v));
@@ -145,7 +145,7 @@ const lowerStore: LowerRule = (ctx, op) => {
   const vals = ctx.get(value, op);
   const masks = mask ? ctx.get(mask, op) : null;
   const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
-  for (const g of groups(op, l, t === I1 ? 8 : widthOf(t))) {
+  for (const g of groups(op, l, memoryBits(t))) {
     if (l && g.first & l.dupRegMask) continue;
     const p = packing(t, g.width);
     const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
@@ -196,7 +196,7 @@ function lowerAtomic(ctx: LoweringContext, op: Operation, instr: string, operand
     const at = (regs: Value[]) => regs[regs.length === 1 ? 0 : r];
     const guard = both(ctx, masks ? at(masks) : undefined, owner);
     const vals = operandRegs.map(at);
-    out.push(ctx.b.create('nvptx.atom', { operands: { addr: at(ptrs), guard, values: vals }, attrs: { ptx: strAttr(`${atomicOrder(op)}.global.${instr}`) }, results: { dst: t } }).result(0));
+    out.push(ctx.b.create('nvptx.atom', { operands: { addr: at(ptrs), guard, values: vals }, attrs: { ptx: StringAttr.get(`${atomicOrder(op)}.global.${instr}`) }, results: { dst: t } }).result(0));
   }
   if (!l && result.hasUses) {
     // thread 0 did the atomic: pass its result to the others.

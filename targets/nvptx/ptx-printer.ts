@@ -182,14 +182,16 @@ function printOp(k: KernelPrinter, op: Operation): void {
   k.emit(`\t${op.name.slice('nvptx.'.length)}.${ptxOf(op)} \t${[...dst, ...args].join(', ')};`);
 }
 
+/** The PTX type of a kernel parameter of register type `t` (i1 travels as a byte, halves as b16). */
+const paramType = (t: Type): string => (widthOf(t) === 1 ? 'u8' : ptxType(t, 'u').replace(/^f16$|^bf16$/, 'b16'));
+
 /** The `.param` declaration of kernel parameter k. */
 function paramDecl(kernel: Operation, name: string, t: Type, k: number): string {
   const attrs = kernel.getAttr('arg_attrs');
   const dict = attrs instanceof ArrayAttr ? attrs.value[k] : undefined;
   const align = dict instanceof DictionaryAttr ? dict.get('nvptx.align') : undefined;
   const ptr = align instanceof IntegerAttr ? ` .ptr .global .align ${align.value}` : '';
-  const ty = widthOf(t) === 1 ? 'u8' : ptxType(t, 'u').replace(/^f16$|^bf16$/, 'b16');
-  return `\t.param .${ty}${ptr} ${name}_param_${k}`;
+  return `\t.param .${paramType(t)}${ptr} ${name}_param_${k}`;
 }
 
 /** Prints one kernel (`func.func` with `nvptx.kernel`). */
@@ -201,11 +203,7 @@ function printKernel(kernel: Operation, index: number): string {
   region.blocks.forEach((b, i) => labels.set(b, `$L__BB${index}_${i}`));
   const k: KernelPrinter = { regs, label: (b) => labels.get(b)!, lines: [], emit: (l) => k.lines.push(l) };
   const entry = region.entry!;
-  entry.args.forEach((a, i) => {
-    const t = a.type;
-    const ty = widthOf(t) === 1 ? 'u8' : ptxType(t, 'u').replace(/^f16$|^bf16$/, 'b16');
-    k.emit(`\tld.param.${ty} \t${regs.of(a)}, [${name}_param_${i}];`);
-  });
+  entry.args.forEach((a, i) => k.emit(`\tld.param.${paramType(a.type)} \t${regs.of(a)}, [${name}_param_${i}];`));
   region.blocks.forEach((b, i) => {
     if (i > 0) k.emit(`${labels.get(b)}:`);
     for (const op of b) printOp(k, op);

@@ -3,12 +3,11 @@
  * then across the lanes of a warp with shuffles, then across warps through the scratch shared
  * memory alloc-shared gave the op. The combiner region is lowered inline at every step.
  */
-import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, type Type } from '../../ir/types.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { I1, I16, I32, I64, internalError, widthOf } from './emitter.js';
-import type { RegLayout } from './layout.js';
 import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
 
 /** A shuffle of any register type: narrow values widen to 32 bits, 64-bit values go in two halves. */
@@ -27,15 +26,14 @@ export function shuffle(ctx: LoweringContext, v: Value, mode: string, lane: numb
     return t === I16 ? back : e.op('mov', 'b16', [back], t);
   }
   if (w === 64) {
-    const halves = ctx.b.create('nvptx.unpack', { operands: { args: [v] }, attrs: { ptx: strAttr('b64') }, results: { dst: [I32, I32] } }).results;
-    const moved = halves.map((h) => e.shfl(mode, h, lane, clamp));
-    const joined = ctx.b.create('nvptx.pack', { operands: { args: moved }, attrs: { ptx: strAttr('b64') }, results: { dst: I64 } }).result(0);
+    const moved = e.unpack('b64', v, [I32, I32]).map((h) => e.shfl(mode, h, lane, clamp));
+    const joined = e.pack('b64', moved, I64);
     return t === I64 ? joined : e.op('mov', 'b64', [joined], t);
   }
-  throw internalError(v.definingOp ?? ({ name: 'shuffle' } as Operation), `cannot shuffle '${t}'`);
+  // Caught by the lowering driver, which reports it as an internal error at the op being lowered.
+  throw new Error(`cannot shuffle '${t}'`);
 }
 
-const strAttr = (s: string) => StringAttr.get(s);
 
 const axisOf = (op: Operation): number => Number((op.getAttr('axis') as IntegerAttr).value);
 
@@ -57,32 +55,6 @@ function indexAlong(ctx: LoweringContext, id: Value, bases: readonly number[][],
     acc = acc ? e.or(acc, term) : term;
   });
   return acc ?? e.imm(I32, 0);
-}
-
-/** The row-major index over the non-axis dims of a register's element (runtime value). */
-function offAxisIndex(ctx: LoweringContext, l: RegLayout, r: number, axis: number): Value {
-  let acc: Value | null = null;
-  let stride = 1;
-  for (let d = l.shape.length - 1; d >= 0; d--) {
-    if (d === axis) continue;
-    const term = ctx.e.mulImm(ctx.coord(l, r, d), stride);
-    acc = acc ? ctx.e.add(acc, term) : term;
-    stride *= l.shape[d];
-  }
-  return acc ?? ctx.e.imm(I32, 0);
-}
-
-/** The same, for a register of the result layout (whose dims are the source dims without the axis). */
-function resultIndex(ctx: LoweringContext, l: RegLayout | null, r: number): Value {
-  if (!l) return ctx.e.imm(I32, 0);
-  let acc: Value | null = null;
-  let stride = 1;
-  for (let d = l.shape.length - 1; d >= 0; d--) {
-    const term = ctx.e.mulImm(ctx.coord(l, r, d), stride);
-    acc = acc ? ctx.e.add(acc, term) : term;
-    stride *= l.shape[d];
-  }
-  return acc ?? ctx.e.imm(I32, 0);
 }
 
 const keyWithout = (c: readonly number[], axis: number): string => c.map((x, d) => (d === axis ? 0 : x)).join(',');
@@ -152,13 +124,13 @@ const lowerReduce: LowerRule = (ctx, op) => {
   const warpIdx = ctx.hoist(`reduce-warp:${l.key}:${axis}`, () => indexAlong(ctx, ctx.warpId(), l.warpBases, axis));
   for (const [key, v] of acc) {
     const r = groups.get(key)![0];
-    const slot = e.add(e.mulImm(warpIdx, offAxis), offAxisIndex(ctx, l, r, axis));
+    const slot = e.add(e.mulImm(warpIdx, offAxis), ctx.rowMajorIndex(l, r, axis));
     v.forEach((x, j) => storeShared(ctx, e.add(base, e.addImm(e.mulImm(slot, smemBytes(types[j])), starts[j])), x, writer));
   }
   e.barrier();
   const outs: Value[][] = op.results.map(() => []);
   for (let r = 0; r < outRegs(0); r++) {
-    const idx = resultIndex(ctx, outLayouts[0], r);
+    const idx = outLayouts[0] ? ctx.rowMajorIndex(outLayouts[0], r) : e.imm(I32, 0);
     let v: Value[] | null = null;
     for (let w = 0; w < W; w++) {
       const slot = e.addImm(idx, w * offAxis);

@@ -117,28 +117,19 @@ const lowerScan: LowerRule = (ctx, op) => {
   }
 
   // One scratch round: every warp's last lane publishes each chunk's warp total.
-  const flatOf = (r: number): Value => {
-    let flat: Value = e.imm(I32, 0);
-    let stride = 1;
-    for (let d = l.shape.length - 1; d >= 0; d--) {
-      if (d === axis) continue;
-      flat = e.add(flat, e.mulImm(ctx.coord(l, r, d), stride));
-      stride *= l.shape[d];
-    }
-    return flat;
-  };
   const slot = (flat: Value, chunk: number, w: Value | number) => e.add(flat, typeof w === 'number' ? e.imm(I32, (chunk * W + w) * offAxis) : e.addImm(e.mulImm(w, offAxis), chunk * W * offAxis));
+  const flats = states.map((g) => (W > 1 ? ctx.rowMajorIndex(l, g.rs0, axis) : null));
   if (W > 1) {
-    for (const g of states) {
-      const flat = flatOf(g.rs0);
+    for (const [gi, g] of states.entries()) {
+      const flat = flats[gi]!;
       g.chunks.forEach((c, k) => c.warpTotal.forEach((x, j) => storeShared(ctx, slotAddr(slot(flat, k, warpIdx!), j), x, isLast)));
     }
     e.barrier();
   }
 
   const out: Value[][] = srcs.map(() => new Array(l.numRegs));
-  for (const g of states) {
-    const flat = W > 1 ? flatOf(g.rs0) : null;
+  for (const [gi, g] of states.entries()) {
+    const flat = flats[gi];
     let carry: Partial = { has: false, v: [] };
     g.chunks.forEach((c, k) => {
       let warpPrefix: Partial = { has: false, v: [] };

@@ -8,7 +8,7 @@ import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import { standardDims } from '../../dialects/ttg/layout-linear.js';
-import { scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
+import { sameThreadsHoldSameElements, scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { I1, I16, I32, bitsType, internalError, targetError } from './emitter.js';
 import { registersByCoords, stridesOf, type RegLayout } from './layout.js';
@@ -25,14 +25,13 @@ function immediate(ctx: LoweringContext, attr: IntegerAttr | FloatAttr | DenseEl
 
 /** Flat (row-major) contributions of each value of `inDim` to the element index. */
 const flat = (l: RegLayout, inDim: string): number[] => l.ll.flatContributions(inDim, standardDims(l.shape.length));
-const sameList = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
 
 /**
  * For each register of `dst`, the register of `src` holding the same element (same row-major
  * index), or null when lanes or warps hold different elements in the two layouts.
  */
 function flatRegisterMap(src: RegLayout, dst: RegLayout): number[] | null {
-  if (!sameList(flat(src, 'lane'), flat(dst, 'lane')) || !sameList(flat(src, 'warp'), flat(dst, 'warp'))) return null;
+  if (!sameThreadsHoldSameElements(src.type, dst.type)) return null;
   const byFlat = new Map<number, number>();
   flat(src, 'register').forEach((f, r) => byFlat.has(f) || byFlat.set(f, r));
   const out: number[] = [];
@@ -76,14 +75,14 @@ function flatIndex(ctx: LoweringContext, l: RegLayout, r: number): Value {
 /** Stores `v` (a register of element type `t`) to shared address `addr`, predicated by `guard`. */
 export function storeShared(ctx: LoweringContext, addr: Value, v: Value, guard?: Value): void {
   const e = ctx.e;
-  if (v.type === I1) return e.st('shared.b8', addr, [e.selp(v, e.imm(I16, 1), e.imm(I16, 0))], guard);
+  if (v.type === I1) return e.st('shared.b8', addr, [e.boolToByte(v)], guard);
   e.st(`shared.${bitsType(v.type)}`, addr, [v], guard);
 }
 
 /** Loads a register of type `t` from shared address `addr`. */
 export function loadShared(ctx: LoweringContext, addr: Value, t: Type): Value {
   const e = ctx.e;
-  if (t === I1) return e.setp('ne', 'b', e.ld('shared.b8', addr, [I16])[0], e.imm(I16, 0));
+  if (t === I1) return e.byteToBool(e.ld('shared.b8', addr, [I16])[0]);
   return e.ld(`shared.${bitsType(t)}`, addr, [t])[0];
 }
 
