@@ -1,0 +1,84 @@
+/**
+ * Where a shared-memory tile's elements live: the element offset of each coordinate under a
+ * shared encoding. This is the one definition that the passes (pad-shared's bank-conflict
+ * model, alloc-shared's sizes) and the NVPTX target (addresses of ld/st.shared, ldmatrix,
+ * cp.async) agree on.
+ *
+ * `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>` (Triton's semantics), for the two
+ * fastest dims `order[0]` (columns, contiguous) and `order[1]` (rows):
+ *   phase  = (row / perPhase) % maxPhase
+ *   column = (((col / vec) ^ phase) % (cols / vec)) * vec + col % vec
+ * and the tile is otherwise stored in `order` (row-major when order = [1, 0]). With power-of-two
+ * dims the map is linear over GF(2): an offset is the XOR of what each set coordinate bit adds
+ * (`sharedOffsetBases`), which the target splits into a per-thread and a per-register part.
+ */
+import type { Attribute } from '../../ir/attributes.js';
+import { isLayout, SWIZZLED_SHARED } from './layout-attrs.js';
+import type { StructAttr } from './struct-attr.js';
+
+/** The fields of a swizzled shared encoding, with the order as given. */
+export interface Swizzle {
+  vec: number;
+  perPhase: number;
+  maxPhase: number;
+  order: readonly number[];
+}
+
+/** The swizzle parameters of `enc` (an unswizzled row-major tile when `enc` is not swizzled_shared). */
+export function swizzleOf(enc: Attribute | null, rank: number): Swizzle {
+  if (isLayout(enc, SWIZZLED_SHARED)) {
+    const s = enc as StructAttr;
+    return { vec: s.int('vec'), perPhase: s.int('perPhase'), maxPhase: s.int('maxPhase'), order: s.ints('order') };
+  }
+  return { vec: 1, perPhase: 1, maxPhase: 1, order: Array.from({ length: rank }, (_, k) => rank - 1 - k) };
+}
+
+/** The element offset of `coords` in a tile of `shape` stored with swizzle `sw`. */
+export function swizzledOffset(sw: Swizzle, shape: readonly number[], coords: readonly number[]): number {
+  const { order } = sw;
+  let col = coords[order[0]];
+  if (order.length >= 2) {
+    const cols = shape[order[0]];
+    const vec = Math.min(sw.vec, cols);
+    const phase = Math.floor(coords[order[1]] / sw.perPhase) % sw.maxPhase;
+    const groups = Math.max(1, Math.floor(cols / vec));
+    col = ((Math.floor(col / vec) ^ phase) % groups) * vec + (col % vec);
+  }
+  let offset = 0;
+  let stride = 1;
+  for (let k = 0; k < order.length; k++) {
+    const d = order[k];
+    offset += (k === 0 ? col : coords[d]) * stride;
+    stride *= shape[d];
+  }
+  return offset;
+}
+
+/** The element offset of `coords` in a tile of `shape` under shared encoding `enc`. */
+export function sharedOffset(enc: Attribute | null, shape: readonly number[], coords: readonly number[]): number {
+  return swizzledOffset(swizzleOf(enc, shape.length), shape, coords);
+}
+
+/**
+ * `bases[d][k]`: the offset contributed by bit k of coordinate d, so that the offset of any
+ * coordinate is the XOR of the bases of its set bits. Null when a dim is not a power of two
+ * (the map is then not linear and the caller computes offsets directly).
+ */
+export function sharedOffsetBases(enc: Attribute | null, shape: readonly number[]): number[][] | null {
+  if (shape.some((n) => n < 1 || (n & (n - 1)) !== 0)) return null;
+  const zero = shape.map(() => 0);
+  return shape.map((n, d) => {
+    const bases: number[] = [];
+    for (let bit = 1; bit < n; bit <<= 1) {
+      const c = [...zero];
+      c[d] = bit;
+      bases.push(sharedOffset(enc, shape, c));
+    }
+    return bases;
+  });
+}
+
+/** Elements a buffer of `shape` occupies under `enc` (padding included). */
+export function sharedAllocElems(_enc: Attribute | null, shape: readonly number[]): number {
+  return shape.reduce((p, n) => p * n, 1);
+}
