@@ -82,3 +82,42 @@ export function sharedOffsetBases(enc: Attribute | null, shape: readonly number[
 export function sharedAllocElems(_enc: Attribute | null, shape: readonly number[]): number {
   return shape.reduce((p, n) => p * n, 1);
 }
+
+/** The XOR of `bases[d][k]` over the set bits k of each coordinate `coords[d]`. */
+function xorOffset(bases: readonly (readonly number[])[], coords: readonly number[]): number {
+  let off = 0;
+  coords.forEach((c, d) => {
+    for (let k = 0; k < bases[d].length; k++) if (c & (1 << k)) off ^= bases[d][k];
+  });
+  return off;
+}
+
+/**
+ * Elements per `ld.shared`/`st.shared` vector when a tensor of `shape` in distributed layout
+ * `layout` moves to or from a shared tile of `memShape` under `enc`: 2^j for the largest j such
+ * that the first j register bases land on shared offsets 1, 2, .. 2^(j-1) and every lane and
+ * warp basis keeps the low j bits clear, capped at 16 bytes. The target emits exactly these
+ * vectors and pad-shared's bank-conflict model counts exactly these accesses.
+ */
+export function sharedVectorElems(
+  enc: Attribute | null,
+  memShape: readonly number[],
+  elemBytes: number,
+  layout: { register: readonly number[][]; lane: readonly number[][]; warp: readonly number[][] },
+): number {
+  const bases = sharedOffsetBases(enc, memShape);
+  if (!bases) return 1;
+  const offsets = (xs: readonly number[][]) => xs.map((c) => xorOffset(bases, c));
+  const reg = offsets(layout.register);
+  const thread = [...offsets(layout.lane), ...offsets(layout.warp)];
+  const maxElems = Math.max(1, Math.floor(16 / elemBytes));
+  let j = 0;
+  while ((1 << (j + 1)) <= maxElems && j < reg.length && reg[j] === 1 << j) j++;
+  while (j > 0 && thread.some((o) => (o & ((1 << j) - 1)) !== 0)) j--;
+  return 1 << j;
+}
+
+/** The element offset of `coords` from precomputed `sharedOffsetBases`. */
+export function offsetFromBases(bases: readonly (readonly number[])[], coords: readonly number[]): number {
+  return xorOffset(bases, coords);
+}
