@@ -11,7 +11,7 @@ import type { Operation } from '../ir/ir.js';
 import { printModule, type PrintOptions } from '../ir/printer.js';
 import { locText, verifyDiagnostic } from '../ir/verifier.js';
 import { AnalysisCache, PassContext } from './pass.js';
-import { parsePipeline, pipelineText, type PipelineEntry } from './pipeline.js';
+import { parsePipeline, pipelineText, type PipelineEntry } from './pipeline-text.js';
 
 /** Which passes an IR-printing flag applies to: all, some by name, or none. */
 export type PassSelection = 'all' | Set<string> | null;

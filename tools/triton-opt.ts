@@ -11,7 +11,7 @@ import { printModule } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
 import '../passes/all.js';
 import { PassManager } from '../passes/manager.js';
-import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline.js';
+import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
 import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
 import { parseOptArgs, type OptOptions } from './opt-flags.js';

@@ -9,7 +9,7 @@ import '../../dialects/index.js';
 import { verify } from '../../ir/verifier.js';
 import '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
-import { parsePipeline } from '../../passes/pipeline.js';
+import { parsePipeline } from '../../passes/pipeline-text.js';
 import { NAMED_PIPELINES } from '../../passes/registry.js';
 import { loadExample, runExample, ttirExamples } from '../helpers/example-kernels.js';
 

@@ -15,7 +15,7 @@ import { i } from '../../ir/types.js';
 import '../../passes/all.js';
 import { PassManager } from '../../passes/manager.js';
 import { AnalysisCache, PassContext, type PassDecl } from '../../passes/pass.js';
-import { parsePipeline, pipelineText } from '../../passes/pipeline.js';
+import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
 import { NAMED_PIPELINES, nearMatches, registerPass } from '../../passes/registry.js';
 
 const FN = `tt.func @f(%a: i32) -> i32 {
