@@ -6,7 +6,7 @@
  * `.b16`, i32 `.b32`, f32 `.f32`, i64 `.b64`, f64 `.f64`. Arithmetic ops are pure, so CSE and DCE
  * run on this dialect like on any other; memory, shuffle and barrier ops are not.
  */
-import { AnyType, I1, StrAttr, TypedAttr } from '../ir/constraints.js';
+import { AnyType, I1, I32Attr, StrAttr, TypedAttr } from '../ir/constraints.js';
 import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
 
@@ -141,6 +141,38 @@ export const nvptxDialect: DialectDecl = {
       summary: 'a block barrier (`bar.sync 0;`)',
       attrs: [{ name: 'ptx', kind: StrAttr, default: StringAttr.get('sync') }],
       format: '($ptx^)? attr-dict',
+    },
+    {
+      name: 'nvptx.ldmatrix',
+      summary: 'loads 8x8 b16 matrices from shared memory into a warp (`ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16`)',
+      operands: [{ name: 'addr', type: AnyType }],
+      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+      attrs: [PTX],
+      format: '$ptx $addr attr-dict `:` functional-type(operands, results)',
+      verify: (op) => ([1, 2, 4].includes(op.results.length) ? undefined : `expects 1, 2 or 4 results, got ${op.results.length}`),
+    },
+    {
+      name: 'nvptx.mma',
+      summary: 'a warp-wide tensor-core product (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}`): 4 A, 2 B and 4 C registers',
+      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+      attrs: [PTX],
+      traits: ['Pure'],
+      format: PLAIN_FORMAT,
+      verify: (op) => (op.numOperands === 10 && op.results.length === 4 ? undefined : `expects 10 operands and 4 results, got ${op.numOperands} and ${op.results.length}`),
+    },
+    {
+      name: 'nvptx.cp_async',
+      summary: 'an asynchronous global-to-shared copy of `size` bytes, of which `srcBytes` are read and the rest zero-filled (`cp.async.cg.shared.global [dst], [src], 16, n;`)',
+      operands: [{ name: 'dst', type: AnyType }, { name: 'src', type: AnyType }, { name: 'srcBytes', type: AnyType }],
+      attrs: [PTX, { name: 'size', kind: I32Attr }],
+      format: '$ptx $dst `,` $src `,` $srcBytes attr-dict `:` functional-type(operands, results)',
+    },
+    {
+      name: 'nvptx.cp_async_group',
+      summary: 'commits the copies issued so far as a group (`commit_group`), or waits until at most N groups are pending (`wait_group N`)',
+      attrs: [PTX],
+      format: '$ptx attr-dict',
     },
     {
       name: 'nvptx.trap',

@@ -7,6 +7,7 @@ import type { Builder } from '../../ir/builder.js';
 import { Block, type Operation, type Region, type Value } from '../../ir/ir.js';
 import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
+import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
 import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
 import { disjointBits, regLayout, type RegLayout } from './layout.js';
 
@@ -17,6 +18,8 @@ export type LowerRule = (ctx: LoweringContext, op: Operation) => void;
 export function registerType(t: Type): Type {
   const elt = t instanceof RankedTensorType ? t.elementType : t;
   if (elt instanceof PointerType || elt instanceof IndexType) return I64;
+  // A shared-memory descriptor is its tile's address; an async token carries nothing (a dummy word).
+  if (elt instanceof MemDescType || elt instanceof AsyncTokenType) return I32;
   return elt;
 }
 

@@ -21,10 +21,11 @@ import { I32, internalError, targetError, type Arch } from './emitter.js';
 import { MEMORY_RULES } from './memory.js';
 import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
+import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
 
 /** Every non-elementwise rule, by op name. */
-const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...DOT_RULES, ...CONTROL_RULES };
+const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...CONTROL_RULES };
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {

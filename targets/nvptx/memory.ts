@@ -49,7 +49,7 @@ function groups(op: Operation, l: RegLayout | null, eltBits: number): Group[] {
 }
 
 /** How a group of `n` elements of register type `t` travels: the PTX type suffix and the word types. */
-function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: number } {
+export function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: number } {
   const bits = memoryBits(t);
   if (bits === 16 && n > 1) {
     const words = n / 2;
@@ -60,7 +60,7 @@ function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: num
 }
 
 /** Packs element registers into the words of `packing` (pairs of 16-bit values into b32; i1 as 0/1 bytes). */
-function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
+export function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
   const e = ctx.e;
   if (perWord === 1) return values.map((v) => (v.type === I1 ? e.boolToByte(v) : v));
   const out: Value[] = [];
@@ -69,7 +69,7 @@ function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
 }
 
 /** Unpacks words back into element registers of type `t`. */
-function unpack(ctx: LoweringContext, words: Value[], perWord: number, t: Type): Value[] {
+export function unpack(ctx: LoweringContext, words: Value[], perWord: number, t: Type): Value[] {
   const e = ctx.e;
   if (perWord === 1) return words.map((w) => (t === I1 ? e.byteToBool(w) : w));
   return words.flatMap((w) => e.unpack('b32', w, [t, t]));

@@ -142,6 +142,17 @@ const PRINTERS: Record<string, (k: KernelPrinter, op: Operation) => void> = {
     const vals = op.spec!.operandGroup(op, 'values').map((v) => k.regs.of(v));
     k.emit(`\t${guardText(k, op)}atom.${ptxOf(op)} \t${k.regs.of(op.result(0))}, [${k.regs.of(op.operand(0))}], ${vals.join(', ')};`);
   },
+  'nvptx.ldmatrix': (k, op) => k.emit(`\tldmatrix.${ptxOf(op)} \t{${op.results.map((v) => k.regs.of(v)).join(', ')}}, [${k.regs.of(op.operand(0))}];`),
+  'nvptx.mma': (k, op) => {
+    const r = op.operandValues().map((v) => k.regs.of(v));
+    const d = op.results.map((v) => k.regs.of(v));
+    k.emit(`\tmma.${ptxOf(op)} \t{${d.join(', ')}}, {${r.slice(0, 4).join(', ')}}, {${r.slice(4, 6).join(', ')}}, {${r.slice(6).join(', ')}};`);
+  },
+  'nvptx.cp_async': (k, op) => {
+    const [dst, src, n] = op.operandValues().map((v) => k.regs.of(v));
+    k.emit(`\tcp.async.${ptxOf(op)} \t[${dst}], [${src}], ${(op.getAttr('size') as IntegerAttr).value}, ${n};`);
+  },
+  'nvptx.cp_async_group': (k, op) => k.emit(`\tcp.async.${ptxOf(op)};`),
   'nvptx.bar': (k, op) => k.emit(`\tbar.${ptxOf(op) || 'sync'} \t0;`),
   'nvptx.trap': (k) => k.emit('\ttrap;'),
   'cf.br': (k, op) => {

@@ -1,0 +1,309 @@
+/**
+ * Shared-memory tiles: `ttg.local_alloc`, `ttg.memdesc_index`, `ttg.local_store`,
+ * `ttg.local_load` (vector `ld.shared`, or `ldmatrix` into tensor-core operand layouts) and the
+ * asynchronous copies (`ttg.async_copy_global_to_local` as `cp.async`, commit groups, waits).
+ *
+ * A memdesc value is one register: its tile's shared-window address. Elements sit where
+ * dialects/ttg/shared-layout.ts says (the swizzle pad-shared chose); since that map is linear
+ * over GF(2), an element's offset is the XOR of a per-thread part (hoisted into the prologue)
+ * and a per-register constant, an addition where their bits are disjoint.
+ */
+import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { RankedTensorType, type Type } from '../../ir/types.js';
+import { isLayout, DOT_OP, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
+import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
+import { registerType, type LoweringContext, type LowerRule } from './context.js';
+import { F16, BF16, I1, I32, targetError, type PtxEmitter } from './emitter.js';
+import type { RegLayout } from './layout.js';
+import { pack, packing, unpack } from './memory.js';
+import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
+
+/** A memdesc's tile: its type, element bytes and offset bases. */
+interface Tile {
+  type: MemDescType;
+  bytes: number;
+  bases: number[][];
+}
+
+/** The tile of memdesc value `v`, or a located error when its shape is not a power of two. */
+function tileOf(v: Value, op: Operation): Tile {
+  const t = v.type as MemDescType;
+  const bases = sharedOffsetBases(t.encoding, t.shape);
+  if (!bases) throw targetError(op, `cannot address shared tile '${t}': every dim must be a power of two`);
+  return { type: t, bytes: smemBytes(t.elementType), bases };
+}
+
+/** XOR of `offsets[k]` over the set bits k of runtime `id` (one mask and shift per run of doubling offsets). */
+function linearOfId(e: PtxEmitter, id: Value, offsets: readonly number[]): Value | null {
+  let acc: Value | null = null;
+  let k = 0;
+  while (k < offsets.length) {
+    const o = offsets[k];
+    if (o === 0) {
+      k++;
+      continue;
+    }
+    let n = 1;
+    if ((o & (o - 1)) === 0) while (k + n < offsets.length && offsets[k + n] === o << n) n++;
+    const field = e.and(id, e.imm(I32, ((1 << n) - 1) << k));
+    let term: Value;
+    if ((o & (o - 1)) === 0) {
+      const shift = Math.log2(o) - k;
+      term = shift >= 0 ? e.shl(field, shift) : e.shrU(field, -shift);
+    } else {
+      term = e.mulImm(e.shrU(field, k), o);
+    }
+    acc = acc ? e.xor(acc, term) : term;
+    k += n;
+  }
+  return acc;
+}
+
+/** Per-thread byte offsets: the runtime part (lane and warp bits) and the mask of bits it may set. */
+interface ThreadOffset {
+  value: Value;
+  mask: number;
+}
+
+/** The byte offset this thread's lane and warp ids add, for coordinate bases `laneBases`/`warpBases` (hoisted). */
+function threadOffset(ctx: LoweringContext, key: string, tile: Tile, laneBases: readonly number[][], warpBases: readonly number[][]): ThreadOffset {
+  const laneOffs = laneBases.map((c) => offsetFromBases(tile.bases, c) * tile.bytes);
+  const warpOffs = warpBases.map((c) => offsetFromBases(tile.bases, c) * tile.bytes);
+  const mask = [...laneOffs, ...warpOffs].reduce((m, o) => m | o, 0);
+  const value = ctx.hoist(`soff:${key}:${tile.type.encoding?.id ?? 0}:${tile.type.shape.join('x')}:${tile.bytes}`, () => {
+    const parts = [linearOfId(ctx.e, ctx.laneId(), laneOffs), linearOfId(ctx.e, ctx.warpId(), warpOffs)].filter((v): v is Value => v !== null);
+    return parts.length ? parts.reduce((a, b) => ctx.e.xor(a, b)) : ctx.e.imm(I32, 0);
+  });
+  return { value, mask };
+}
+
+/** `base + (thread ^ constant)`, adding where the constant's bits are clear of the thread part's. */
+function elementAddress(e: PtxEmitter, base: Value, thread: ThreadOffset, constant: number): Value {
+  if (constant === 0) return e.add(base, thread.value);
+  if ((constant & thread.mask) === 0) return e.addImm(e.add(base, thread.value), constant);
+  return e.add(base, e.xor(thread.value, e.imm(I32, constant)));
+}
+
+/** The register bases of `l` (what bit k of the register index adds to each coordinate). */
+const registerBases = (l: RegLayout): number[][] => Array.from({ length: Math.log2(l.numRegs) }, (_, k) => [...l.regCoords[1 << k]]);
+
+/** How `l` moves to or from `tile`: vector width, the thread part, and each register's constant byte offset. */
+function plan(ctx: LoweringContext, l: RegLayout, tile: Tile) {
+  const vec = sharedVectorElems(tile.type.encoding, tile.type.shape, tile.bytes, { register: registerBases(l), lane: l.laneBases as number[][], warp: l.warpBases as number[][] });
+  const thread = threadOffset(ctx, l.key, tile, l.laneBases, l.warpBases);
+  const constant = (r: number) => offsetFromBases(tile.bases, l.regCoords[r]) * tile.bytes;
+  return { vec: Math.min(vec, l.numRegs), thread, constant };
+}
+
+/** Stores the registers of tensor `src` into the tile at `base` (first copies only). */
+function storeTile(ctx: LoweringContext, op: Operation, src: Value, base: Value, tile: Tile): void {
+  const l = ctx.layoutOf(src, op);
+  const regs = ctx.get(src, op);
+  const t = registerType(src.type);
+  const { vec, thread, constant } = plan(ctx, l, tile);
+  const guard = ownerGuard(ctx, l);
+  const p = packing(t, vec);
+  for (let r = 0; r < l.numRegs; r += vec) {
+    if (r & l.dupRegMask) continue;
+    const words = pack(ctx, regs.slice(r, r + vec), p.perWord);
+    ctx.e.st(`shared.${p.ptx}`, elementAddress(ctx.e, base, thread, constant(r)), words, guard);
+  }
+}
+
+/** Loads a distributed tensor of type `type` from the tile at `base`. */
+function loadTile(ctx: LoweringContext, op: Operation, type: RankedTensorType, base: Value, tile: Tile): Value[] {
+  const l = ctx.layoutOf(type, op);
+  const t = registerType(type);
+  const { vec, thread, constant } = plan(ctx, l, tile);
+  const p = packing(t, vec);
+  const out: Value[] = new Array(l.numRegs);
+  for (let r = 0; r < l.numRegs; r += vec) {
+    const words = ctx.e.ld(`shared.${p.ptx}`, elementAddress(ctx.e, base, thread, constant(r)), p.words);
+    unpack(ctx, words, p.perWord, t).forEach((v, j) => (out[r + j] = v));
+  }
+  return out;
+}
+
+/** Register index by the coordinates it holds for lane 0 of warp 0. */
+function byCoords(l: RegLayout): Map<string, number> {
+  const m = new Map<string, number>();
+  l.regCoords.forEach((c, r) => {
+    const key = c.join(',');
+    if (!m.has(key)) m.set(key, r);
+  });
+  return m;
+}
+
+/** Whether lane bases of `l` are the mma.sync operand fragment's: lane bits 0-1 step K by 2, 4 and bits 2-4 step the other dim by 1, 2, 4. */
+function isMmaFragment(l: RegLayout, kd: number, nd: number): boolean {
+  const want = [[kd, 2], [kd, 4], [nd, 1], [nd, 2], [nd, 4]];
+  return l.laneBases.length === 5 && want.every(([d, v], k) => l.laneBases[k][d] === v && l.laneBases[k][1 - d] === 0);
+}
+
+/**
+ * ttg.local_load -> ldmatrix.x4 (or .x2) into a 16-bit `#ttg.dot_op` of an mma v2 parent: per
+ * 16x16 block (8 wide for a lone B column block) lane l gives row l%8 of 8x8 matrix l/8; `.trans`
+ * when the tile is contiguous along the non-K dim. Null when the layout is not the fragment's.
+ */
+function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorType, base: Value, tile: Tile): Value[] | null {
+  const enc = type.encoding as StructAttr;
+  const opIdx = enc.int('opIdx');
+  const elt = type.elementType;
+  if ((elt !== F16 && elt !== BF16) || tile.bytes !== 2 || type.shape.length !== 2) return null;
+  const kd = opIdx === 0 ? 1 : 0;
+  const nd = 1 - kd;
+  const l = ctx.layoutOf(type, op);
+  if (!isMmaFragment(l, kd, nd)) return null;
+  const contiguous = swizzleOf(tile.type.encoding, 2).order[0];
+  const trans = contiguous === nd;
+  const at = byCoords(l);
+  const vec = (d: number, v: number) => (d === 0 ? [v, 0] : [0, v]);
+  const add = (a: number[], b: number[]) => [a[0] + b[0], a[1] + b[1]];
+  // Matrix q of a block sits at (q%2, q/2) steps of 8: A along (M, K), B along (K, N).
+  const [step0, step1] = opIdx === 0 ? [vec(nd, 8), vec(kd, 8)] : [vec(kd, 8), vec(nd, 8)];
+  const rowStep = (v: number) => vec(trans ? kd : nd, v);
+  const out: Value[] = new Array(l.numRegs);
+  const e = ctx.e;
+  for (const x of [4, 2]) {
+    const laneBases = [rowStep(1), rowStep(2), rowStep(4), step0, x === 4 ? step1 : [0, 0]];
+    const thread = threadOffset(ctx, `ldm${x}:${opIdx}:${trans}:${l.key}`, tile, laneBases, l.warpBases);
+    for (const [key, r0] of at) {
+      const origin = key.split(',').map(Number);
+      if (out[r0] || origin[nd] % (x === 4 || opIdx === 0 ? 16 : 8) !== 0 || origin[kd] % 16 !== 0) continue;
+      const mats = Array.from({ length: x }, (_, q) => add(add(origin, q & 1 ? step0 : [0, 0]), q & 2 ? step1 : [0, 0]));
+      const regs = mats.map((m) => [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))]);
+      if (regs.some(([a, b]) => a === undefined || b === undefined || out[a] || out[b])) continue;
+      const addr = elementAddress(e, base, thread, offsetFromBases(tile.bases, origin) * tile.bytes);
+      const words = e.b.create('nvptx.ldmatrix', {
+        operands: { addr },
+        attrs: { ptx: strAttr(`sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`) },
+        results: { dst: new Array(x).fill(I32) },
+      }).results;
+      words.forEach((w, q) => {
+        const [lo, hi] = e.unpack('b32', w, [elt, elt]);
+        out[regs[q][0]!] = lo;
+        out[regs[q][1]!] = hi;
+      });
+    }
+  }
+  for (let r = 0; r < l.numRegs; r++) if (!out[r]) throw targetError(op, `register ${r} of '${type}' is not covered by ldmatrix blocks`);
+  return out;
+}
+
+const strAttr = (s: string) => StringAttr.get(s);
+
+/** The tile address `local_alloc` placed at its allocation offset. */
+const lowerLocalAlloc: LowerRule = (ctx, op) => {
+  const t = op.result(0).type as MemDescType;
+  const bytes = sharedAllocElems(t.encoding, t.allocShape) * smemBytes(t.elementType);
+  const base = ctx.e.addImm(ctx.smemBase(), scratchAt(ctx, op, bytes));
+  ctx.set(op.result(0), [base]);
+  // ttg.local_alloc %t -> st.shared of every element at its swizzled offset
+  if (op.numOperands) storeTile(ctx, op, op.operand(0), base, tileOf(op.result(0), op));
+};
+
+/** ttg.memdesc_index %buf[%i] -> base + i * (bytes of one sub-tile). */
+const lowerMemdescIndex: LowerRule = (ctx, op) => {
+  const t = op.result(0).type as MemDescType;
+  const stride = sharedAllocElems(t.encoding, t.shape) * smemBytes(t.elementType);
+  const base = ctx.scalar(op.operand(0), op);
+  const idx = ctx.scalar(op.operand(1), op);
+  ctx.set(op.result(0), [ctx.e.add(base, ctx.e.mulImm(idx, stride))]);
+};
+
+/** ttg.local_store %t, %m -> st.shared.vN per vector of registers. */
+const lowerLocalStore: LowerRule = (ctx, op) => {
+  storeTile(ctx, op, op.operand(0), ctx.scalar(op.operand(1), op), tileOf(op.operand(1), op));
+};
+
+/** ttg.local_load %m -> ldmatrix for mma operands, else ld.shared.vN per vector of registers. */
+const lowerLocalLoad: LowerRule = (ctx, op) => {
+  const type = op.result(0).type as RankedTensorType;
+  const base = ctx.scalar(op.operand(0), op);
+  const tile = tileOf(op.operand(0), op);
+  const enc = type.encoding;
+  const mma = isLayout(enc, DOT_OP) && isLayout((enc as StructAttr).attr('parent'), NVIDIA_MMA);
+  const regs = (mma ? loadMatrices(ctx, op, type, base, tile) : null) ?? loadTile(ctx, op, type, base, tile);
+  ctx.set(op.result(0), regs);
+};
+
+/** Whether `v` is a constant zero (a splat or scalar 0 / 0.0). */
+function isZeroConstant(v: Value): boolean {
+  const def = v.definingOp;
+  if (!def || def.name !== 'arith.constant') return false;
+  const a = def.getAttr('value');
+  if (a instanceof DenseElementsAttr) return a.isSplat && (a.at(0) === 0n || Object.is(a.at(0), 0));
+  return (a instanceof IntegerAttr && a.value === 0n) || (a instanceof FloatAttr && Object.is(a.value, 0));
+}
+
+/** ttg.async_copy_global_to_local %ptrs, %m [mask %k other 0] -> cp.async per vector, zero-filling masked-off ones. */
+const lowerAsyncCopy: LowerRule = (ctx, op) => {
+  const spec = op.spec!;
+  const ptrs = op.operand(0);
+  const tile = tileOf(op.operand(1), op);
+  const base = ctx.scalar(op.operand(1), op);
+  const mask = spec.operandGroup(op, 'mask')[0];
+  const other = spec.operandGroup(op, 'other')[0];
+  if (other && !isZeroConstant(other)) throw targetError(op, "cp.async fills masked-off elements with zeros; 'other' must be a zero constant");
+  const l = ctx.layoutOf(ptrs, op);
+  const srcRegs = ctx.get(ptrs, op);
+  const masks = mask ? ctx.get(mask, op) : null;
+  const contiguity = Number((op.getAttr('contiguity') as IntegerAttr | undefined)?.value ?? 1);
+  const { vec: shVec, thread, constant } = plan(ctx, l, tile);
+  let vec = Math.max(1, Math.min(shVec, contiguity));
+  while (vec > 1 && vec * tile.bytes > 16) vec /= 2;
+  const e = ctx.e;
+  if (vec * tile.bytes < 4) return syncCopy(ctx, op, l, tile, base, thread, constant, vec);
+  const size = vec * tile.bytes;
+  const kind = size === 16 ? 'cg' : 'ca';
+  for (let r = 0; r < l.numRegs; r += vec) {
+    if (r & l.dupRegMask) continue;
+    const srcBytes = masks ? e.selp(masks[r], e.imm(I32, size), e.imm(I32, 0)) : e.imm(I32, size);
+    e.b.create('nvptx.cp_async', {
+      operands: { dst: elementAddress(e, base, thread, constant(r)), src: srcRegs[r], srcBytes },
+      attrs: { ptx: strAttr(`${kind}.shared.global`), size: IntegerAttr.get(size, I32) },
+    });
+  }
+  ctx.set(op.result(0), [e.imm(I32, 0)]);
+};
+
+/** Copies too narrow for cp.async (under 4 bytes) as guarded ld.global + st.shared. */
+function syncCopy(ctx: LoweringContext, op: Operation, l: RegLayout, tile: Tile, base: Value, thread: ThreadOffset, constant: (r: number) => number, vec: number): void {
+  const e = ctx.e;
+  const mask = op.spec!.operandGroup(op, 'mask')[0];
+  const masks = mask ? ctx.get(mask, op) : null;
+  const srcRegs = ctx.get(op.operand(0), op);
+  const t: Type = (op.operand(1).type as MemDescType).elementType;
+  for (let r = 0; r < l.numRegs; r += vec) {
+    if (r & l.dupRegMask) continue;
+    const guard = masks ? masks[r] : undefined;
+    const zero = t === I1 ? [e.imm(t, 0)] : [e.imm(registerType(t), 0)];
+    const [v] = e.ld(`global.b${tile.bytes * 8}`, srcRegs[r], [registerType(t)], guard, guard ? zero : undefined);
+    e.st(`shared.b${tile.bytes * 8}`, elementAddress(e, base, thread, constant(r)), [v]);
+  }
+  ctx.set(op.result(0), [e.imm(I32, 0)]);
+}
+
+/** Shared-memory tiles and asynchronous copies, by op name. */
+export const SHARED_RULES: Record<string, LowerRule> = {
+  'ttg.local_alloc': lowerLocalAlloc,
+  'ttg.local_dealloc': () => {},
+  'ttg.memdesc_index': lowerMemdescIndex,
+  'ttg.local_store': lowerLocalStore,
+  'ttg.local_load': lowerLocalLoad,
+  'ttg.async_copy_global_to_local': lowerAsyncCopy,
+  // ttg.async_commit_group -> cp.async.commit_group
+  'ttg.async_commit_group': (ctx, op) => {
+    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: strAttr('commit_group') } });
+    ctx.set(op.result(0), [ctx.e.imm(I32, 0)]);
+  },
+  // ttg.async_wait {num = N} -> cp.async.wait_group N
+  'ttg.async_wait': (ctx, op) => {
+    const n = Number((op.getAttr('num') as IntegerAttr).value);
+    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: strAttr(`wait_group ${n}`) } });
+    ctx.set(op.result(0), [ctx.e.imm(I32, 0)]);
+  },
+};
