@@ -10,6 +10,7 @@ import { dce } from './dce.js';
 import { inline } from './inline.js';
 import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
+import { padShared } from './pad-shared.js';
 import { registerPass } from './registry.js';
 import { removeLayoutConversions } from './remove-layout-conversions.js';
 import { symbolDce } from './symbol-dce.js';
@@ -17,6 +18,7 @@ import { testCrash } from './test-crash.js';
 import { testInvalidIr } from './test-invalid-ir.js';
 import { testPrintAllocation } from './test-print-allocation.js';
 import { testPrintAxisInfo } from './test-print-axis-info.js';
+import { testPrintBankConflicts } from './test-print-bank-conflicts.js';
 import { vectorize } from './vectorize.js';
 
 for (const pass of [
@@ -29,12 +31,14 @@ for (const pass of [
   inline,
   insertBarriers,
   licm,
+  padShared,
   removeLayoutConversions,
   symbolDce,
   testCrash,
   testInvalidIr,
   testPrintAllocation,
   testPrintAxisInfo,
+  testPrintBankConflicts,
   vectorize,
 ]) registerPass(pass);
 

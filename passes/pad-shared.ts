@@ -1,0 +1,122 @@
+/**
+ * `pad-shared`: for every shared buffer (`ttg.local_alloc` in `#ttg.shared_memory` with a
+ * `#ttg.swizzled_shared` encoding of rank 2), chooses the swizzle under which the accesses to it
+ * take the fewest shared-memory wavefronts, and records it in the encoding of the alloc and of
+ * every memdesc derived from it (views, loop-carried values).
+ *
+ * The accesses are every st.shared, ld.shared, cp.async and ldmatrix the NVPTX target issues for
+ * the buffer (support/shared-accesses.ts), costed by the bank model of support/bank-conflicts.ts
+ * as total wavefronts, so a swizzle that splits 16-byte vectors pays for its extra instructions.
+ * Candidates keep the buffer's order: unswizzled, and every vec (at most 16 bytes, dividing the
+ * row), perPhase in {1, 2, 4, 8} and maxPhase in {2, .., 16} (at most the row's vectors). Ties
+ * go to Triton's mma-operand swizzle when ldmatrix reads the buffer, then to the smallest
+ * swizzle (maxPhase, then vec, then perPhase). Buffers of other encodings (nvmma_shared) are left
+ * alone. A buffer with an access the model cannot follow is an error at that access.
+ */
+import type { Operation } from '../ir/ir.js';
+import { MemDescType } from '../dialects/ttg/types.js';
+import { SWIZZLED_SHARED, isLayout } from '../dialects/ttg/layout-attrs.js';
+import { StructAttr } from '../dialects/ttg/struct-attr.js';
+import { elementBytes } from './support/alloc-shared-scratch.js';
+import { bufferCost, type AccessCost, type TileAccess } from './support/bank-conflicts.js';
+import { bufferGroups, encodingRank, tileAccessOf, tileShapeOf, type BufferGroup, type ViewOrigin } from './support/shared-accesses.js';
+import type { PassContext, PassDecl } from './pass.js';
+import type { Value } from '../ir/ir.js';
+
+const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
+
+/** `enc` with another swizzle (order and CTA fields kept). */
+function withSwizzle(enc: StructAttr, vec: number, perPhase: number, maxPhase: number): StructAttr {
+  return StructAttr.get(SWIZZLED_SHARED, { ...enc.values, vec, perPhase, maxPhase });
+}
+
+/** The candidate encodings of a tile, smallest swizzle first. */
+export function swizzleCandidates(enc: StructAttr, tileShape: readonly number[], elemBytes: number): StructAttr[] {
+  const [contig] = enc.ints('order');
+  const cols = tileShape[contig];
+  const out = [withSwizzle(enc, 1, 1, 1)];
+  for (const maxPhase of [2, 4, 8, 16]) {
+    for (const vec of [1, 2, 4, 8, 16]) {
+      if (vec * elemBytes > 16 || cols % vec || !isPow2(cols / vec) || maxPhase > cols / vec) continue;
+      for (const perPhase of [1, 2, 4, 8]) out.push(withSwizzle(enc, vec, perPhase, maxPhase));
+    }
+  }
+  return out;
+}
+
+/** Triton's swizzle for an mma operand tile: 16-byte vectors, phases spread over 128-byte rows. */
+export function tritonMmaSwizzle(enc: StructAttr, tileShape: readonly number[], elemBytes: number): StructAttr {
+  const rowBytes = tileShape[enc.ints('order')[0]] * elemBytes;
+  const perPhase = Math.max(1, Math.floor(128 / rowBytes));
+  return withSwizzle(enc, Math.max(1, Math.floor(16 / elemBytes)), perPhase, Math.max(1, Math.floor(8 / perPhase)));
+}
+
+/** The cheapest candidate for `accesses` and its cost (null when no candidate can serve them). */
+export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], elemBytes: number, accesses: readonly TileAccess[]): { enc: StructAttr; cost: AccessCost } | null {
+  let best: { enc: StructAttr; cost: AccessCost } | null = null;
+  for (const cand of swizzleCandidates(enc, tileShape, elemBytes)) {
+    const cost = bufferCost(accesses, cand);
+    if (cost && (!best || cost.wavefronts < best.cost.wavefronts)) best = { enc: cand, cost };
+  }
+  if (!best || !accesses.some((a) => a.kind === 'ldmatrix')) return best;
+  const triton = tritonMmaSwizzle(enc, tileShape, elemBytes);
+  const cost = bufferCost(accesses, triton);
+  return cost && cost.wavefronts === best.cost.wavefronts ? { enc: triton, cost } : best;
+}
+
+/** The one swizzled encoding of a group's allocs (null: not this pass's to change), failing on a mix. */
+function groupEncoding(g: BufferGroup, ctx: PassContext): StructAttr | null {
+  const types = g.allocs.map((a) => a.result(0).type as MemDescType);
+  const enc = types[0].encoding;
+  if (!isLayout(enc, SWIZZLED_SHARED) || encodingRank(g.allocs[0]) !== 2) return null;
+  const key = (t: MemDescType) => `${t.encoding?.id}:${t.elementType.id}:${t.allocShape.join('x')}`;
+  const odd = g.allocs.find((_, k) => key(types[k]) !== key(types[0]));
+  if (odd) ctx.fail(odd, 'shares memdescs with a buffer of another encoding, type or shape; pad-shared cannot choose one swizzle for both');
+  const view = g.values.find((v) => v.type instanceof MemDescType && v.type.encoding !== enc);
+  if (view) ctx.fail(view.definingOp ?? g.allocs[0], 'gives a view of a swizzled buffer another encoding; pad-shared cannot rewrite it');
+  return enc;
+}
+
+function run(func: Operation, ctx: PassContext): void {
+  const memo = new Map<Value, ViewOrigin | string>();
+  for (const g of bufferGroups(func)) {
+    const enc = groupEncoding(g, ctx);
+    if (!enc) continue;
+    if (g.unknown.length) ctx.fail(g.unknown[0].op, g.unknown[0].reason);
+    const accesses: TileAccess[] = [];
+    for (const op of g.accessOps) {
+      const a = tileAccessOf(op, memo);
+      if (typeof a === 'string') ctx.fail(op, `cannot model this shared access for pad-shared: ${a}`);
+      if (a) accesses.push(a.access);
+    }
+    const alloc = g.allocs[0];
+    const elemBytes = elementBytes((alloc.result(0).type as MemDescType).elementType);
+    const tileShape = tileShapeOf(alloc);
+    const chosen = chooseSwizzle(enc, tileShape, elemBytes, accesses);
+    ctx.bump('buffers-visited');
+    if (!chosen) continue;
+    ctx.bump('wavefronts-before', bufferCost(accesses, enc)?.wavefronts ?? 0);
+    ctx.bump('wavefronts-after', chosen.cost.wavefronts);
+    if (chosen.enc === enc) continue;
+    ctx.bump('buffers-changed');
+    // !ttg.memdesc<..., #shared> -> !ttg.memdesc<..., #shared_new> on the alloc and every view of it
+    for (const v of g.values) {
+      const t = v.type as MemDescType;
+      v.type = MemDescType.get(t.shape, t.elementType, chosen.enc, t.memorySpace, t.mutable, t.allocShape);
+    }
+  }
+}
+
+/** The `pad-shared` pass. */
+export const padShared: PassDecl = {
+  name: 'pad-shared',
+  summary: 'Choose the swizzle of every shared buffer that makes its accesses take the fewest bank wavefronts',
+  anchor: 'function',
+  statistics: {
+    'buffers-visited': 'number of swizzled shared buffers (or groups of buffers sharing memdescs) examined',
+    'buffers-changed': 'number of buffers given a new encoding',
+    'wavefronts-before': 'shared-memory wavefronts of all accesses under the encodings found',
+    'wavefronts-after': 'shared-memory wavefronts of all accesses under the encodings chosen',
+  },
+  run,
+};

@@ -1,0 +1,210 @@
+/**
+ * The shared-memory bank model of sm_80/sm_90 that `pad-shared` optimizes and
+ * `test-print-bank-conflicts` reports: 32 banks of 4 bytes. A warp instruction moving w bytes per
+ * lane is served in phases (w = 16: 4 phases of 8 lanes, one per matrix for ldmatrix; w = 8: 2 of
+ * 16 lanes; w <= 4: 1 of 32 lanes). In a phase, lanes on the same 4-byte word share it
+ * (broadcast); the phase takes as many wavefronts as the largest number of distinct words that
+ * fall in one bank. The ideal instruction takes one wavefront per phase.
+ *
+ * Accesses are described independently of the shared encoding (`TileAccess`), and turned into
+ * warp instructions for a given encoding with exactly the addressing of the NVPTX target
+ * (`sharedOffset`, `sharedVectorElems` of dialects/ttg/shared-layout.ts): warp 0 is
+ * representative, and every register group of `v` consecutive registers is one instruction.
+ */
+import type { Attribute } from '../../ir/attributes.js';
+import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
+import { dimName } from '../../dialects/ttg/layout-linear.js';
+import { sharedOffset, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
+
+/** Banks of shared memory, and bytes per bank word. */
+export const NUM_BANKS = 32;
+export const BANK_BYTES = 4;
+
+/** One warp-wide shared-memory instruction: the byte address each lane starts at, and bytes per lane. */
+export interface WarpAccess {
+  addrs: readonly number[];
+  width: number;
+}
+
+/** The number of phases a warp access of `width` bytes per lane is served in. */
+export function phasesOf(width: number): number {
+  if (width >= 16) return 4;
+  return width === 8 ? 2 : 1;
+}
+
+/** The fewest wavefronts a warp instruction can take: one per phase its lanes fill. */
+export function idealWavefronts(access: WarpAccess): number {
+  return Math.ceil(access.addrs.length / (32 / phasesOf(access.width)));
+}
+
+/** Wavefronts of one warp instruction: per phase, the most distinct words in any one bank, summed. */
+export function wavefronts(access: WarpAccess): number {
+  const perPhase = 32 / phasesOf(access.width);
+  let total = 0;
+  for (let p = 0; p * perPhase < access.addrs.length; p++) {
+    const words = new Map<number, Set<number>>();
+    for (const addr of access.addrs.slice(p * perPhase, (p + 1) * perPhase)) {
+      const first = Math.floor(addr / BANK_BYTES);
+      const last = Math.floor((addr + Math.max(1, access.width) - 1) / BANK_BYTES);
+      for (let w = first; w <= last; w++) {
+        const bank = w % NUM_BANKS;
+        if (!words.has(bank)) words.set(bank, new Set());
+        words.get(bank)!.add(w);
+      }
+    }
+    total += Math.max(1, ...[...words.values()].map((s) => s.size));
+  }
+  return total;
+}
+
+/**
+ * How one op moves a tensor to or from a shared tile, independent of the tile's encoding.
+ * `tileShape` is the encoded tile (an alloc's trailing dims), `offsets` where the accessed view
+ * starts in it. `vector`: each thread moves its registers in vectors (`register`/`lane`/`warp`:
+ * dim-ordered coordinate bases of the tensor's linear layout; `maxVec` caps the vector, e.g. a
+ * cp.async's contiguity). `ldmatrix`: one ldmatrix per entry of `origins`, the (dim0, dim1)
+ * origins of its (up to four) 8x8 matrices.
+ */
+export type TileAccess =
+  | {
+      kind: 'vector';
+      op: 'ld.shared' | 'st.shared' | 'cp.async';
+      tileShape: readonly number[];
+      offsets: readonly number[];
+      elemBytes: number;
+      register: readonly number[][];
+      lane: readonly number[][];
+      warp: readonly number[][];
+      maxVec: number;
+    }
+  | { kind: 'ldmatrix'; op: 'ldmatrix'; tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number; origins: readonly number[][][] };
+
+/** The bases of input dim `name` of `ll`, reordered to coordinates dim0..dim{rank-1} (as the target does). */
+export function basesByDim(ll: LinearLayout, name: string, rank: number): number[][] {
+  const idx = Array.from({ length: rank }, (_, d) => ll.outs.findIndex((o) => o.name === dimName(d)));
+  return ll.bases(name).map((b) => idx.map((k) => (k < 0 ? 0 : b[k])));
+}
+
+/** A `vector` access of a tensor of `shape` in distributed `layout` (throws when the layout library cannot map it). */
+export function vectorAccess(
+  op: 'ld.shared' | 'st.shared' | 'cp.async',
+  layout: Attribute,
+  shape: readonly number[],
+  tile: { tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number },
+  maxVec = Infinity,
+): TileAccess {
+  const ll = toLinearLayout(layout, shape);
+  const rank = shape.length;
+  const [register, lane, warp] = ['register', 'lane', 'warp'].map((n) => basesByDim(ll, n, rank));
+  return { kind: 'vector', op, ...tile, register, lane, warp, maxVec };
+}
+
+/**
+ * An `ldmatrix` access loading `shape` into a dot operand layout (mma v2 parent, 16-bit
+ * elements): the 8x8 matrices warp 0 holds, four per ldmatrix.x4. The matrices of a 16x16
+ * sub-tile go together, matrix q at (d0 + 8 (q % 2), d1 + 8 floor(q / 2)); sub-tiles in order of
+ * their first register, and matrices of sub-tiles the warp holds only in part packed in the same
+ * order (the last instruction may load fewer than four).
+ */
+export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile: { tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number }): TileAccess {
+  const ll = toLinearLayout(layout, shape);
+  const lanes = spanOf(basesByDim(ll, 'lane', 2));
+  const subTiles = new Map<string, Set<number>>();
+  for (const r of spanOf(basesByDim(ll, 'register', 2))) {
+    for (const l of lanes) {
+      const [d0, d1] = [r[0] ^ l[0], r[1] ^ l[1]];
+      const key = `${d0 & ~15},${d1 & ~15}`;
+      if (!subTiles.has(key)) subTiles.set(key, new Set());
+      subTiles.get(key)!.add(((d0 >> 3) & 1) + 2 * ((d1 >> 3) & 1));
+    }
+  }
+  const matrices: number[][] = [];
+  for (const [key, qs] of subTiles) {
+    const [d0, d1] = key.split(',').map(Number);
+    for (const q of [0, 1, 2, 3]) if (qs.has(q)) matrices.push([d0 + 8 * (q % 2), d1 + 8 * (q >> 1)]);
+  }
+  const origins: number[][][] = [];
+  for (let k = 0; k < matrices.length; k += 4) origins.push(matrices.slice(k, k + 4));
+  return { kind: 'ldmatrix', op: 'ldmatrix', ...tile, origins };
+}
+
+/** Every XOR combination of `bases`, index k holding the bases of k's set bits. */
+function spanOf(bases: readonly (readonly number[])[]): number[][] {
+  const out: number[][] = [bases.length ? bases[0].map(() => 0) : [0, 0]];
+  for (let k = 1; k < 1 << bases.length; k++) {
+    const bit = 31 - Math.clz32(k);
+    out.push(out[k ^ (1 << bit)].map((c, d) => c ^ bases[bit][d]));
+  }
+  return out;
+}
+
+const plus = (a: readonly number[], b: readonly number[]): number[] => a.map((x, d) => x + b[d]);
+
+/**
+ * The warp instructions `access` issues on a tile under shared encoding `enc`, or a reason why
+ * the target could not issue them (ldmatrix rows that are not 16 contiguous bytes).
+ */
+export function warpAccesses(access: TileAccess, enc: Attribute | null): WarpAccess[] | string {
+  const { tileShape, offsets, elemBytes } = access;
+  const addr = (c: readonly number[]) => sharedOffset(enc, tileShape, plus(c, offsets)) * elemBytes;
+  if (access.kind === 'ldmatrix') {
+    const { order } = swizzleOf(enc, tileShape.length);
+    const [contig, rows] = order;
+    const out: WarpAccess[] = [];
+    for (const matrices of access.origins) {
+      const addrs: number[] = [];
+      for (let l = 0; l < 8 * matrices.length; l++) {
+        const c = [...matrices[l >> 3]];
+        c[rows] += l & 7;
+        const a = addr(c);
+        for (let j = 1; j * elemBytes < 16; j++) {
+          const next = [...c];
+          next[contig] += j;
+          if (addr(next) !== a + j * elemBytes) return `ldmatrix row at (${c.join(', ')}) is not 16 contiguous bytes`;
+        }
+        addrs.push(a);
+      }
+      out.push({ addrs, width: 16 });
+    }
+    return out;
+  }
+  const v = Math.min(access.maxVec, sharedVectorElems(enc, tileShape, elemBytes, access));
+  const regs = spanOf(access.register);
+  const lanes = spanOf(access.lane);
+  const out: WarpAccess[] = [];
+  for (let r = 0; r < regs.length; r += v) {
+    out.push({ addrs: lanes.map((l) => addr(regs[r].map((x, d) => x ^ l[d]))), width: v * elemBytes });
+  }
+  return out;
+}
+
+/** Totals of some accesses under one encoding: instructions, wavefronts and the ideal (phases). */
+export interface AccessCost {
+  instructions: number;
+  wavefronts: number;
+  ideal: number;
+}
+
+/** The cost of `access` under `enc`, or the reason the target could not issue it. */
+export function accessCost(access: TileAccess, enc: Attribute | null): AccessCost | string {
+  const insts = warpAccesses(access, enc);
+  if (typeof insts === 'string') return insts;
+  return {
+    instructions: insts.length,
+    wavefronts: insts.reduce((s, a) => s + wavefronts(a), 0),
+    ideal: insts.reduce((s, a) => s + idealWavefronts(a), 0),
+  };
+}
+
+/** The summed cost of every access of one buffer under `enc`; null when some access cannot be issued. */
+export function bufferCost(accesses: readonly TileAccess[], enc: Attribute | null): AccessCost | null {
+  const total: AccessCost = { instructions: 0, wavefronts: 0, ideal: 0 };
+  for (const a of accesses) {
+    const c = accessCost(a, enc);
+    if (typeof c === 'string') return null;
+    total.instructions += c.instructions;
+    total.wavefronts += c.wavefronts;
+    total.ideal += c.ideal;
+  }
+  return total;
+}

@@ -1,0 +1,180 @@
+/**
+ * The IR side of the bank-conflict model: which ops read or write a shared buffer, through which
+ * view, and how (`TileAccess`, see bank-conflicts.ts). Used by `pad-shared` and
+ * `test-print-bank-conflicts`.
+ *  - `ttg.local_alloc %t`, `ttg.local_store %t, %m`: st.shared of %t's registers;
+ *  - `ttg.local_load %m -> tensor<.., #dot_op<{parent = #mma v2, kWidth = 2}>>` of f16/bf16: ldmatrix.x4;
+ *    to any other distributed layout: ld.shared of its registers;
+ *  - `ttg.async_copy_global_to_local %p, %m`: cp.async, vectors capped by `contiguity`.
+ * Views: `ttg.memdesc_index` (drops a leading buffer dim) and `ttg.memdesc_subslice` (moves the
+ * origin), and memdescs carried by scf.for. Other views (trans, reshape, reinterpret) are not modeled.
+ */
+import type { Operation, Value } from '../../ir/ir.js';
+import { BlockArgument, OpResult } from '../../ir/ir.js';
+import { DenseArrayAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
+import { RankedTensorType } from '../../ir/types.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { DOT_OP, NVIDIA_MMA, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
+import { isSupportedLayout } from '../../dialects/ttg/layout-lib.js';
+import { swizzleOf } from '../../dialects/ttg/shared-layout.js';
+import { elementBytes } from './alloc-shared-scratch.js';
+import { aliasesOf, isSharedAlloc } from './alloc-shared-core.js';
+import { ldmatrixAccess, vectorAccess, type TileAccess } from './bank-conflicts.js';
+
+/** Where a memdesc value points: its root alloc and the origin of the view in the alloc's coordinates. */
+export interface ViewOrigin {
+  alloc: Operation;
+  offsets: number[];
+}
+
+/** The rank of the tile an alloc's encoding describes (its order's length). */
+export function encodingRank(alloc: Operation): number {
+  const t = alloc.result(0).type as MemDescType;
+  return swizzleOf(t.encoding, t.allocShape.length).order.length;
+}
+
+/** The encoded tile of `alloc`: the trailing dims of its shape (a leading dim indexes buffers). */
+export function tileShapeOf(alloc: Operation): number[] {
+  const t = alloc.result(0).type as MemDescType;
+  return t.allocShape.slice(t.allocShape.length - encodingRank(alloc));
+}
+
+/** The origin of memdesc `v`, or why it cannot be modeled. */
+export function viewOrigin(v: Value, memo = new Map<Value, ViewOrigin | string>()): ViewOrigin | string {
+  const hit = memo.get(v);
+  if (hit !== undefined) return hit;
+  const r = computeOrigin(v, memo);
+  memo.set(v, r);
+  return r;
+}
+
+function computeOrigin(v: Value, memo: Map<Value, ViewOrigin | string>): ViewOrigin | string {
+  if (v instanceof BlockArgument) {
+    const loop = v.owner.parentOp;
+    if (!loop || loop.name !== 'scf.for' || v.index === 0 || v.owner !== loop.regions[0].entry) return 'the memdesc is a block argument pad-shared cannot follow';
+    const init = viewOrigin(loop.operand(v.index + 2), memo);
+    if (typeof init === 'string') return init;
+    memo.set(v, init);
+    const yielded = v.owner.terminator?.operand(v.index - 1);
+    const next = yielded ? viewOrigin(yielded, memo) : 'no yield';
+    if (typeof next === 'string' || next.alloc !== init.alloc || next.offsets.join() !== init.offsets.join()) {
+      return 'the loop-carried memdesc does not keep one view';
+    }
+    return init;
+  }
+  if (!(v instanceof OpResult)) return 'unknown memdesc';
+  const op = v.owner;
+  if (isSharedAlloc(op)) return { alloc: op, offsets: (v.type as MemDescType).shape.map(() => 0) };
+  if (op.name === 'scf.for') return viewOrigin(op.regions[0].entry!.args[v.index + 1], memo);
+  const src = op.numOperands ? viewOrigin(op.operand(0), memo) : 'unknown memdesc';
+  if (typeof src === 'string') return src;
+  if (op.name === 'ttg.memdesc_index') {
+    if (src.offsets.length <= encodingRank(src.alloc)) return "'ttg.memdesc_index' indexes into the encoded tile";
+    return { alloc: src.alloc, offsets: src.offsets.slice(1) };
+  }
+  if (op.name === 'ttg.memdesc_subslice') {
+    const offs = op.getAttr('offsets');
+    if (!(offs instanceof DenseArrayAttr) || offs.values.length !== src.offsets.length) return "'ttg.memdesc_subslice' has bad offsets";
+    return { alloc: src.alloc, offsets: src.offsets.map((o, d) => o + Number(offs.values[d])) };
+  }
+  return `the view comes from '${op.name}'`;
+}
+
+/** The memdesc operand or result `op` accesses, and the register tensor it moves (null: not an access). */
+export function accessedValues(op: Operation): { mem: Value; tensor: RankedTensorType } | null {
+  const tensor = (v: Value) => (v.type instanceof RankedTensorType ? v.type : null);
+  let mem: Value | undefined;
+  let t: RankedTensorType | null = null;
+  if (op.name === 'ttg.local_alloc' && op.numOperands === 1) [mem, t] = [op.result(0), tensor(op.operand(0))];
+  else if (op.name === 'ttg.local_store' || op.name === 'ttg.async_copy_global_to_local') [mem, t] = [op.operand(1), tensor(op.operand(0))];
+  else if (op.name === 'ttg.local_load') [mem, t] = [op.operand(0), tensor(op.result(0))];
+  if (!mem || !t || !(mem.type instanceof MemDescType)) return null;
+  return { mem, tensor: t };
+}
+
+/** Whether `layout` is a dot operand that the target loads with ldmatrix (mma v2 parent, kWidth 2). */
+function isLdmatrixOperand(layout: Attribute): boolean {
+  if (!isLayout(layout, DOT_OP)) return false;
+  const p = layout.attr('parent');
+  return isLayout(p, NVIDIA_MMA) && p.int('versionMajor') === 2 && layout.int('kWidth') === 2;
+}
+
+/**
+ * The tile access of `op` (null: `op` is not a shared access), or why pad-shared cannot model it.
+ */
+export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | string>): { origin: ViewOrigin; access: TileAccess } | string | null {
+  const vals = accessedValues(op);
+  if (!vals) return null;
+  const origin = viewOrigin(vals.mem, memo);
+  if (typeof origin === 'string') return origin;
+  const mem = vals.mem.type as MemDescType;
+  const tileShape = tileShapeOf(origin.alloc);
+  if (origin.offsets.length !== tileShape.length) return `the access has rank ${origin.offsets.length} but the encoded tile has rank ${tileShape.length}`;
+  if (tileShape.length !== 2) return 'only tiles of rank 2 are modeled';
+  const shape = vals.tensor.shape;
+  if (shape.join() !== mem.shape.join()) return 'the tensor and the memdesc shapes differ';
+  const layout = vals.tensor.encoding;
+  if (!isDistributed(layout) || !isSupportedLayout(layout)) return 'the tensor has no layout the model knows';
+  const tile = { tileShape, offsets: origin.offsets, elemBytes: elementBytes(mem.elementType) };
+  try {
+    if (op.name === 'ttg.local_load' && isLdmatrixOperand(layout)) {
+      if (tile.elemBytes !== 2) return 'ldmatrix operands must have 16-bit elements';
+      if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
+      return { origin, access: ldmatrixAccess(layout, shape, tile) };
+    }
+    if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA)) return 'dot operands of an mma parent are only modeled as ldmatrix (kWidth = 2)';
+    if (op.name === 'ttg.async_copy_global_to_local') {
+      const c = op.getAttr('contiguity');
+      return { origin, access: vectorAccess('cp.async', layout, shape, tile, c instanceof IntegerAttr ? Math.max(1, Number(c.value)) : 1) };
+    }
+    return { origin, access: vectorAccess(op.name === 'ttg.local_load' ? 'ld.shared' : 'st.shared', layout, shape, tile) };
+  } catch (e) {
+    return `the layout cannot be mapped (${(e as Error).message})`;
+  }
+}
+
+/** Ops using a memdesc without reading or writing through it. */
+const NON_ACCESS = new Set(['ttg.local_dealloc', 'scf.for', 'scf.yield']);
+
+/** One buffer, or several allocs whose memdescs meet (e.g. in one loop-carried value): they share an encoding. */
+export interface BufferGroup {
+  allocs: Operation[];
+  /** Every memdesc value of the group (allocs, views, loop-carried values). */
+  values: Value[];
+  /** Every op that reads or writes through the group. */
+  accessOps: Operation[];
+  /** Uses pad-shared cannot follow: the op, and why. */
+  unknown: { op: Operation; reason: string }[];
+}
+
+/** The shared buffers of `root` (every shared local_alloc), grouped by aliasing. */
+export function bufferGroups(root: Operation): BufferGroup[] {
+  const groups: BufferGroup[] = [];
+  const groupOf = new Map<Value, BufferGroup>();
+  root.walk((op) => {
+    if (!isSharedAlloc(op)) return;
+    const values = aliasesOf(op.result(0));
+    const met = [...new Set(values.map((v) => groupOf.get(v)).filter((g): g is BufferGroup => !!g))];
+    const g: BufferGroup = { allocs: [op], values: [], accessOps: [], unknown: [] };
+    for (const m of met) {
+      g.allocs.unshift(...m.allocs);
+      groups.splice(groups.indexOf(m), 1);
+    }
+    g.values = [...new Set([...met.flatMap((m) => m.values), ...values])];
+    for (const v of g.values) groupOf.set(v, g);
+    groups.push(g);
+  }, 'pre');
+  for (const g of groups) {
+    const ops = new Set<Operation>();
+    for (const v of g.values) {
+      if (v instanceof OpResult && v.owner.name === 'ttg.local_alloc' && v.owner.numOperands === 1) ops.add(v.owner);
+      for (const user of v.users()) {
+        if (NON_ACCESS.has(user.name) || user.name.startsWith('ttg.memdesc_')) continue;
+        if (accessedValues(user)) ops.add(user);
+        else g.unknown.push({ op: user, reason: 'uses a shared buffer in a way pad-shared cannot model' });
+      }
+    }
+    g.accessOps = [...ops];
+  }
+  return groups;
+}
