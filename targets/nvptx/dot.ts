@@ -1,8 +1,8 @@
 /**
  * `tt.dot` on CUDA cores (Triton's FMA path): operands in `#ttg.dot_op` layouts whose parent is
  * the accumulator's blocked layout, so the thread holding C[m, n] holds row m of A and column n
- * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32`. Tensor-core
- * layouts (`#ttg.nvidia_mma`) are the mma-lowering path's and are reported here.
+ * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32`. An accumulator
+ * in `#ttg.nvidia_mma` (the mma-lowering pass's choice) goes to tensor cores (mma.ts).
  */
 import type { Value } from '../../ir/ir.js';
 import { isLayout, BLOCKED, DOT_OP } from '../../dialects/ttg/layout-attrs.js';
@@ -12,6 +12,7 @@ import type { LowerRule } from './context.js';
 import { F32, F64, targetError } from './emitter.js';
 import { fromF32, toF32 } from './elementwise.js';
 import { registersByCoords, type RegLayout } from './layout.js';
+import { isMmaDot, lowerMmaDot } from './mma.js';
 
 /** Whether the lanes and warps of operand `l` cover dim `keep` like the accumulator's and broadcast along `k`. */
 function threadsMatch(l: RegLayout, c: RegLayout, keep: number, k: number): boolean {
@@ -24,6 +25,7 @@ const lowerDot: LowerRule = (ctx, op) => {
   const [a, b, c] = [0, 1, 2].map((k) => op.operand(k));
   const ct = c.type as RankedTensorType;
   const enc = (v: Value) => (v.type as RankedTensorType).encoding;
+  if (isMmaDot(op)) return lowerMmaDot(ctx, op);
   if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on the nvptx target yet`);
   if (!isLayout(enc(c), BLOCKED))
     throw targetError(op, `cannot lower tt.dot with accumulator layout '${enc(c)}' on CUDA cores; the tensor-core path (mma-lowering) handles #ttg.nvidia_mma`);

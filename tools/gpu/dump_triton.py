@@ -37,13 +37,13 @@ def strip_locations(ir):
     return text.strip() + '\n'
 
 
-def compile_offline(fn, args, kw):
-    """Compiles a @triton.jit kernel for cuda:90 without a GPU, specializing like a launch would."""
+def compile_offline(fn, args, kw, arch=90):
+    """Compiles a @triton.jit kernel for cuda:<arch> without a GPU, specializing like a launch would."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource, make_backend
     from triton.runtime.jit import create_function_from_signature, find_paths_if, get_iterable_path
-    target = GPUTarget('cuda', 90, 32)
+    target = GPUTarget('cuda', arch, 32)
     backend = make_backend(target)
     binder = create_function_from_signature(fn.signature, fn.params, backend)
     kw = dict(kw, debug=False)
@@ -87,7 +87,7 @@ def dump_case(case, opts, summary):
         args = case.args(t, size)
         kw = dict(case.constexprs(size), num_warps=case.num_warps(size))
         if opts.offline:
-            compiled = compile_offline(case.kernel, args, kw)
+            compiled = compile_offline(case.kernel, args, kw, opts.arch)
         else:
             compiled = case.kernel.warmup(*args, grid=case.grid(size), **kw)
         ttir = compiled.asm['ttir'].replace(case_registry.REPO + '/', '')
@@ -171,7 +171,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--out', default='build/triton')
     ap.add_argument('--case', help='comma-separated case names (default: all)')
-    ap.add_argument('--offline', action='store_true', help='no GPU: compile for cuda:90 with meta tensors')
+    ap.add_argument('--offline', action='store_true', help='no GPU: compile for cuda:<arch> with meta tensors')
+    ap.add_argument('--arch', type=int, default=90, help='compute capability for --offline (80: the sm_80 mma.sync path)')
     ap.add_argument('--compare', help='folder of committed TTIR to compare with (e.g. bench/gpu/kernels)')
     ap.add_argument('--tune', action='store_true', help='time Triton with each case.tune_warps (GPU only)')
     ap.add_argument('--iters', type=int, default=100)

@@ -1,0 +1,23 @@
+"""The fp16 matmul of bench/gpu/matmul.py from Triton's own sm_80 TTGIR (its layouts, swizzled shared
+buffers and cp.async pipelining, examples/ttir/matmul_kernel.sm80.ttgir) through our NVPTX target
+only: separates the target's quality from our passes'. Divisible shapes only (the TTGIR's specialization).
+"""
+from matmul import Matmul
+
+BUILDS = {
+    'sm80': {'src': 'examples/ttir/matmul_kernel.sm80.ttgir', 'num_warps': 8},
+}
+
+
+class MatmulTtgir(Matmul):
+    """Matmul from Triton's TTGIR."""
+    dump_ttir = False
+    sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}]
+    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}]
+    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}]
+
+    def variant(self, size):
+        return 'sm80'
+
+
+CASE = MatmulTtgir()
