@@ -9,7 +9,8 @@
  * Accesses are described independently of the shared encoding (`TileAccess`), and turned into
  * warp instructions for a given encoding with exactly the addressing of the NVPTX target
  * (`sharedOffset`, `sharedVectorElems` of dialects/ttg/shared-layout.ts): warp 0 is
- * representative, and every register group of `v` consecutive registers is one instruction.
+ * representative, and every register group of `v` consecutive registers is one instruction
+ * (for writes, but those holding only broadcast copies).
  */
 import type { Attribute } from '../../ir/attributes.js';
 import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
@@ -101,10 +102,9 @@ export function vectorAccess(
 
 /**
  * An `ldmatrix` access loading `shape` into a dot operand layout (mma v2 parent, 16-bit
- * elements): the 8x8 matrices warp 0 holds, four per ldmatrix.x4. The matrices of a 16x16
- * sub-tile go together, matrix q at (d0 + 8 (q % 2), d1 + 8 floor(q / 2)); sub-tiles in order of
- * their first register, and matrices of sub-tiles the warp holds only in part packed in the same
- * order (the last instruction may load fewer than four).
+ * elements): one ldmatrix per 16x16 sub-tile warp 0 holds (in order of first register), loading
+ * the 8x8 matrices of it the warp holds, matrix q at (d0 + 8 (q % 2), d1 + 8 floor(q / 2)): an
+ * x4, or an x2 where the warp holds half the sub-tile (a B operand 8 columns wide per warp).
  */
 export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile: { tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number }): TileAccess {
   const ll = toLinearLayout(layout, shape);
@@ -118,13 +118,11 @@ export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile
       subTiles.get(key)!.add(((d0 >> 3) & 1) + 2 * ((d1 >> 3) & 1));
     }
   }
-  const matrices: number[][] = [];
+  const origins: number[][][] = [];
   for (const [key, qs] of subTiles) {
     const [d0, d1] = key.split(',').map(Number);
-    for (const q of [0, 1, 2, 3]) if (qs.has(q)) matrices.push([d0 + 8 * (q % 2), d1 + 8 * (q >> 1)]);
+    origins.push([0, 1, 2, 3].filter((q) => qs.has(q)).map((q) => [d0 + 8 * (q % 2), d1 + 8 * (q >> 1)]));
   }
-  const origins: number[][][] = [];
-  for (let k = 0; k < matrices.length; k += 4) origins.push(matrices.slice(k, k + 4));
   return { kind: 'ldmatrix', op: 'ldmatrix', ...tile, origins };
 }
 
@@ -171,8 +169,11 @@ export function warpAccesses(access: TileAccess, enc: Attribute | null): WarpAcc
   const v = Math.min(access.maxVec, sharedVectorElems(enc, tileShape, elemBytes, access));
   const regs = spanOf(access.register);
   const lanes = spanOf(access.lane);
+  // Writes skip registers that only repeat another's element (the target stores first copies only).
+  const dupMask = access.op === 'ld.shared' ? 0 : access.register.reduce((m, b, k) => (b.every((x) => x === 0) ? m | (1 << k) : m), 0);
   const out: WarpAccess[] = [];
   for (let r = 0; r < regs.length; r += v) {
+    if (r & dupMask) continue;
     out.push({ addrs: lanes.map((l) => addr(regs[r].map((x, d) => x ^ l[d]))), width: v * elemBytes });
   }
   return out;
