@@ -62,6 +62,7 @@ class Matmul(casekit.Case):
     sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}]
     sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}]
     bm, bn, bk = 128, 256, 64
+    num_stages = 3
 
     def variant(self, size):
         return 'd16' if all(size[k] % 16 == 0 for k in 'MNK') else 'odd'
@@ -89,7 +90,7 @@ class Matmul(casekit.Case):
     def triton_launch(self, t, size, num_warps=None):
         grid = self.grid(size)
         args = self.triton_args(t, size)
-        kw = dict(self.constexprs(size), num_warps=num_warps or self.num_warps(size), num_stages=3)
+        kw = dict(self.constexprs(size), num_warps=num_warps or self.num_warps(size), num_stages=self.num_stages)
         return lambda: self.kernel[grid](*args, **kw)
 
     def grid(self, size):

@@ -84,8 +84,10 @@ def dump_case(case, opts, summary):
     for size in sizes:
         stem = case_registry.artifact(case.name, case.variant(size))
         t = case.make(size, casekit.generator(1))
-        args = case.args(t, size)
+        args = case.triton_args(t, size)
         kw = dict(case.constexprs(size), num_warps=case.num_warps(size))
+        if getattr(case, 'num_stages', None):
+            kw['num_stages'] = case.num_stages
         if opts.offline:
             compiled = compile_offline(case.kernel, args, kw, opts.arch)
         else:
