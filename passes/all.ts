@@ -11,6 +11,7 @@ import { inline } from './inline.js';
 import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
 import { padShared } from './pad-shared.js';
+import { pipeline } from './pipeline.js';
 import { registerPass } from './registry.js';
 import { removeLayoutConversions } from './remove-layout-conversions.js';
 import { symbolDce } from './symbol-dce.js';
@@ -32,6 +33,7 @@ for (const pass of [
   insertBarriers,
   licm,
   padShared,
+  pipeline,
   removeLayoutConversions,
   symbolDce,
   testCrash,

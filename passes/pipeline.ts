@@ -1,0 +1,201 @@
+/**
+ * `pipeline{num-stages=S}`: software pipelining of the loads that feed a dot inside `scf.for`
+ * (Triton's SM80 loop pipeliner, our own code). With D = S-1:
+ *  - each pipelined load (passes/support/pipeline-analysis.ts says which, and when it is safe) gets
+ *    a mutable D-slot shared buffer (`ttg.local_alloc : () -> !ttg.memdesc<Dx...>`) before the
+ *    loop, freed after it behind `ttg.async_wait {num = 0}`;
+ *  - prologue: for j = 0..D-1, the stage-0 slice of iteration j (iv = lb + j*step, carried values
+ *    advanced through the yield's computation) and one `ttg.async_copy_global_to_local` per load
+ *    into slot j, masked by the load's mask and (lb + j*step < ub), each in its own commit group;
+ *  - body: `ttg.async_wait` on the oldest groups (num = (D-1) * loads), the dot operands read from
+ *    the read slot (`ttg.memdesc_index` + `ttg.local_load ... token`); at the end, the stage-0
+ *    slice of iteration i+D (the loop carries its pointers) and its copies into the write slot,
+ *    masked by (iv + D*step < ub). Read/write slots are i32 counters wrapping at D (addi, cmpi sge,
+ *    select), tokens are carried as `!ttg.async.token`s, oldest first;
+ *  - a carried value whose current-iteration form nothing needs any more (e.g. the pointers) is
+ *    replaced by its ahead form; results used after the loop keep their meaning.
+ * A loop with candidate loads that is unsafe to pipeline is left alone with a remark.
+ */
+import type { Operation, Value } from '../ir/ir.js';
+import { IntegerAttr } from '../ir/attributes.js';
+import { i } from '../ir/types.js';
+import { AsyncTokenType } from '../dialects/ttg/types.js';
+import { getAxisInfo, type AxisInfoAnalysis } from './analysis/axis-info.js';
+import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
+import { IntEmitter, ValueMapping, bufferType, copyContiguity, issueCopy, slot, stashThroughShared } from './support/pipeline-emit.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+/** The loop after the prologue: its new init values and the buffers. */
+interface Prologue {
+  bufs: Value[];
+  /** The carried values at iteration D (the ahead iter args' inits). */
+  ahead: Value[];
+  /** Per load, the commit tokens of iterations 0..D-1. */
+  tokens: Value[][];
+}
+
+/** Maps the loop's iv to `iv` and its carried block args to `carriedVals`. */
+function stageMapping(plan: LoopPlan, iv: Value, carriedVals: readonly Value[]): ValueMapping {
+  const body = plan.body;
+  const m = new ValueMapping();
+  m.map(body.args[0], iv);
+  plan.carried.forEach((k, n) => m.map(body.args[k + 1], carriedVals[n]));
+  return m;
+}
+
+/** Clones the stage-0 slice under `m` at the insertion point; returns the carried values' next values. */
+function cloneStage(e: IntEmitter, plan: LoopPlan, m: ValueMapping): Value[] {
+  for (const op of plan.slice) e.rw.insert(op.clone(m));
+  const yieldOp = plan.body.terminator!;
+  return plan.carried.map((k) => m.lookupOrDefault(yieldOp.operand(k)));
+}
+
+/** Emits the buffers and the prologue before the loop. */
+function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, contig: number[]): Prologue {
+  const { loop, loads } = plan;
+  const [lb, ub, step] = loop.operandValues();
+  e.rw.setInsertionPoint(loop);
+  e.rw.loc = loop.loc;
+  // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
+  const bufs = loads.map((l) => e.rw.create('ttg.local_alloc', { results: { result: bufferType(l.alloc!, d) } }).result(0));
+  let carried = plan.carried.map((k) => loop.operand(3 + k));
+  const tokens: Value[][] = loads.map(() => []);
+  for (let j = 0; j < d; j++) {
+    const iv = e.advance(lb, step, j);
+    const m = stageMapping(plan, iv, carried);
+    const next = cloneStage(e, plan, m);
+    const pred = e.cmp('slt', iv, ub);
+    loads.forEach((l, n) => tokens[n].push(issueCopy(e, l, m, bufs[n], e.constant(j, i(32)), pred, contig[n])));
+    carried = next;
+  }
+  return { bufs, ahead: carried, tokens };
+}
+
+/** Rebuilds the loop with the extra iter args and rewrites its body; returns the new loop. */
+function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, contig: number[], pro: Prologue): Operation {
+  const { loop, loads, dropped, body } = plan;
+  const { rw } = e;
+  const oldYield = body.terminator!;
+  const nInit = loop.numResults;
+  const kept = [...Array(nInit).keys()].filter((k) => !dropped.has(k));
+  const inits = [
+    ...kept.map((k) => loop.operand(3 + k)),
+    ...pro.ahead,
+    e.constant(d - 1, i(32)),
+    e.constant(-1, i(32)),
+    ...pro.tokens.flat(),
+  ];
+  rw.setInsertionPoint(loop);
+  const next = rw.create('scf.for', {
+    operands: { lowerBound: loop.operand(0), upperBound: loop.operand(1), step: loop.operand(2), initArgs: inits },
+    results: { results: inits.map((v) => v.type) },
+    regions: 1,
+  });
+  if (loop.attributes) next.attributes = { ...loop.attributes };
+  e.hoistBefore = next;
+  rw.inlineRegion(loop.regions[0], next.regions[0]);
+  const aheadArgs = pro.ahead.map((v) => body.addArgument(v.type, loop.loc));
+  const writeArg = body.addArgument(i(32), loop.loc);
+  const readArg = body.addArgument(i(32), loop.loc);
+  const tokArgs = pro.tokens.map((ts) => ts.map(() => body.addArgument(AsyncTokenType.get(), loop.loc)));
+
+  // Top of the body: the slots of this iteration and the wait for its copies.
+  rw.setInsertionPointToStart(body);
+  const readIdx = e.nextSlot(readArg, d);
+  const writeIdx = e.nextSlot(writeArg, d);
+  const wait = rw.create('ttg.async_wait', {
+    operands: { asyncToken: tokArgs.map((ts) => ts[0]) },
+    attrs: { num: IntegerAttr.get((d - 1) * loads.length, i(32)) },
+  }).result(0);
+  loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, wait));
+
+  // End of the body: the copies of iteration i+D into the write slot.
+  rw.setInsertionPoint(oldYield);
+  const ivAhead = e.advance(body.args[0], loop.operand(2), d);
+  const m = stageMapping(plan, ivAhead, aheadArgs);
+  const aheadNext = cloneStage(e, plan, m);
+  const pred = e.cmp('slt', ivAhead, loop.operand(1));
+  const newToks = loads.map((l, n) => issueCopy(e, l, m, pro.bufs[n], writeIdx, pred, contig[n]));
+  const yields = [
+    ...kept.map((k) => oldYield.operand(k)),
+    ...aheadNext,
+    writeIdx,
+    readIdx,
+    ...tokArgs.flatMap((ts, n) => [...ts.slice(1), newToks[n]]),
+  ];
+  rw.create('scf.yield', { operands: { results: yields } });
+  rw.eraseOp(oldYield);
+  for (const l of loads) rw.eraseOp(l.load);
+  for (const op of [...plan.dead].reverse()) rw.eraseOp(op);
+  for (const k of [...dropped].sort((a, b) => b - a)) body.eraseArgument(k + 1);
+  loop.results.forEach((r, k) => {
+    if (!dropped.has(k)) rw.replaceAllUsesWith(r, next.result(kept.indexOf(k)));
+  });
+  rw.eraseOp(loop);
+  return next;
+}
+
+/**
+ * %a = tt.load %p; %s = ttg.local_alloc %a; %d = ttg.local_load %s
+ *   -> %v = ttg.memdesc_index %buf[%read]; %d = ttg.local_load %v token %wait
+ */
+function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, wait: Value): void {
+  const { rw } = e;
+  rw.setInsertionPoint(alloc);
+  const view = slot(rw, buf, idx);
+  for (const u of alloc.result(0).users()) {
+    if (u.name !== 'ttg.local_load') continue;
+    rw.replaceOpWithNewOp(u, 'ttg.local_load', { operands: { src: view, token: wait }, results: { result: u.result(0).type } });
+  }
+  rw.replaceAllUsesWith(alloc.result(0), view);
+  rw.eraseOp(alloc);
+}
+
+/** Pipelines one loop by `plan` into `stages` stages. */
+function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: AxisInfoAnalysis): void {
+  const d = stages - 1;
+  const contig = plan.loads.map((l) => copyContiguity(l.load, axis));
+  const e = new IntEmitter(ctx.rewriter(), plan.loop);
+  for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
+  const pro = emitPrologue(e, plan, d, contig);
+  const next = emitLoop(e, plan, d, contig, pro);
+  // scf.for -> scf.for; ttg.async_wait {num = 0}; ttg.local_dealloc (each buffer)
+  e.rw.setInsertionPointAfter(next);
+  e.rw.create('ttg.async_wait', { attrs: { num: IntegerAttr.get(0, i(32)) } });
+  for (const b of pro.bufs) e.rw.create('ttg.local_dealloc', { operands: { src: b } });
+  ctx.bump('loops-pipelined');
+  ctx.bump('loads-pipelined', plan.loads.length);
+}
+
+function run(fn: Operation, ctx: PassContext): void {
+  const stages = Number(ctx.options['num-stages']);
+  if (!(stages >= 2)) return ctx.preserve();
+  const loops: Operation[] = [];
+  fn.walk((op) => void (op.name === 'scf.for' && loops.push(op)), 'post');
+  let axis: AxisInfoAnalysis | null = null;
+  // Inner loops first; each loop is planned on the IR as its inner loops left it.
+  for (const loop of loops) {
+    const p = planLoop(loop);
+    if (p && 'at' in p) ctx.remark(p.at, `'${p.at.name}' op ${p.message}`);
+    if (!p || 'at' in p) continue;
+    // Computed once, before anything changes; the pass only asks about the original loads' operands.
+    axis ??= getAxisInfo(ctx.analyses, fn);
+    pipelineLoop(p, stages, ctx, axis);
+  }
+  if (!axis) ctx.preserve();
+}
+
+/** The `pipeline` pass: multi-buffered cp.async prefetching of the loads feeding a dot in scf.for. */
+export const pipeline: PassDecl = {
+  name: 'pipeline',
+  summary: 'Software-pipeline the loads feeding a dot in scf.for: cp.async into multi-buffered shared memory, S-1 iterations ahead',
+  anchor: 'function',
+  options: {
+    'num-stages': { type: 'int', default: 3, description: 'pipeline stages S (S-1 iterations prefetched; 1 leaves loops alone)' },
+  },
+  statistics: {
+    'loops-pipelined': 'number of scf.for loops pipelined',
+    'loads-pipelined': 'number of loads turned into async copies',
+  },
+  run,
+};

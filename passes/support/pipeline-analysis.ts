@@ -1,0 +1,163 @@
+/**
+ * What the `pipeline` pass may pipeline in one `scf.for` (passes/pipeline.ts), and whether it is
+ * safe:
+ *  - candidate loads: a `tt.load` of a tensor of pointers, directly in the loop body, whose only
+ *    use is a `ttg.local_alloc` read back by `ttg.local_load`s (possibly through
+ *    `ttg.memdesc_trans`) into `#ttg.dot_op` layouts, or a `ttg.convert_layout` to a `#ttg.dot_op`;
+ *  - the stage-0 slice: the body ops computing the loads' pointers, masks and `other` values, and
+ *    the next values of the loop-carried values they use (closed under both); every op in it
+ *    must be side-effect free and region-free, and the loop must not write global memory;
+ *  - liveness: which loop-carried values the loop still needs in their current-iteration form
+ *    once the loads are gone (the others are dropped: the pass carries them S-1 iterations ahead),
+ *    and which body ops become dead.
+ */
+import type { Block, Operation, Value } from '../../ir/ir.js';
+import { BlockArgument } from '../../ir/ir.js';
+import { isSideEffectFree } from '../../ir/patterns.js';
+import { RankedTensorType, encodingOf } from '../../ir/types.js';
+import { PointerType } from '../../dialects/tt/types.js';
+import { DOT_OP, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
+
+/** One load to pipeline and how its value reaches the dot. */
+export interface PipelinedLoad {
+  load: Operation;
+  /** The `ttg.local_alloc` stashing the load (null in the convert_layout form until rewritten). */
+  alloc: Operation | null;
+  /** The `ttg.convert_layout` to a `#ttg.dot_op` (the convert-to-gpu form), else null. */
+  convert: Operation | null;
+}
+
+/** A loop the pass will pipeline. */
+export interface LoopPlan {
+  loop: Operation;
+  /** The loop's body block (it moves to the rebuilt loop). */
+  body: Block;
+  loads: PipelinedLoad[];
+  /** Indices of the iter args (0-based, as loop results) the stage-0 slice depends on. */
+  carried: number[];
+  /** The stage-0 slice, in block order. */
+  slice: Operation[];
+  /** Carried iter args whose current value nothing needs once the loads are gone. */
+  dropped: Set<number>;
+  /** Body ops that become dead once the loads are gone (block order). */
+  dead: Operation[];
+}
+
+/** Why a loop with candidate loads is left alone: the op to remark at and the message. */
+export interface Rejection {
+  at: Operation;
+  message: string;
+}
+
+/** Ops that write global memory (or may, through a call). */
+const GLOBAL_WRITES = new Set(['tt.store', 'tt.atomic_rmw', 'tt.atomic_cas', 'tt.call', 'func.call', 'tt.descriptor_store']);
+
+/** Views the dot operand may go through between the local_alloc and the local_load. */
+const VIEWS = new Set(['ttg.memdesc_trans']);
+
+const isDotOperand = (v: Value): boolean => isLayout(encodingOf(v.type), DOT_OP);
+
+/** Whether every use of `v` (a memdesc in `body`) is a local_load to a #dot_op, possibly through a view. */
+function feedsDotOnly(v: Value, body: Block): boolean {
+  if (!v.hasUses) return false;
+  return v.users().every((u) => {
+    if (u.parent !== body) return false;
+    if (u.name === 'ttg.local_load') return u.numOperands === 1 && isDotOperand(u.result(0));
+    return VIEWS.has(u.name) && feedsDotOnly(u.result(0), body);
+  });
+}
+
+/** The load's form if it is a candidate (see the file comment), else null. */
+function candidate(op: Operation, body: Block): PipelinedLoad | null {
+  if (op.name !== 'tt.load' || !op.result(0).hasOneUse) return null;
+  const t = op.operand(0).type;
+  if (!(t instanceof RankedTensorType) || !(t.elementType instanceof PointerType) || !isDistributed(t.encoding)) return null;
+  const user = op.result(0).users()[0];
+  if (user.parent !== body) return null;
+  if (user.name === 'ttg.local_alloc' && feedsDotOnly(user.result(0), body)) return { load: op, alloc: user, convert: null };
+  if (user.name === 'ttg.convert_layout' && isDotOperand(user.result(0))) return { load: op, alloc: null, convert: user };
+  return null;
+}
+
+/** The candidate loads directly in `body`. */
+export function candidateLoads(body: Block): PipelinedLoad[] {
+  return body.ops.map((op) => candidate(op, body)).filter((c): c is PipelinedLoad => c !== null);
+}
+
+/**
+ * Grows `slice` with the body ops computing `roots` (and `carried` with the iter args they use),
+ * then with the yield computation of every carried iter arg. Returns the offending op if one is
+ * impure or has regions.
+ */
+function stageZeroSlice(roots: Value[], body: Block, slice: Set<Operation>, carried: Set<number>): Operation | null {
+  const work = [...roots];
+  const yieldOp = body.terminator!;
+  while (work.length) {
+    const v = work.pop()!;
+    if (v instanceof BlockArgument) {
+      if (v.owner !== body || v.index === 0 || carried.has(v.index - 1)) continue;
+      carried.add(v.index - 1);
+      work.push(yieldOp.operand(v.index - 1));
+      continue;
+    }
+    const d = v.definingOp;
+    if (!d || d.parent !== body || slice.has(d)) continue;
+    if (!isSideEffectFree(d) || d.regions.length) return d;
+    slice.add(d);
+    work.push(...d.operandValues());
+  }
+  return null;
+}
+
+/**
+ * Body ops and iter args still needed once `ignored` (the loads and what stashes them) is gone:
+ * side-effecting ops, the yields of non-carried iter args and of carried ones used after the
+ * loop, and everything they use (through the back edge too).
+ */
+function liveness(loop: Operation, body: Block, ignored: Set<Operation>, carried: Set<number>): { ops: Set<Operation>; args: Set<number> } {
+  const ops = new Set<Operation>();
+  const args = new Set<number>();
+  const yieldOp = body.terminator!;
+  const work: Operation[] = [];
+  const markOp = (op: Operation): void => {
+    if (ignored.has(op) || ops.has(op)) return;
+    ops.add(op);
+    work.push(op);
+  };
+  const markValue = (v: Value): void => {
+    if (v instanceof BlockArgument && v.owner === body && v.index > 0) return markArg(v.index - 1);
+    const d = v.definingOp;
+    if (d && d.parent === body) markOp(d);
+  };
+  const markArg = (k: number): void => {
+    if (args.has(k)) return;
+    args.add(k);
+    markValue(yieldOp.operand(k));
+  };
+  for (const op of body.ops) if (op !== yieldOp && !isSideEffectFree(op)) markOp(op);
+  for (let k = 0; k < loop.numResults; k++) if (!carried.has(k) || loop.result(k).hasUses) markArg(k);
+  while (work.length) work.pop()!.walk((inner) => inner.operandValues().forEach(markValue));
+  return { ops, args };
+}
+
+/** The plan for `loop` (an scf.for), a rejection, or null when it has nothing to pipeline. */
+export function planLoop(loop: Operation): LoopPlan | Rejection | null {
+  const body = loop.regions[0]?.blocks[0];
+  if (!body || body.terminator?.name !== 'scf.yield') return null;
+  const loads = candidateLoads(body);
+  if (!loads.length) return null;
+  let writer: Operation | null = null;
+  loop.walk((op) => void (GLOBAL_WRITES.has(op.name) && (writer ??= op)));
+  if (writer) return { at: loads[0].load, message: `not pipelined: the loop writes global memory ('${(writer as Operation).name}')` };
+  const slice = new Set<Operation>();
+  const carried = new Set<number>();
+  for (const l of loads) {
+    const bad = stageZeroSlice(l.load.operandValues(), body, slice, carried);
+    if (bad) return { at: l.load, message: `not pipelined: its address depends on '${bad.name}', which is not pure` };
+  }
+  const ignored = new Set(loads.flatMap((l) => [l.load, l.alloc ?? l.convert!]));
+  const live = liveness(loop, body, ignored, carried);
+  const dead = body.ops.filter((op) => op !== body.terminator && !ignored.has(op) && !live.ops.has(op));
+  const dropped = new Set([...carried].filter((k) => !live.args.has(k)));
+  return { loop, body, loads, carried: [...carried].sort((a, b) => a - b), slice: body.ops.filter((op) => slice.has(op)), dropped, dead };
+}

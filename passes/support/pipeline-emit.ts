@@ -1,0 +1,160 @@
+/**
+ * Op builders of the `pipeline` pass (passes/pipeline.ts): integer arithmetic, the multi-buffer
+ * types, the async copy of one load into one buffer slot, the vector width of that copy, and the
+ * rewrite of the convert-to-gpu operand form to the local_alloc/local_load form.
+ */
+import { IntegerAttr } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import { ValueMapping } from '../../ir/ir.js';
+import type { Rewriter } from '../../ir/rewriter.js';
+import { RankedTensorType, i, type Type } from '../../ir/types.js';
+import { CmpIPredicate } from '../../dialects/arith.js';
+import { SWIZZLED_SHARED, SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
+import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
+import { StructAttr } from '../../dialects/ttg/struct-attr.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import type { AxisInfoAnalysis } from '../analysis/axis-info.js';
+import { pointeeBits } from './coalesce-access.js';
+import type { PipelinedLoad } from './pipeline-analysis.js';
+
+/** Integer arithmetic at the rewriter's insertion point; constants go before `hoistBefore`, once each. */
+export class IntEmitter {
+  private readonly consts = new Map<string, Value>();
+
+  /** Constants go before `hoistBefore` (the loop; moved to its replacement once that exists). */
+  constructor(readonly rw: Rewriter, public hoistBefore: Operation) {}
+
+  /** The constant `v` of type `t` (an integer or index type). */
+  constant(v: number, t: Type): Value {
+    const key = `${v}:${t.id}`;
+    let c = this.consts.get(key);
+    if (c) return c;
+    const ip = this.rw.insertionPoint;
+    c = this.rw.createBefore(this.hoistBefore, 'arith.constant', { attrs: { value: IntegerAttr.get(v, t) } }).result(0);
+    this.rw.restoreInsertionPoint(ip);
+    this.consts.set(key, c);
+    return c;
+  }
+
+  /** `op lhs, rhs` for a binary integer op (addi, muli, andi...). */
+  binary(name: string, lhs: Value, rhs: Value): Value {
+    return this.rw.create(`arith.${name}`, { operands: { lhs, rhs } }).result(0);
+  }
+
+  /** `arith.cmpi pred, lhs, rhs`. */
+  cmp(pred: string, lhs: Value, rhs: Value): Value {
+    return this.rw.create('arith.cmpi', { operands: { lhs, rhs }, attrs: { predicate: CmpIPredicate.byName(pred) } }).result(0);
+  }
+
+  /** `x + k * step` (just `x` for k = 0); `k * step` is folded when the step is a constant. */
+  advance(x: Value, step: Value, k: number): Value {
+    if (k === 0) return x;
+    const c = constantValue(step);
+    const by = c !== null ? this.constant(c * k, step.type) : this.binary('muli', step, this.constant(k, step.type));
+    return this.binary('addi', x, by);
+  }
+
+  /** `idx + 1`, wrapped to 0 at `n` (`addi; cmpi sge; select`): the next buffer slot. */
+  nextSlot(idx: Value, n: number): Value {
+    const t = i(32);
+    const inc = this.binary('addi', idx, this.constant(1, t));
+    const wrap = this.cmp('sge', inc, this.constant(n, t));
+    const zero = this.constant(0, t);
+    return this.rw.create('arith.select', { operands: { condition: wrap, true_value: zero, false_value: inc }, results: { result: t } }).result(0);
+  }
+}
+
+/** The integer an `arith.constant` holds, else null. */
+function constantValue(v: Value): number | null {
+  const a = v.definingOp?.name === 'arith.constant' ? v.definingOp.getAttr('value') : undefined;
+  return a instanceof IntegerAttr ? a.num : null;
+}
+
+/** The mutable `n x shape` multi-buffer for what `alloc` (a local_alloc with a source) stashes. */
+export function bufferType(alloc: Operation, n: number): MemDescType {
+  const t = alloc.result(0).type as MemDescType;
+  return MemDescType.get([n, ...t.shape], t.elementType, t.encoding, t.memorySpace ?? SharedMemorySpaceAttr.get(), true);
+}
+
+/** The type of one slot of `buf` (`ttg.memdesc_index` result). */
+export function slotType(buf: Value): MemDescType {
+  const t = buf.type as MemDescType;
+  return MemDescType.get(t.shape.slice(1), t.elementType, t.encoding, t.memorySpace, true);
+}
+
+/** `ttg.memdesc_index %buf[%idx]`. */
+export function slot(rw: Rewriter, buf: Value, idx: Value): Value {
+  return rw.create('ttg.memdesc_index', { operands: { src: buf, index: idx }, results: { result: slotType(buf) } }).result(0);
+}
+
+/**
+ * Issues the copy of `l`'s load, its operands looked up in `m`, into slot `idx` of `buf`, masked
+ * by the load's mask and `pred`; returns the token of its commit group.
+ */
+export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf: Value, idx: Value, pred: Value, contiguity: number): Value {
+  const { rw } = e;
+  const load = l.load;
+  const ptr = m.lookupOrDefault(load.operand(0));
+  const ptrType = ptr.type as RankedTensorType;
+  const maskType = RankedTensorType.get(ptrType.shape, i(1), ptrType.encoding);
+  const view = slot(rw, buf, idx);
+  const splat = rw.create('tt.splat', { operands: { src: pred }, results: { result: maskType } }).result(0);
+  const given = groupValue(load, 'mask');
+  const mask = given ? e.binary('andi', splat, m.lookupOrDefault(given)) : splat;
+  const other = groupValue(load, 'other');
+  const copy = rw.create('ttg.async_copy_global_to_local', {
+    operands: { src: ptr, result: view, mask, other: other && m.lookupOrDefault(other) },
+    attrs: { cache: load.getAttr('cache'), evict: load.getAttr('evict'), contiguity: IntegerAttr.get(contiguity, i(32)) },
+  });
+  return rw.create('ttg.async_commit_group', { operands: { inputTokens: copy.result(0) } }).result(0);
+}
+
+/** The value of optional operand group `name` of `op` (tt.load's mask / other), if present. */
+function groupValue(op: Operation, name: string): Value | undefined {
+  return op.spec?.operandGroup(op, name)[0];
+}
+
+/**
+ * Elements one thread may copy per cp.async: 16 bytes, capped by the pointer's alignment along its
+ * fastest axis (axis info) and by the constancy of the load's mask there (a vector is masked whole).
+ */
+export function copyContiguity(load: Operation, axis: AxisInfoAnalysis): number {
+  const ptr = load.operand(0);
+  const t = ptr.type as RankedTensorType;
+  let d = t.rank - 1;
+  try {
+    d = layoutOrder(t.encoding!)[0] ?? d;
+  } catch {
+    // an unknown layout: use the last axis
+  }
+  let w = Math.max(1, Math.floor(128 / pointeeBits(ptr)));
+  w = Math.min(w, axis.alignment(ptr, d));
+  const mask = groupValue(load, 'mask');
+  if (mask) w = Math.min(w, axis.maskAlignment(mask, d));
+  return Math.max(1, w);
+}
+
+/**
+ * tt.load -> ttg.convert_layout (#dot_op) becomes tt.load -> ttg.local_alloc -> ttg.local_load,
+ * through a plain `#ttg.swizzled_shared` buffer (pad-shared picks the real one).
+ */
+export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
+  const cvt = l.convert!;
+  const src = l.load.result(0).type as RankedTensorType;
+  let order = [...Array(src.rank).keys()].reverse();
+  try {
+    order = layoutOrder(src.encoding!);
+  } catch {
+    // keep row-major
+  }
+  const enc = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
+  const mt = MemDescType.get(src.shape, src.elementType, enc, SharedMemorySpaceAttr.get(), false);
+  // %d = ttg.convert_layout %x -> %s = ttg.local_alloc %x; %d = ttg.local_load %s
+  const alloc = rw.createBefore(cvt, 'ttg.local_alloc', { operands: { src: l.load.result(0) }, results: { result: mt } });
+  const ll = rw.create('ttg.local_load', { operands: { src: alloc.result(0) }, results: { result: cvt.result(0).type } });
+  rw.replaceOp(cvt, [ll.result(0)]);
+  l.alloc = alloc;
+  l.convert = null;
+}
+
+export { ValueMapping };
