@@ -11,10 +11,7 @@ import { setFormatCompiler, type OpSpec, type TypeConstraint, type TypeEnv, type
 import { DenseArrayAttr } from './attributes.js';
 import { FunctionType, i, printResultTypes, type Type } from './types.js';
 
-/**
- * A use of `%name` (possibly `%name#k`) not yet resolved to a value. It is the lexer token
- * itself (`image` includes the `%`), so reading operands allocates nothing.
- */
+/** A use of `%name` (possibly `%name#k`) not yet resolved to a value (`image` includes the `%`). */
 export interface OperandRef {
   readonly image: string;
   readonly startOffset: number;
@@ -166,6 +163,8 @@ export interface CompiledFormat {
   usedAttrs: Set<string>;
   /** `usedAttrs` plus the segment-size properties: what attr-dict never prints. */
   elided: Set<string>;
+  /** @internal The specialized parse plan (`ir/format-plan.ts`): null when the op needs the general engine, undefined until compiled. */
+  plan?: unknown;
 }
 
 /** Compiles `spec`'s format; a bad format is an internal error naming the op. */
@@ -373,7 +372,7 @@ function isKeywordLiteral(text: string): boolean {
 }
 
 /** Whether the optional element `e` is present at the current token (consumes a leading literal). */
-function tryStart(p: FormatParser, spec: OpSpec, e: Element): boolean {
+export function tryStart(p: FormatParser, spec: OpSpec, e: Element): boolean {
   switch (e.k) {
     case 'lit':
       if (e.text === '' || e.text === ' ') return true;
@@ -407,7 +406,8 @@ function peekCaret(p: FormatParser): boolean {
 const scratchPool: FormatScratch[] = [];
 let scratchDepth = 0;
 
-function takeScratch(): FormatScratch {
+/** @internal Takes the scratch state of the next nesting depth (give it back with `releaseScratch`). */
+export function takeScratch(): FormatScratch {
   let s = scratchPool[scratchDepth];
   if (!s) {
     s = { refs: new SmallMap(), operandTypes: new SmallMap(), resultTypes: new SmallMap(), regions: new SmallMap(), successors: new SmallMap() };
@@ -421,6 +421,11 @@ function takeScratch(): FormatScratch {
   }
   scratchDepth++;
   return s;
+}
+
+/** @internal Gives back the scratch state taken last. */
+export function releaseScratch(): void {
+  scratchDepth--;
 }
 
 /** Parses the op described by `format` into `p.state`. */
@@ -568,7 +573,8 @@ function parseTypeDirective(p: FormatParser, spec: OpSpec, arg: Arg, qualified: 
   assignTypes(spec, arg, types, s);
 }
 
-function parseOneType(p: FormatParser, c: TypeConstraint | undefined, qualified: boolean): Type {
+/** @internal Parses one type of a `type(...)` directive (stripped when the constraint says so). */
+export function parseOneType(p: FormatParser, c: TypeConstraint | undefined, qualified: boolean): Type {
   if (c?.stripped && !qualified && !peekBang(p)) return c.stripped.parse(p);
   return p.parseType();
 }
@@ -605,7 +611,8 @@ function splitAll(decls: ValueDecl[], types: Type[], into: SmallMap<Type[]>, ref
   });
 }
 
-function finishParse(p: FormatParser, spec: OpSpec, s: FormatScratch): void {
+/** @internal Resolves operands, infers missing types and fills `p.state` from the scratch state. */
+export function finishParse(p: FormatParser, spec: OpSpec, s: FormatScratch): void {
   const st = p.state;
   // `operands` directive: distribute refs over groups by the types' split (or evenly when one group).
   const all = s.refs.get('$all');
@@ -697,7 +704,7 @@ function buildable(c: TypeConstraint | undefined): Type[] | undefined {
 }
 
 /** A shared one-element list per type (never mutated), to avoid an allocation per parsed op. */
-function singleton(t: Type): Type[] {
+export function singleton(t: Type): Type[] {
   const holder = t as Type & { _single?: Type[] };
   return (holder._single ??= [t]);
 }

@@ -1,91 +1,62 @@
 /**
- * The MLIR-syntax lexer, built with chevrotain. Positions are tracked as offsets only (cheap);
- * line and column are computed from the offset when a diagnostic needs them.
+ * The MLIR-syntax lexer: a hand-written scanner that stores tokens as numbers (kind, start and
+ * end offsets in typed arrays), so lexing allocates no object or string per token. The parser
+ * reads tokens by absolute index and slices a token's text only when it needs it.
  *
- * MLIR's shape syntax (`128x64xf16`) is lexed as one `DimList` token (`128x64x`) followed by
- * the element type, which avoids MLIR's lexer re-entry trick.
+ * The token vocabulary and its matching rules are those of the former chevrotain lexer
+ * (first matching rule wins, in the order of `T`). MLIR's shape syntax (`128x64xf16`) is lexed
+ * as one `DimList` token (`128x64x`) followed by the element type, which avoids MLIR's lexer
+ * re-entry trick.
  */
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 
-const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED, line_breaks: true });
-const Comment = createToken({ name: 'Comment', pattern: /\/\/[^\n]*/, group: Lexer.SKIPPED });
-
-/** Token kinds, by name. */
+/** Token kinds. `EOF` is what the window answers past the end of the text. */
 export const T = {
-  FileMetaBegin: createToken({ name: 'FileMetaBegin', pattern: /\{-#/ }),
-  FileMetaEnd: createToken({ name: 'FileMetaEnd', pattern: /#-\}/ }),
-  Arrow: createToken({ name: 'Arrow', pattern: /->/ }),
-  Ellipsis: createToken({ name: 'Ellipsis', pattern: /\.\.\./ }),
-  ColonColon: createToken({ name: 'ColonColon', pattern: /::/ }),
-  PercentId: createToken({ name: 'PercentId', pattern: /%[\w$.\-]+(?:#\d+)?/ }),
-  CaretId: createToken({ name: 'CaretId', pattern: /\^[\w$.\-]+/ }),
-  HashId: createToken({ name: 'HashId', pattern: /#[A-Za-z_][\w$.\-]*/ }),
-  BangId: createToken({ name: 'BangId', pattern: /![A-Za-z_][\w$.\-]*/ }),
-  AtId: createToken({ name: 'AtId', pattern: /@(?:[\w$.\-]+|"(?:[^"\\\n]|\\.)*")/ }),
-  String: createToken({ name: 'String', pattern: /"(?:[^"\\\n]|\\.)*"/ }),
-  Float: createToken({ name: 'Float', pattern: /\d+\.\d*(?:[eE][+-]?\d+)?/ }),
-  HexInt: createToken({ name: 'HexInt', pattern: /0x[0-9a-fA-F]+/ }),
-  DimList: createToken({ name: 'DimList', pattern: /(?:\d+|\?)x(?:(?:\d+|\?)x)*/ }),
-  Integer: createToken({ name: 'Integer', pattern: /\d+/ }),
-  BareId: createToken({ name: 'BareId', pattern: /[A-Za-z_][\w$.]*/ }),
-  LParen: createToken({ name: 'LParen', pattern: /\(/ }),
-  RParen: createToken({ name: 'RParen', pattern: /\)/ }),
-  LBrace: createToken({ name: 'LBrace', pattern: /\{/ }),
-  RBrace: createToken({ name: 'RBrace', pattern: /\}/ }),
-  LSquare: createToken({ name: 'LSquare', pattern: /\[/ }),
-  RSquare: createToken({ name: 'RSquare', pattern: /\]/ }),
-  Less: createToken({ name: 'Less', pattern: /</ }),
-  Greater: createToken({ name: 'Greater', pattern: />/ }),
-  Comma: createToken({ name: 'Comma', pattern: /,/ }),
-  Colon: createToken({ name: 'Colon', pattern: /:/ }),
-  Equal: createToken({ name: 'Equal', pattern: /=/ }),
-  Question: createToken({ name: 'Question', pattern: /\?/ }),
-  Star: createToken({ name: 'Star', pattern: /\*/ }),
-  Plus: createToken({ name: 'Plus', pattern: /\+/ }),
-  Minus: createToken({ name: 'Minus', pattern: /-/ }),
-  Pipe: createToken({ name: 'Pipe', pattern: /\|/ }),
-  Slash: createToken({ name: 'Slash', pattern: /\// }),
-  Bang: createToken({ name: 'Bang', pattern: /!/ }),
-};
+  EOF: 0,
+  FileMetaBegin: 1,
+  FileMetaEnd: 2,
+  Arrow: 3,
+  Ellipsis: 4,
+  ColonColon: 5,
+  PercentId: 6,
+  CaretId: 7,
+  HashId: 8,
+  BangId: 9,
+  AtId: 10,
+  String: 11,
+  Float: 12,
+  HexInt: 13,
+  DimList: 14,
+  Integer: 15,
+  BareId: 16,
+  LParen: 17,
+  RParen: 18,
+  LBrace: 19,
+  RBrace: 20,
+  LSquare: 21,
+  RSquare: 22,
+  Less: 23,
+  Greater: 24,
+  Comma: 25,
+  Colon: 26,
+  Equal: 27,
+  Question: 28,
+  Star: 29,
+  Plus: 30,
+  Minus: 31,
+  Pipe: 32,
+  Slash: 33,
+  Bang: 34,
+} as const;
 
-const ALL: TokenType[] = [
-  WhiteSpace,
-  Comment,
-  T.FileMetaBegin,
-  T.FileMetaEnd,
-  T.Arrow,
-  T.Ellipsis,
-  T.ColonColon,
-  T.PercentId,
-  T.CaretId,
-  T.HashId,
-  T.BangId,
-  T.AtId,
-  T.String,
-  T.Float,
-  T.HexInt,
-  T.DimList,
-  T.Integer,
-  T.BareId,
-  T.LParen,
-  T.RParen,
-  T.LBrace,
-  T.RBrace,
-  T.LSquare,
-  T.RSquare,
-  T.Less,
-  T.Greater,
-  T.Comma,
-  T.Colon,
-  T.Equal,
-  T.Question,
-  T.Star,
-  T.Plus,
-  T.Minus,
-  T.Pipe,
-  T.Slash,
-  T.Bang,
-];
+/** A token kind (a value of `T`). */
+export type TokenType = number;
+
+/** Token kind names, by kind (what `AsmParser.peekToken` reports). */
+export const KIND_NAMES: readonly string[] = (() => {
+  const names: string[] = [];
+  for (const [name, k] of Object.entries(T)) names[k] = name;
+  return names;
+})();
 
 /** Punctuation spelling to token kind, for `parsePunct`. */
 export const PUNCT: Record<string, TokenType> = {
@@ -95,19 +66,83 @@ export const PUNCT: Record<string, TokenType> = {
   '::': T.ColonColon, '/': T.Slash, '!': T.Bang, '{-#': T.FileMetaBegin, '#-}': T.FileMetaEnd,
 };
 
-let lexer: Lexer | null = null;
-
 /** A lexing failure: the offset of the first character no token matches. */
 export interface LexError {
   offset: number;
   message: string;
 }
 
-/** Tokenizes `text`; lexing errors are returned, not thrown. */
-export function tokenize(text: string): { tokens: IToken[]; errors: LexError[] } {
-  lexer ??= new Lexer(ALL, { positionTracking: 'onlyOffset', ensureOptimizations: true });
-  const r = lexer.tokenize(text);
-  return { tokens: r.tokens, errors: r.errors.map((e) => ({ offset: e.offset, message: describeBadChar(text, e.offset) })) };
+// ---- character classes -------------------------------------------------------------------
+
+/** `[A-Za-z0-9_]` (regex `\w`). */
+const WORD = 1;
+/** `[A-Za-z_]`: starts an identifier. */
+const ALPHA = 2;
+/** `[0-9]`. */
+const DIGIT = 4;
+/** `[0-9a-fA-F]`. */
+const HEX = 8;
+/** `[\w$.\-]`: the characters of `%name`, `^bb`, `#alias`, `!type`, `@sym` suffixes. */
+const SUFFIX = 16;
+/** `[\w$.]`: the characters of bare identifiers after the first. */
+const BARE = 32;
+
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  let m = 0;
+  if (/\w/.test(ch)) m |= WORD | SUFFIX | BARE;
+  if (/[A-Za-z_]/.test(ch)) m |= ALPHA;
+  if (/\d/.test(ch)) m |= DIGIT;
+  if (/[0-9a-fA-F]/.test(ch)) m |= HEX;
+  if (ch === '$' || ch === '.') m |= SUFFIX | BARE;
+  if (ch === '-') m |= SUFFIX;
+  CLASS[c] = m;
+}
+
+function has(text: string, k: number, cls: number): boolean {
+  const c = text.charCodeAt(k); // NaN past the end: fails every test
+  return c < 128 && (CLASS[c] & cls) !== 0;
+}
+
+/** The end of a run of characters of class `cls` starting at `k`. */
+function skipClass(text: string, k: number, cls: number): number {
+  for (;;) {
+    const c = text.charCodeAt(k);
+    if (!(c < 128 && (CLASS[c] & cls) !== 0)) return k;
+    k++;
+  }
+}
+
+/** The end of a `"..."` string starting at `k`, or -1 when it is not terminated on its line. */
+function scanString(text: string, k: number): number {
+  for (let j = k + 1; j < text.length; ) {
+    const c = text.charCodeAt(j);
+    if (c === 34 /* " */) return j + 1;
+    if (c === 10) return -1;
+    if (c === 92 /* \ */) {
+      const n = text.charCodeAt(j + 1);
+      // `\\.`: any character but a line terminator
+      if (Number.isNaN(n) || n === 10 || n === 13 || n === 0x2028 || n === 0x2029) return -1;
+      j += 2;
+    } else j++;
+  }
+  return -1;
+}
+
+/** The end of a `DimList` (`(\d+|\?)x((\d+|\?)x)*`) starting at `k`, or -1. */
+function scanDimList(text: string, k: number): number {
+  let end = -1;
+  for (;;) {
+    let j = k;
+    if (text.charCodeAt(j) === 63 /* ? */) j++;
+    else {
+      j = skipClass(text, k, DIGIT);
+      if (j === k) return end;
+    }
+    if (text.charCodeAt(j) !== 120 /* x */) return end;
+    end = k = j + 1;
+  }
 }
 
 function describeBadChar(text: string, offset: number): string {
@@ -121,11 +156,16 @@ function describeBadChar(text: string, offset: number): string {
 /**
  * Lazily lexed tokens over absolute indices: the text is lexed a chunk (ending at a line break,
  * which no token spans) at a time, and tokens far behind the parser are dropped, so a large
- * file never holds all its tokens at once (they would outlive the young generation).
+ * file never holds all its tokens at once. A lexing error anywhere in a chunk is reported when
+ * the chunk is lexed.
  */
 export class TokenWindow {
-  private win: IToken[] = [];
-  private base = 0;
+  /** Kind, start offset and end offset of tokens `base .. base + count - 1`. */
+  kinds = new Uint8Array(1024);
+  starts = new Int32Array(1024);
+  ends = new Int32Array(1024);
+  base = 0;
+  count = 0;
   private next: number;
   /** How far behind the requested index tokens are kept, for short backtracking. */
   private static readonly MARGIN = 4096;
@@ -140,41 +180,278 @@ export class TokenWindow {
     this.next = start;
   }
 
-  /** The token at absolute index `i`, or undefined past the end of the text. */
-  at(i: number): IToken | undefined {
+  /** The kind of the token at absolute index `i` (`T.EOF` past the end of the text). */
+  kindAt(i: number): number {
     let k = i - this.base;
-    while (k >= this.win.length) {
-      if (!this.fill(i)) return undefined;
+    while (k >= this.count) {
+      if (!this.fill(i)) return T.EOF;
       k = i - this.base;
     }
-    return this.win[k];
+    return this.kinds[k];
+  }
+
+  /** The start offset of token `i`, which must exist (`kindAt(i)` was not EOF). */
+  startAt(i: number): number {
+    return this.starts[i - this.base];
+  }
+
+  /** The end offset of token `i`, which must exist. */
+  endAt(i: number): number {
+    return this.ends[i - this.base];
   }
 
   private fill(requested: number): boolean {
     const text = this.text;
     if (this.next >= text.length) return false;
+    const drop = Math.min(requested - TokenWindow.MARGIN - this.base, this.count);
+    if (drop > 0) {
+      this.kinds.copyWithin(0, drop, this.count);
+      this.starts.copyWithin(0, drop, this.count);
+      this.ends.copyWithin(0, drop, this.count);
+      this.base += drop;
+      this.count -= drop;
+    }
     let end = this.next + this.chunk;
     if (end >= text.length) end = text.length;
     else {
       const nl = text.indexOf('\n', end);
       end = nl < 0 ? text.length : nl + 1;
     }
-    const start = this.next;
-    const { tokens, errors } = tokenize(start === 0 && end === text.length ? text : text.slice(start, end));
-    if (errors.length) this.onError({ offset: errors[0].offset + start, message: errors[0].message });
-    if (start) for (let k = 0; k < tokens.length; k++) tokens[k].startOffset += start;
-    const drop = requested - TokenWindow.MARGIN - this.base;
-    if (drop > 0 && drop >= this.win.length) {
-      this.base += this.win.length;
-      this.win = tokens;
-    } else if (drop > 0) {
-      this.win = this.win.slice(drop).concat(tokens);
-      this.base += drop;
-    } else this.win = this.win.length ? this.win.concat(tokens) : tokens;
+    this.lex(this.next, end);
     this.next = end;
     if (this.chunk < this.maxChunk) this.chunk *= 2;
     return true;
   }
-}
 
-export type { IToken, TokenType };
+  private push(kind: number, start: number, end: number): void {
+    if (this.count === this.kinds.length) {
+      const grow = <A extends Uint8Array | Int32Array>(a: A, make: (n: number) => A): A => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.kinds = grow(this.kinds, (n) => new Uint8Array(n));
+      this.starts = grow(this.starts, (n) => new Int32Array(n));
+      this.ends = grow(this.ends, (n) => new Int32Array(n));
+    }
+    const c = this.count++;
+    this.kinds[c] = kind;
+    this.starts[c] = start;
+    this.ends[c] = end;
+  }
+
+  /** Lexes `text[from, to)`, which ends at a line break or at the end of the text. */
+  private lex(from: number, to: number): void {
+    const text = this.text;
+    let k = from;
+    while (k < to) {
+      const c = text.charCodeAt(k);
+      const start = k;
+      let kind = 0;
+      switch (c) {
+        case 32: // ' '
+        case 9: // \t
+        case 13: // \r
+        case 10: // \n
+          k++;
+          continue;
+        case 37: // %
+          k = skipClass(text, k + 1, SUFFIX);
+          if (k === start + 1) break;
+          if (text.charCodeAt(k) === 35 /* # */ && has(text, k + 1, DIGIT)) k = skipClass(text, k + 1, DIGIT);
+          kind = T.PercentId;
+          break;
+        case 44: // ,
+          k++;
+          kind = T.Comma;
+          break;
+        case 58: // :
+          if (text.charCodeAt(k + 1) === 58) {
+            k += 2;
+            kind = T.ColonColon;
+          } else {
+            k++;
+            kind = T.Colon;
+          }
+          break;
+        case 61: // =
+          k++;
+          kind = T.Equal;
+          break;
+        case 40: // (
+          k++;
+          kind = T.LParen;
+          break;
+        case 41: // )
+          k++;
+          kind = T.RParen;
+          break;
+        case 123: // {
+          if (text.charCodeAt(k + 1) === 45 && text.charCodeAt(k + 2) === 35) {
+            k += 3;
+            kind = T.FileMetaBegin;
+          } else {
+            k++;
+            kind = T.LBrace;
+          }
+          break;
+        case 125: // }
+          k++;
+          kind = T.RBrace;
+          break;
+        case 91: // [
+          k++;
+          kind = T.LSquare;
+          break;
+        case 93: // ]
+          k++;
+          kind = T.RSquare;
+          break;
+        case 60: // <
+          k++;
+          kind = T.Less;
+          break;
+        case 62: // >
+          k++;
+          kind = T.Greater;
+          break;
+        case 45: // -
+          if (text.charCodeAt(k + 1) === 62) {
+            k += 2;
+            kind = T.Arrow;
+          } else {
+            k++;
+            kind = T.Minus;
+          }
+          break;
+        case 46: // .
+          if (text.charCodeAt(k + 1) === 46 && text.charCodeAt(k + 2) === 46) {
+            k += 3;
+            kind = T.Ellipsis;
+          }
+          break;
+        case 94: // ^
+          k = skipClass(text, k + 1, SUFFIX);
+          if (k > start + 1) kind = T.CaretId;
+          break;
+        case 35: // #
+          if (text.charCodeAt(k + 1) === 45 && text.charCodeAt(k + 2) === 125) {
+            k += 3;
+            kind = T.FileMetaEnd;
+          } else if (has(text, k + 1, ALPHA)) {
+            k = skipClass(text, k + 2, SUFFIX);
+            kind = T.HashId;
+          }
+          break;
+        case 33: // !
+          if (has(text, k + 1, ALPHA)) {
+            k = skipClass(text, k + 2, SUFFIX);
+            kind = T.BangId;
+          } else {
+            k++;
+            kind = T.Bang;
+          }
+          break;
+        case 64: {
+          // @
+          if (has(text, k + 1, SUFFIX)) {
+            k = skipClass(text, k + 1, SUFFIX);
+            kind = T.AtId;
+          } else if (text.charCodeAt(k + 1) === 34) {
+            const e = scanString(text, k + 1);
+            if (e >= 0) {
+              k = e;
+              kind = T.AtId;
+            }
+          }
+          break;
+        }
+        case 34: {
+          // "
+          const e = scanString(text, k);
+          if (e >= 0) {
+            k = e;
+            kind = T.String;
+          }
+          break;
+        }
+        case 47: // /
+          if (text.charCodeAt(k + 1) === 47) {
+            const nl = text.indexOf('\n', k);
+            k = nl < 0 || nl > to ? to : nl;
+            continue;
+          }
+          k++;
+          kind = T.Slash;
+          break;
+        case 63: {
+          // ?
+          const e = scanDimList(text, k);
+          if (e >= 0) {
+            k = e;
+            kind = T.DimList;
+          } else {
+            k++;
+            kind = T.Question;
+          }
+          break;
+        }
+        case 42: // *
+          k++;
+          kind = T.Star;
+          break;
+        case 43: // +
+          k++;
+          kind = T.Plus;
+          break;
+        case 124: // |
+          k++;
+          kind = T.Pipe;
+          break;
+        default:
+          if (c >= 48 && c <= 57) {
+            kind = this.lexNumber(start);
+            k = this.numberEnd;
+          } else if (c < 128 && (CLASS[c] & ALPHA) !== 0) {
+            k = skipClass(text, k + 1, BARE);
+            kind = T.BareId;
+          }
+      }
+      if (kind === 0) this.onError({ offset: start, message: describeBadChar(text, start) });
+      this.push(kind, start, k);
+    }
+  }
+
+  /** End offset of the number `lexNumber` just read. */
+  private numberEnd = 0;
+
+  /** Float, HexInt, DimList or Integer at `k` (a digit), in that order of preference. */
+  private lexNumber(k: number): number {
+    const text = this.text;
+    const digits = skipClass(text, k, DIGIT);
+    if (text.charCodeAt(digits) === 46 /* . */) {
+      let j = skipClass(text, digits + 1, DIGIT);
+      const e = text.charCodeAt(j);
+      if (e === 101 || e === 69) {
+        let m = j + 1;
+        const s = text.charCodeAt(m);
+        if (s === 43 || s === 45) m++;
+        const exp = skipClass(text, m, DIGIT);
+        if (exp > m) j = exp;
+      }
+      this.numberEnd = j;
+      return T.Float;
+    }
+    if (text.charCodeAt(k) === 48 && text.charCodeAt(k + 1) === 120 && has(text, k + 2, HEX)) {
+      this.numberEnd = skipClass(text, k + 2, HEX);
+      return T.HexInt;
+    }
+    const dims = scanDimList(text, k);
+    if (dims >= 0) {
+      this.numberEnd = dims;
+      return T.DimList;
+    }
+    this.numberEnd = digits;
+    return T.Integer;
+  }
+}

@@ -9,7 +9,7 @@ import {
   boolAttr, floatFromBits, type DenseValue,
 } from './attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from './diagnostics.js';
-import { PUNCT, T, TokenWindow, type IToken, type TokenType } from './lexer.js';
+import { KIND_NAMES, PUNCT, T, TokenWindow, type TokenType } from './lexer.js';
 import { registry, type DialectRegistry } from './op-spec.js';
 import {
   DYNAMIC, FLOAT_KINDS, FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, RankedTensorType,
@@ -46,6 +46,9 @@ const SIMPLE_TYPES = new Map<string, Type>();
 /** Token cursor plus the type/attribute/location grammar. */
 export class ParserBase implements AsmParser {
   private readonly window: TokenWindow;
+  /** The source text (token offsets index into it). */
+  protected readonly text: string;
+  /** The index of the current token. */
   protected pos_ = 0;
   protected readonly registry: DialectRegistry;
   protected readonly allowUnregistered: boolean;
@@ -60,6 +63,7 @@ export class ParserBase implements AsmParser {
     private readonly options: ParseOptions = {},
     sub?: { aliases: AliasTable; start: number },
   ) {
+    this.text = source.text;
     const onError = (e: { offset: number; message: string }): never => this.error(e.message, { source, offset: e.offset });
     this.window = sub
       ? new TokenWindow(source.text, sub.start, 256, 1 << 16, onError)
@@ -71,57 +75,70 @@ export class ParserBase implements AsmParser {
 
   // ---- cursor ----------------------------------------------------------------------------
 
-  protected get tok(): IToken | undefined {
-    return this.window.at(this.pos_);
+  /** The kind of the current token (`T.EOF` at the end). */
+  protected kind(): number {
+    return this.window.kindAt(this.pos_);
   }
   protected is(kind: TokenType): boolean {
-    const t = this.window.at(this.pos_);
-    return t !== undefined && t.tokenType === kind;
+    return this.window.kindAt(this.pos_) === kind;
   }
   protected isKeyword(word: string): boolean {
-    const t = this.window.at(this.pos_);
-    return t !== undefined && t.tokenType === T.BareId && t.image === word;
+    return this.window.kindAt(this.pos_) === T.BareId && this.imageIs(this.pos_, word);
   }
   protected peekIs(k: number, kind: TokenType): boolean {
-    const t = this.window.at(this.pos_ + k);
-    return t !== undefined && t.tokenType === kind;
+    return this.window.kindAt(this.pos_ + k) === kind;
+  }
+  /** Whether token `i` (which exists) is spelled `word`. */
+  protected imageIs(i: number, word: string): boolean {
+    const w = this.window;
+    const start = w.startAt(i);
+    return w.endAt(i) - start === word.length && this.text.startsWith(word, start);
+  }
+  /** The text of token `i` (the current one by default), which must exist. */
+  protected image(i = this.pos_): string {
+    return this.text.slice(this.window.startAt(i), this.window.endAt(i));
+  }
+  /** The start offset of token `i` (the current one by default), which must exist. */
+  protected startOf(i = this.pos_): number {
+    return this.window.startAt(i);
+  }
+  /** The end offset of token `i` (the current one by default), which must exist. */
+  protected endOf(i = this.pos_): number {
+    return this.window.endAt(i);
   }
   peekToken(offset = 0): { kind: string; image: string } | undefined {
-    const t = this.window.at(this.pos_ + offset);
-    return t ? { kind: t.tokenType.name, image: t.image } : undefined;
-  }
-  protected next(): IToken {
-    return this.window.at(this.pos_++)!;
+    const i = this.pos_ + offset;
+    const kind = this.window.kindAt(i);
+    return kind === T.EOF ? undefined : { kind: KIND_NAMES[kind], image: this.image(i) };
   }
   protected atEnd(): boolean {
-    return this.window.at(this.pos_) === undefined;
+    return this.window.kindAt(this.pos_) === T.EOF;
   }
   /** The source position of the current token (or end of file). */
   pos(): SourcePos {
-    const t = this.window.at(this.pos_);
-    if (t) return { source: this.source, offset: t.startOffset };
+    if (this.window.kindAt(this.pos_) !== T.EOF) return { source: this.source, offset: this.window.startAt(this.pos_) };
     // At end of file, point just after the last token (on its line), as MLIR does.
     return { source: this.source, offset: this.pos_ > 0 ? this.consumedEnd() : 0 };
   }
   /** Text offset just after the last consumed token. */
   protected consumedEnd(): number {
-    const t = this.window.at(this.pos_ - 1);
-    return t ? t.startOffset + t.image.length : 0;
+    return this.pos_ > 0 && this.window.kindAt(this.pos_ - 1) !== T.EOF ? this.window.endAt(this.pos_ - 1) : 0;
   }
-  protected posOf(t: IToken): SourcePos {
-    return { source: this.source, offset: t.startOffset };
+  /** The source position of token `i`, which must exist. */
+  protected posOf(i: number): SourcePos {
+    return { source: this.source, offset: this.window.startAt(i) };
   }
   error(message: string, pos: SourcePos = this.pos()): never {
     throw new DiagnosticError(new Diagnostic('error', message, pos));
   }
   /** Describes the current token for "expected X" messages. */
   protected describe(): string {
-    const t = this.tok;
-    return t ? `'${t.image}'` : 'end of file';
+    return this.atEnd() ? 'end of file' : `'${this.image()}'`;
   }
-  protected expect(kind: TokenType, what: string): IToken {
+  /** Consumes a token of `kind` and returns its index; an error naming `what` otherwise. */
+  protected expect(kind: TokenType, what: string): number {
     if (!this.is(kind)) this.error(`expected ${what}`);
-    return this.next();
+    return this.pos_++;
   }
 
   parsePunct(p: string): void {
@@ -140,11 +157,13 @@ export class ParserBase implements AsmParser {
     return k;
   }
   parseOptionalKeyword(expected?: string): string | undefined {
-    const t = this.tok;
-    if (!t || t.tokenType !== T.BareId) return undefined;
-    if (expected !== undefined && t.image !== expected) return undefined;
-    this.pos_++;
-    return t.image;
+    if (this.kind() !== T.BareId) return undefined;
+    if (expected !== undefined) {
+      if (!this.imageIs(this.pos_, expected)) return undefined;
+      this.pos_++;
+      return expected;
+    }
+    return this.image(this.pos_++);
   }
   parseInteger(): bigint {
     const v = this.parseOptionalInteger();
@@ -155,15 +174,14 @@ export class ParserBase implements AsmParser {
     const neg = this.is(T.Minus) && (this.peekIs(1, T.Integer) || this.peekIs(1, T.HexInt));
     if (neg) this.pos_++;
     if (!this.is(T.Integer) && !this.is(T.HexInt)) return undefined;
-    const v = BigInt(this.next().image);
+    const v = BigInt(this.image(this.pos_++));
     return neg ? -v : v;
   }
   parseFloat(): number {
     const neg = this.parseOptionalPunct('-');
-    const t = this.tok;
-    if (!t || (t.tokenType !== T.Float && t.tokenType !== T.Integer)) this.error('expected floating point literal');
-    this.pos_++;
-    const v = Number(t.image);
+    const kind = this.kind();
+    if (kind !== T.Float && kind !== T.Integer) this.error('expected floating point literal');
+    const v = Number(this.image(this.pos_++));
     return neg ? -v : v;
   }
   parseString(): string {
@@ -173,13 +191,14 @@ export class ParserBase implements AsmParser {
   }
   parseOptionalString(): string | undefined {
     if (!this.is(T.String)) return undefined;
-    return this.stringToken(this.next());
+    return this.stringToken(this.pos_++);
   }
-  /** The value of a string token; an invalid escape is an error at the backslash. */
-  protected stringToken(t: IToken): string {
-    const bad = badEscape(t.image);
-    if (bad >= 0) this.error('unknown escape in string literal', { source: this.source, offset: t.startOffset + bad });
-    return unescapeString(t.image);
+  /** The value of string token `i`; an invalid escape is an error at the backslash. */
+  protected stringToken(i: number): string {
+    const image = this.image(i);
+    const bad = badEscape(image);
+    if (bad >= 0) this.error('unknown escape in string literal', { source: this.source, offset: this.startOf(i) + bad });
+    return unescapeString(image);
   }
 
   parseCommaList<E>(open: string, close: string, elem: () => E): E[] {
@@ -213,18 +232,20 @@ export class ParserBase implements AsmParser {
 
   /** At a top-level alias definition: makes sure it is parsed and skips past it. */
   protected skipAliasDefinition(): void {
-    const t = this.next();
+    const t = this.pos_++;
     this.pos_++; // '='
-    const name = t.image.slice(1);
-    const entry = (t.tokenType === T.HashId ? this.aliases.attrs : this.aliases.types).get(name);
-    if (!entry) this.error(`alias definitions must start a line ('${t.image} = ...')`, this.posOf(t));
-    this.resolveAlias(entry, t.tokenType === T.HashId, t);
-    while (!this.atEnd() && this.tok!.startOffset < entry.end) this.pos_++;
+    const image = this.image(t);
+    const isAttr = this.window.kindAt(t) === T.HashId;
+    const entry = (isAttr ? this.aliases.attrs : this.aliases.types).get(image.slice(1));
+    if (!entry) this.error(`alias definitions must start a line ('${image} = ...')`, this.posOf(t));
+    this.resolveAlias(entry, isAttr, t);
+    while (!this.atEnd() && this.startOf() < entry.end) this.pos_++;
   }
 
-  private resolveAlias(entry: AliasEntry, isAttr: boolean, at: IToken): Attribute | Type {
+  /** Parses an alias's value on first use; `at` is the index of the token naming it. */
+  private resolveAlias(entry: AliasEntry, isAttr: boolean, at: number): Attribute | Type {
     if (entry.value) return entry.value;
-    if (entry.resolving) this.error(`symbol alias '${at.image}' refers to itself`, this.posOf(at));
+    if (entry.resolving) this.error(`symbol alias '${this.image(at)}' refers to itself`, this.posOf(at));
     entry.resolving = true;
     const sub = new ParserBase(this.source, this.options, { aliases: this.aliases, start: entry.start });
     entry.value = isAttr ? sub.parseAttribute() : sub.parseType();
@@ -244,16 +265,16 @@ export class ParserBase implements AsmParser {
   // ---- types -----------------------------------------------------------------------------
 
   parseType(): Type {
-    const t = this.tok;
-    if (!t) this.error('expected type');
-    if (t.tokenType === T.BareId) return this.parseBuiltinType(t);
-    if (t.tokenType === T.LParen) return this.parseFunctionType();
-    if (t.tokenType === T.BangId) return this.parseBangType(t);
+    const kind = this.kind();
+    if (kind === T.BareId) return this.parseBuiltinType();
+    if (kind === T.LParen) return this.parseFunctionType();
+    if (kind === T.BangId) return this.parseBangType();
+    if (kind === T.EOF) this.error('expected type');
     this.error(`expected type, found ${this.describe()}`);
   }
 
-  private parseBuiltinType(t: IToken): Type {
-    const word = t.image;
+  private parseBuiltinType(): Type {
+    const word = this.image();
     const simple = SIMPLE_TYPES.get(word) ?? simpleType(word);
     if (simple) {
       this.pos_++;
@@ -314,9 +335,9 @@ export class ParserBase implements AsmParser {
 
   parseDimensionList(allowDynamic: boolean): number[] {
     if (!this.is(T.DimList)) return [];
-    const t = this.next();
+    const t = this.pos_++;
     const dims: number[] = [];
-    const parts = t.image.split('x');
+    const parts = this.image(t).split('x');
     for (let k = 0; k < parts.length - 1; k++) {
       if (parts[k] === '?') {
         if (!allowDynamic) this.error('expected static shape', this.posOf(t));
@@ -347,9 +368,9 @@ export class ParserBase implements AsmParser {
     return [this.parseType()];
   }
 
-  private parseBangType(t: IToken): Type {
-    this.pos_++;
-    const name = t.image.slice(1);
+  private parseBangType(): Type {
+    const t = this.pos_++;
+    const name = this.image(t).slice(1);
     const alias = this.aliases.types.get(name);
     if (alias) return this.resolveAlias(alias, false, t) as Type;
     const dot = name.indexOf('.');
@@ -365,13 +386,14 @@ export class ParserBase implements AsmParser {
   /** Reads an optional `<...>` body verbatim (for unregistered dialect types and attributes). */
   private skipBalancedBody(): string {
     if (!this.is(T.Less)) return '';
-    const start = this.tok!.startOffset;
+    const start = this.startOf();
     let depth = 0;
     do {
-      const t = this.next();
-      if (!t) this.error("unbalanced '<' in dialect type or attribute");
-      if (t.tokenType === T.Less) depth++;
-      else if (t.tokenType === T.Greater) depth--;
+      const kind = this.kind();
+      if (kind === T.EOF) this.error("unbalanced '<' in dialect type or attribute");
+      this.pos_++;
+      if (kind === T.Less) depth++;
+      else if (kind === T.Greater) depth--;
     } while (depth > 0);
     return this.source.text.slice(start, this.consumedEnd());
   }
@@ -379,16 +401,17 @@ export class ParserBase implements AsmParser {
   // ---- attributes ------------------------------------------------------------------------
 
   parseAttribute(type?: Type): Attribute {
-    const t = this.tok;
-    if (!t) this.error('expected attribute value');
-    switch (t.tokenType) {
+    const kind = this.kind();
+    switch (kind) {
+      case T.EOF:
+        this.error('expected attribute value');
       case T.Integer:
       case T.HexInt:
       case T.Minus:
       case T.Float:
         return this.parseNumberAttr(type);
       case T.String: {
-        const s = this.stringToken(this.next());
+        const s = this.stringToken(this.pos_++);
         if (this.is(T.Colon) && !type) {
           this.pos_++;
           this.parseType();
@@ -402,21 +425,22 @@ export class ParserBase implements AsmParser {
       case T.AtId:
         return this.parseSymbolRef();
       case T.HashId:
-        return this.parseHashAttr(t);
+        return this.parseHashAttr();
       case T.BareId:
-        return this.parseKeywordAttr(t, type);
+        return this.parseKeywordAttr(type);
     }
-    if (t.tokenType === T.LParen || t.tokenType === T.BangId) return TypeAttr.get(this.parseType());
+    if (kind === T.LParen || kind === T.BangId) return TypeAttr.get(this.parseType());
     this.error(`expected attribute value, found ${this.describe()}`);
   }
 
   parseDictionaryBody(): [string, Attribute][] {
     const seen = new Set<string>();
     return this.parseCommaList('{', '}', () => {
-      const t = this.tok;
+      const t = this.pos_;
+      const kind = this.kind();
       let key: string;
-      if (t && t.tokenType === T.BareId) key = this.next().image;
-      else if (t && t.tokenType === T.String) key = this.stringToken(this.next());
+      if (kind === T.BareId) key = this.image(this.pos_++);
+      else if (kind === T.String) key = this.stringToken(this.pos_++);
       else this.error('expected attribute name');
       if (key === '') this.error('expected valid attribute name', this.posOf(t));
       if (seen.has(key)) this.error(`duplicate key '${key}' in dictionary attribute`, this.posOf(t));
@@ -429,27 +453,26 @@ export class ParserBase implements AsmParser {
   private parseNumberAttr(type?: Type): Attribute {
     const start = this.pos();
     const neg = this.parseOptionalPunct('-');
-    const t = this.tok;
-    if (!t || (t.tokenType !== T.Integer && t.tokenType !== T.HexInt && t.tokenType !== T.Float))
-      this.error('expected integer or floating point literal');
-    this.pos_++;
+    const kind = this.kind();
+    if (kind !== T.Integer && kind !== T.HexInt && kind !== T.Float) this.error('expected integer or floating point literal');
+    const image = this.image(this.pos_++);
     let ty = type;
     if (!ty && this.parseOptionalPunct(':')) ty = this.parseType();
-    if (t.tokenType === T.Float) {
+    if (kind === T.Float) {
       const ft = ty ?? FloatType.get('f64');
       if (!(ft instanceof FloatType)) this.error(`floating point value not valid for specified type ${ft}`, start);
-      const v = Number(t.image);
+      const v = Number(image);
       return FloatAttr.get(neg ? -v : v, ft);
     }
-    if (t.tokenType === T.HexInt && ty instanceof FloatType) {
+    if (kind === T.HexInt && ty instanceof FloatType) {
       if (neg) this.error('hexadecimal float literal should not have a leading minus', start);
-      return hexFloat(BigInt(t.image), ty);
+      return hexFloat(BigInt(image), ty);
     }
     const intTy = ty ?? i(64);
-    if (intTy instanceof FloatType) return FloatAttr.get(Number(neg ? -BigInt(t.image) : BigInt(t.image)), intTy);
+    if (intTy instanceof FloatType) return FloatAttr.get(Number(neg ? -BigInt(image) : BigInt(image)), intTy);
     if (!(intTy instanceof IntegerType) && !(intTy instanceof IndexType))
       this.error(`integer literal not valid for specified type ${intTy}`, start);
-    const v = BigInt(t.image);
+    const v = BigInt(image);
     if (intTy instanceof IntegerType && neg && intTy.signedness === 'unsigned')
       this.error('negative integer literal not valid for unsigned integer type', start);
     checkIntFits(this, neg ? -v : v, intTy, start);
@@ -457,15 +480,15 @@ export class ParserBase implements AsmParser {
   }
 
   private parseSymbolRef(): SymbolRefAttr {
-    const root = symbolText(this.next().image);
+    const root = symbolText(this.image(this.pos_++));
     const nested: string[] = [];
-    while (this.parseOptionalPunct('::')) nested.push(symbolText(this.expect(T.AtId, 'symbol reference').image));
+    while (this.parseOptionalPunct('::')) nested.push(symbolText(this.image(this.expect(T.AtId, 'symbol reference'))));
     return SymbolRefAttr.get(root, nested);
   }
 
-  private parseHashAttr(t: IToken): Attribute {
-    this.pos_++;
-    const name = t.image.slice(1);
+  private parseHashAttr(): Attribute {
+    const t = this.pos_++;
+    const name = this.image(t).slice(1);
     const alias = this.aliases.attrs.get(name);
     if (alias) return this.resolveAlias(alias, true, t) as Attribute;
     const dot = name.indexOf('.');
@@ -478,12 +501,13 @@ export class ParserBase implements AsmParser {
     this.error(`dialect '${dialect}' is not registered (use --allow-unregistered-dialect to accept its attributes)`, this.posOf(t));
   }
 
-  private parseKeywordAttr(t: IToken, type?: Type): Attribute {
-    switch (t.image) {
+  private parseKeywordAttr(type?: Type): Attribute {
+    const word = this.image();
+    switch (word) {
       case 'true':
       case 'false':
         this.pos_++;
-        return boolAttr(t.image === 'true');
+        return boolAttr(word === 'true');
       case 'unit':
         this.pos_++;
         return UnitAttr.get();
@@ -494,9 +518,9 @@ export class ParserBase implements AsmParser {
       case 'loc':
         return this.parseLocation();
     }
-    if (SIMPLE_TYPES.has(t.image) || simpleType(t.image) || t.image === 'tensor' || t.image === 'vector' || t.image === 'tuple')
+    if (SIMPLE_TYPES.has(word) || simpleType(word) || word === 'tensor' || word === 'vector' || word === 'tuple')
       return TypeAttr.get(this.parseType());
-    this.error(`expected attribute value, found '${t.image}'`);
+    this.error(`expected attribute value, found '${word}'`);
   }
 
   private parseDenseArray(): DenseArrayAttr {
@@ -528,7 +552,7 @@ export class ParserBase implements AsmParser {
     let raw: string | null = null;
     let nested: unknown = [];
     const literalStart = this.pos();
-    if (this.is(T.String)) raw = this.stringToken(this.next());
+    if (this.is(T.String)) raw = this.stringToken(this.pos_++);
     else if (!this.is(T.Greater)) nested = this.parseDenseLiteral();
     this.parsePunct('>');
     let ty = type;
@@ -545,16 +569,15 @@ export class ParserBase implements AsmParser {
   private parseDenseLiteral(): unknown {
     if (this.is(T.LSquare)) return this.parseCommaList('[', ']', () => this.parseDenseLiteral());
     const neg = this.parseOptionalPunct('-');
-    const t = this.tok;
-    if (!t) this.error('expected element literal');
-    if (t.tokenType === T.BareId && (t.image === 'true' || t.image === 'false')) {
-      this.pos_++;
-      return { bool: t.image === 'true' };
+    const kind = this.kind();
+    if (kind === T.EOF) this.error('expected element literal');
+    if (kind === T.BareId && (this.isKeyword('true') || this.isKeyword('false'))) {
+      return { bool: this.image(this.pos_++) === 'true' };
     }
-    if (t.tokenType !== T.Integer && t.tokenType !== T.Float && t.tokenType !== T.HexInt)
+    if (kind !== T.Integer && kind !== T.Float && kind !== T.HexInt)
       this.error(`expected element literal of primitive type, found ${this.describe()}`);
-    this.pos_++;
-    return { text: t.image, neg, kind: t.tokenType, pos: this.posOf(t) };
+    const t = this.pos_++;
+    return { text: this.image(t), neg, kind, pos: this.posOf(t) };
   }
 
   // ---- locations -------------------------------------------------------------------------
@@ -574,14 +597,15 @@ export class ParserBase implements AsmParser {
   }
 
   protected parseLocationInstance(): Location {
-    const t = this.tok;
-    if (!t) this.error('expected location instance');
-    if (t.tokenType === T.HashId) {
-      const a = this.parseHashAttr(t);
-      if (!(a instanceof Location)) this.error(`expected location, but '${t.image}' is not a location alias`, this.posOf(t));
+    const kind = this.kind();
+    const t = this.pos_;
+    if (kind === T.EOF) this.error('expected location instance');
+    if (kind === T.HashId) {
+      const a = this.parseHashAttr();
+      if (!(a instanceof Location)) this.error(`expected location, but '${this.image(t)}' is not a location alias`, this.posOf(t));
       return a;
     }
-    if (t.tokenType === T.String) {
+    if (kind === T.String) {
       this.pos_++;
       const s = this.stringToken(t);
       if (this.parseOptionalPunct(':')) {
@@ -597,12 +621,13 @@ export class ParserBase implements AsmParser {
       }
       return NameLoc.get(s);
     }
-    if (t.tokenType === T.BareId) {
-      if (t.image === 'unknown') {
+    if (kind === T.BareId) {
+      const word = this.image(t);
+      if (word === 'unknown') {
         this.pos_++;
         return UnknownLoc.get();
       }
-      if (t.image === 'callsite') {
+      if (word === 'callsite') {
         this.pos_++;
         this.parsePunct('(');
         const callee = this.parseLocationInstance();
@@ -611,7 +636,7 @@ export class ParserBase implements AsmParser {
         this.parsePunct(')');
         return CallSiteLoc.get(callee, caller);
       }
-      if (t.image === 'fused') {
+      if (word === 'fused') {
         this.pos_++;
         let meta: Attribute | null = null;
         if (this.parseOptionalPunct('<')) {

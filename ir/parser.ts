@@ -5,11 +5,13 @@
  */
 import { DenseArrayAttr, DictionaryAttr, type Attribute, Location, UnitAttr } from './attributes.js';
 import { SourceFile, type SourcePos } from './diagnostics.js';
-import { parseWithFormat, type FormatParser, type OperandRef, type OperationState, type RegionArg } from './format.js';
+import { parseWithFormat, type OperandRef, type OperationState, type RegionArg } from './format.js';
+import { planFor, type PlanParser } from './format-plan.js';
 import { Block, BlockArgument, Operation, Region, Value } from './ir.js';
-import { T, type IToken } from './lexer.js';
+import { T } from './lexer.js';
 import type { OpSpec } from './op-spec.js';
 import { ParserBase, type ParseOptions } from './parser-base.js';
+import { RangeTable } from './range-table.js';
 import { FunctionType, i, type Type } from './types.js';
 
 /** A placeholder for a value used before its definition. */
@@ -28,15 +30,17 @@ class ForwardRef extends Value {
 
 /** One isolated-from-above naming scope (a function body, a module body). */
 interface IsolatedScope {
-  values: Map<string, Value | Value[]>;
+  /** `%name` (keyed by its text, `%` included) -> its value, or its values for `%name:N`. */
+  values: RangeTable<Value | Value[]>;
   forwardRefs: Map<string, ForwardRef[]>;
 }
 
-/** Per-region bookkeeping: names defined there (dropped on exit) and block labels. */
+/** Per-region bookkeeping: where its names start in the scope (dropped on exit) and block labels. */
 interface RegionScope {
-  /** Regions of isolated ops drop their whole scope on exit, so they need no list. */
+  /** Regions of isolated ops drop their whole scope on exit. */
   isolated: boolean;
-  defined: string[];
+  /** The size of the scope's name table when the region started. */
+  mark: number;
   blocks: Map<string, { block: Block; defined: boolean; pos: SourcePos }>;
 }
 
@@ -51,23 +55,26 @@ export interface ParsedFile {
 
 const AUTO_NAME = /^(?:\d+|arg\d+|cst(?:_\d+)?|c-?\d+(?:_[a-z0-9]+)?(?:_\d+)?|true|false|true_\d+|false_\d+)$/;
 
-/** Whether a name is one the printer generates itself (`%0`, `%arg3`, `%cst_2`, `%c1_i32`, `%true`). */
-function looksAutoNamed(name: string): boolean {
-  const c = name.charCodeAt(0);
+/** Whether the name `text[start, end)` is one the printer generates itself (`0`, `arg3`, `cst_2`, `c1_i32`, `true`). */
+function looksAutoNamed(text: string, start: number, end: number): boolean {
+  const c = text.charCodeAt(start);
   // Only digits and names starting with a, c, f or t can be generated names.
   if (!((c >= 48 && c <= 57) || c === 97 || c === 99 || c === 102 || c === 116)) return false;
-  return AUTO_NAME.test(name);
+  return AUTO_NAME.test(text.slice(start, end));
 }
 
 /** The full parser: top level, operations, regions, blocks and SSA values. */
-export class Parser extends ParserBase implements FormatParser {
+export class Parser extends ParserBase implements PlanParser {
   private isolated: IsolatedScope[] = [];
   private regions: RegionScope[] = [];
   private defaultDialects: (string | undefined)[] = [];
+  /** Op specs by the spelling of an op name token. */
+  private readonly opNames: RangeTable<OpSpec | undefined>;
   state!: OperationState;
 
   constructor(source: SourceFile, options: ParseOptions = {}) {
     super(source, options);
+    this.opNames = new RangeTable(this.text, 16);
   }
 
   /** Parses a whole file into a module (an implicit one when the file is not a single module). */
@@ -75,7 +82,7 @@ export class Parser extends ParserBase implements FormatParser {
     const body = new Block();
     let resources: string | null = null;
     this.pushIsolated();
-    this.regions.push({ isolated: true, defined: [], blocks: new Map() });
+    this.regions.push({ isolated: true, mark: 0, blocks: new Map() });
     while (!this.atEnd()) {
       if ((this.is(T.HashId) || this.is(T.BangId)) && this.peekIs(1, T.Equal)) {
         this.skipAliasDefinition();
@@ -102,20 +109,21 @@ export class Parser extends ParserBase implements FormatParser {
   }
 
   private parseResources(): string {
-    const start = this.tok!.startOffset;
+    const start = this.startOf();
     let depth = 0;
     for (;;) {
-      const t = this.next();
-      if (!t) this.error("expected '#-}' to end the resource section");
-      if (t.tokenType === T.FileMetaBegin) depth++;
-      if (t.tokenType === T.FileMetaEnd && --depth === 0) return this.source.text.slice(start, t.startOffset + 3);
+      const kind = this.kind();
+      if (kind === T.EOF) this.error("expected '#-}' to end the resource section");
+      const t = this.pos_++;
+      if (kind === T.FileMetaBegin) depth++;
+      if (kind === T.FileMetaEnd && --depth === 0) return this.source.text.slice(start, this.startOf(t) + 3);
     }
   }
 
   // ---- scopes ----------------------------------------------------------------------------
 
   private pushIsolated(): void {
-    this.isolated.push({ values: new Map(), forwardRefs: new Map() });
+    this.isolated.push({ values: new RangeTable(this.text), forwardRefs: new Map() });
   }
 
   private popIsolated(): void {
@@ -129,16 +137,16 @@ export class Parser extends ParserBase implements FormatParser {
     return this.isolated[this.isolated.length - 1];
   }
 
-  /** Binds `%name` (or `%name:N` as a group; `name` includes the `%`) in the current scope, resolving forward uses. */
-  private defineValue(name: string, values: Value[], offset: number, group: boolean): void {
+  /**
+   * Binds the name `text[start, end)` (`%name`, or `%name:N` as a group) in the current scope,
+   * resolving forward uses. Forward references live in `forwardRefs`, so the table holds
+   * definitions only: a failed `add` is a redefinition.
+   */
+  private defineValue(start: number, end: number, values: Value[], group: boolean): void {
     const scope = this.scope;
-    // Forward references live in `forwardRefs`, so `values` holds definitions only: a `set` that
-    // does not grow the map is a redefinition (one hash lookup instead of two on this hot path).
-    const before = scope.values.size;
-    scope.values.set(name, group ? values : values[0]);
-    if (scope.values.size === before) this.error(`redefinition of SSA value '${name}'`, this.posAt(offset));
-    const region = this.regions[this.regions.length - 1];
-    if (!region.isolated) region.defined.push(name);
+    if (!scope.values.add(start, end, group ? values : values[0]))
+      this.error(`redefinition of SSA value '${this.text.slice(start, end)}'`, this.posAt(start));
+    const name = scope.forwardRefs.size ? this.text.slice(start, end) : '';
     const refs = scope.forwardRefs.size ? scope.forwardRefs.get(name) : undefined;
     if (refs) {
       for (const ref of refs) {
@@ -151,8 +159,7 @@ export class Parser extends ParserBase implements FormatParser {
       }
       scope.forwardRefs.delete(name);
     }
-    const hint = name.slice(1);
-    if (!looksAutoNamed(hint)) values[0].nameHint = hint;
+    if (!looksAutoNamed(this.text, start + 1, end)) values[0].nameHint = this.text.slice(start + 1, end);
   }
 
   /** A source position from an offset (for diagnostics). */
@@ -167,7 +174,14 @@ export class Parser extends ParserBase implements FormatParser {
   // ---- operands --------------------------------------------------------------------------
 
   parseOperandRef(): OperandRef {
-    return this.expect(T.PercentId, 'SSA operand');
+    const t = this.expect(T.PercentId, 'SSA operand');
+    return { image: this.image(t), startOffset: this.startOf(t) };
+  }
+
+  parseOperandInto(starts: Int32Array, ends: Int32Array, k: number): void {
+    const t = this.expect(T.PercentId, 'SSA operand');
+    starts[k] = this.startOf(t);
+    ends[k] = this.endOf(t);
   }
 
   parseOptionalOperandRef(): OperandRef | undefined {
@@ -184,25 +198,37 @@ export class Parser extends ParserBase implements FormatParser {
 
   /** Looks up `%name` (or `%name#k`) with its expected type; creates a forward reference if undefined yet. */
   resolveOperand(ref: OperandRef, type: Type): Value {
-    const name = ref.image;
-    const hash = name.indexOf('#');
-    const base = hash < 0 ? name : name.slice(0, hash);
-    const found = this.scope.values.get(base);
-    if (found !== undefined && !(found instanceof ForwardRef)) {
+    return this.resolveRange(ref.startOffset, ref.startOffset + ref.image.length, type);
+  }
+
+  /** `resolveOperand` for the reference `text[start, end)`. */
+  resolveRange(start: number, end: number, type: Type): Value {
+    const text = this.text;
+    let hash = -1;
+    for (let k = end - 1; k > start; k--) {
+      const c = text.charCodeAt(k);
+      if (c === 35 /* # */) hash = k;
+      if (c < 48 || c > 57) break;
+    }
+    const entry = this.scope.values.find(start, hash < 0 ? end : hash);
+    if (entry >= 0) {
+      const found = this.scope.values.valueAt(entry);
       let v: Value;
       if (Array.isArray(found)) {
-        const idx = hash < 0 ? 0 : Number(name.slice(hash + 1));
-        if (idx >= found.length) this.error(`reference to invalid result number`, this.refPos(ref));
+        const idx = hash < 0 ? 0 : Number(text.slice(hash + 1, end));
+        if (idx >= found.length) this.error(`reference to invalid result number`, this.posAt(start));
         v = found[idx];
       } else {
-        if (hash >= 0 && name.slice(hash + 1) !== '0') this.error(`reference to invalid result number`, this.refPos(ref));
+        if (hash >= 0 && text.slice(hash + 1, end) !== '0') this.error(`reference to invalid result number`, this.posAt(start));
         v = found;
       }
       if (v.type !== type)
-        this.error(`use of value '${name}' expects different type than prior uses: '${type}' vs '${v.type}'`, this.refPos(ref));
+        this.error(`use of value '${text.slice(start, end)}' expects different type than prior uses: '${type}' vs '${v.type}'`, this.posAt(start));
       return v;
     }
-    const fwd = new ForwardRef(type, name, this.refPos(ref));
+    const name = text.slice(start, end);
+    const base = hash < 0 ? name : text.slice(start, hash);
+    const fwd = new ForwardRef(type, name, this.posAt(start));
     let list = this.scope.forwardRefs.get(base);
     if (!list) this.scope.forwardRefs.set(base, (list = []));
     list.push(fwd);
@@ -223,22 +249,27 @@ export class Parser extends ParserBase implements FormatParser {
   parseOperation(): Operation {
     const start = this.pos();
     // Result bindings: the common single `%x =` needs no allocation.
-    let single: IToken | null = null;
-    let groups: { tok: IToken; count: number }[] | null = null;
+    let single: string | null = null;
+    let singleOffset = 0;
+    let groups: { name: string; offset: number; count: number }[] | null = null;
     if (this.is(T.PercentId)) {
       do {
-        const t = this.next();
-        if (t.image.includes('#')) this.error('expected SSA value name without result number', this.posOf(t));
+        const t = this.pos_++;
+        const name = this.image(t);
+        const offset = this.startOf(t);
+        if (name.includes('#')) this.error('expected SSA value name without result number', this.posOf(t));
         let count = 1;
         if (this.parseOptionalPunct(':')) {
           count = Number(this.parseInteger());
           if (count < 1) this.error('expected a positive number of results');
         }
-        if (!single && !groups && count === 1) single = t;
-        else {
-          groups ??= single ? [{ tok: single, count: 1 }] : [];
+        if (single === null && !groups && count === 1) {
+          single = name;
+          singleOffset = offset;
+        } else {
+          groups ??= single !== null ? [{ name: single, offset: singleOffset, count: 1 }] : [];
           single = null;
-          groups.push({ tok: t, count });
+          groups.push({ name, offset, count });
         }
       } while (this.parseOptionalPunct(','));
       this.parsePunct('=');
@@ -246,10 +277,10 @@ export class Parser extends ParserBase implements FormatParser {
     let op: Operation;
     if (this.is(T.String)) op = this.parseGenericOperation(start);
     else if (this.is(T.BareId)) op = this.parseCustomOperation(start);
-    else this.error(single || groups ? `expected operation name in quotes` : `expected operation name, found ${this.describe()}`);
-    if (single) {
+    else this.error(single !== null || groups ? `expected operation name in quotes` : `expected operation name, found ${this.describe()}`);
+    if (single !== null) {
       if (op.numResults !== 1) this.error(`operation defines ${op.numResults} results but was provided 1 to bind`, start);
-      this.defineValue(single.image, op.results, single.startOffset, false);
+      this.defineValue(singleOffset, singleOffset + single.length, op.results, false);
       return op;
     }
     if (!groups) return op; // results may be left unnamed, as in MLIR
@@ -258,7 +289,7 @@ export class Parser extends ParserBase implements FormatParser {
       this.error(`operation defines ${op.numResults} results but was provided ${declared} to bind`, start);
     let k = 0;
     for (const g of groups) {
-      this.defineValue(g.tok.image, op.results.slice(k, k + g.count), g.tok.startOffset, g.count > 1);
+      this.defineValue(g.offset, g.offset + g.name.length, op.results.slice(k, k + g.count), g.count > 1);
       k += g.count;
     }
     return op;
@@ -297,13 +328,13 @@ export class Parser extends ParserBase implements FormatParser {
   }
 
   private parseGenericOperation(start: SourcePos): Operation {
-    const nameTok = this.next();
-    const name = nameTok.image.slice(1, -1);
-    if (!name) this.error('empty operation name is invalid', this.posOf(nameTok));
-    const spec = this.lookupForParse(name, this.posOf(nameTok), true);
+    const namePos = this.pos();
+    const name = this.image(this.pos_++).slice(1, -1);
+    if (!name) this.error('empty operation name is invalid', namePos);
+    const spec = this.lookupForParse(name, namePos, true);
     void start;
     // Diagnostics about an op point at its name, as MLIR's do.
-    const state = this.newState(name, spec, this.posOf(nameTok));
+    const state = this.newState(name, spec, namePos);
     this.parsePunct('(');
     const refs = this.parseOperandRefList();
     this.parsePunct(')');
@@ -336,23 +367,40 @@ export class Parser extends ParserBase implements FormatParser {
   }
 
   private parseCustomOperation(start: SourcePos): Operation {
-    const nameTok = this.next();
-    const direct = this.registry.lookupOp(nameTok.image);
-    const name = direct ? nameTok.image : this.resolveOpName(nameTok.image);
+    const namePos = this.pos();
+    const t = this.pos_++;
+    const direct = this.lookupOpAt(t);
+    const word = direct ? direct.name : this.image(t);
+    const name = direct ? word : this.resolveOpName(word);
     const spec = direct ?? this.registry.lookupOp(name);
     if (!spec) {
-      const tried = name !== nameTok.image ? ` (tried '${name}' as well)` : '';
-      this.error(`custom op '${nameTok.image}' is unknown${tried}`, this.posOf(nameTok));
+      const tried = name !== word ? ` (tried '${name}' as well)` : '';
+      this.error(`custom op '${word}' is unknown${tried}`, namePos);
     }
     const saved = this.state;
     void start;
-    this.state = this.newState(name, spec, this.posOf(nameTok));
+    this.state = this.newState(name, spec, namePos);
     if (spec.decl.syntax) spec.decl.syntax.parse(this);
-    else if (spec.format) parseWithFormat(this, spec.format);
-    else this.error(`'${name}' has no custom assembly form; write it in generic form ("${name}"(...) : ...)`, this.posOf(nameTok));
+    else if (spec.format) {
+      const plan = planFor(spec, spec.format);
+      if (plan) plan.parse(this);
+      else parseWithFormat(this, spec.format);
+    }
+    else this.error(`'${name}' has no custom assembly form; write it in generic form ("${name}"(...) : ...)`, namePos);
     const op = this.finishOp(this.state);
     this.state = saved;
     return op;
+  }
+
+  /** The registered op spelled exactly like token `t` (cached per spelling: no string per op). */
+  private lookupOpAt(t: number): OpSpec | undefined {
+    const start = this.startOf(t);
+    const end = this.endOf(t);
+    const cached = this.opNames.find(start, end);
+    if (cached >= 0) return this.opNames.valueAt(cached);
+    const spec = this.registry.lookupOp(this.text.slice(start, end));
+    this.opNames.add(start, end, spec);
+    return spec;
   }
 
   /** Applies the default dialect of the enclosing op (`return` in func.func) and builtin's implicit prefix. */
@@ -391,7 +439,7 @@ export class Parser extends ParserBase implements FormatParser {
   /** `^bb3` as a branch target; the block may be defined later in the region. */
   parseSuccessor(): Block {
     const t = this.expect(T.CaretId, 'block name');
-    return this.blockFor(t.image, this.posOf(t), false);
+    return this.blockFor(this.image(t), this.posOf(t), false);
   }
 
   private blockFor(label: string, pos: SourcePos, defining: boolean): Block {
@@ -423,7 +471,7 @@ export class Parser extends ParserBase implements FormatParser {
     const region = new Region(null);
     const isolated = owner?.traitSet.has('IsolatedFromAbove') ?? false;
     if (isolated) this.pushIsolated();
-    this.regions.push({ isolated, defined: [], blocks: new Map() });
+    this.regions.push({ isolated, mark: this.scope.values.size, blocks: new Map() });
     this.defaultDialects.push(owner?.decl.defaultDialect);
     const open = this.pos();
     this.parsePunct('{');
@@ -432,7 +480,7 @@ export class Parser extends ParserBase implements FormatParser {
       if (!this.is(T.CaretId)) {
         entry = region.addBlock(new Block());
         entry.srcPos = open;
-        for (const a of entryArgs) this.defineValue(a.ref.image, [entry.addArgument(a.type, a.loc)], a.ref.startOffset, false);
+        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc));
         this.parseBlockBody(entry);
       } else if (entryArgs.length) {
         this.error('invalid block name in region with named arguments');
@@ -443,20 +491,20 @@ export class Parser extends ParserBase implements FormatParser {
     this.pos_++;
     const scope = this.regions.pop()!;
     for (const [label, e] of scope.blocks) if (!e.defined) this.error(`reference to an undefined block '${label}'`, e.pos);
-    if (!isolated) for (const name of scope.defined) this.dropName(name);
+    if (!isolated) this.scope.values.truncate(scope.mark);
     this.defaultDialects.pop();
     if (isolated) this.popIsolated();
     return region;
   }
 
-  private dropName(name: string): void {
-    const v = this.scope.values.get(name);
-    if (v !== undefined && !(v instanceof ForwardRef)) this.scope.values.delete(name);
+  /** Binds a region or block argument named by `ref`. */
+  private defineRef(ref: OperandRef, arg: BlockArgument): void {
+    this.defineValue(ref.startOffset, ref.startOffset + ref.image.length, [arg], false);
   }
 
   private parseBlock(): Block {
-    const t = this.next();
-    const block = this.blockFor(t.image, this.posOf(t), true);
+    const t = this.pos_++;
+    const block = this.blockFor(this.image(t), this.posOf(t), true);
     if (this.parseOptionalPunct('(')) {
       if (!this.is(T.RParen)) {
         do {
@@ -464,7 +512,7 @@ export class Parser extends ParserBase implements FormatParser {
           this.parsePunct(':');
           const type = this.parseType();
           const loc = this.parseOptionalLocation();
-          this.defineValue(ref.image, [block.addArgument(type, loc)], ref.startOffset, false);
+          this.defineRef(ref, block.addArgument(type, loc));
         } while (this.parseOptionalPunct(','));
       }
       this.parsePunct(')');

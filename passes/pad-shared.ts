@@ -10,10 +10,11 @@
  * Candidates keep the buffer's order: unswizzled, and every vec (at most 16 bytes, dividing the
  * row), perPhase in {1, 2, 4, 8} and maxPhase in {2, .., 16} (at most the row's vectors). Ties
  * go to Triton's mma-operand swizzle when ldmatrix reads the buffer, then to the smallest
- * swizzle (maxPhase, then vec, then perPhase). Buffers of other encodings (nvmma_shared) are left
- * alone. A buffer with an access the model cannot follow is an error at that access.
+ * swizzle (maxPhase, then vec, then perPhase). Buffers of other encodings (nvmma_shared), and
+ * buffers nothing reads or writes, are left alone. An access the model cannot follow (a view
+ * through memdesc_trans, a memdesc passed to an unknown op) is an error at that op.
  */
-import type { Operation } from '../ir/ir.js';
+import type { Operation, Value } from '../ir/ir.js';
 import { MemDescType } from '../dialects/ttg/types.js';
 import { SWIZZLED_SHARED, isLayout } from '../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
@@ -21,7 +22,6 @@ import { elementBytes } from './support/alloc-shared-scratch.js';
 import { bufferCost, type AccessCost, type TileAccess } from './support/bank-conflicts.js';
 import { bufferGroups, encodingRank, tileAccessOf, tileShapeOf, type BufferGroup, type ViewOrigin } from './support/shared-accesses.js';
 import type { PassContext, PassDecl } from './pass.js';
-import type { Value } from '../ir/ir.js';
 
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
 
@@ -68,7 +68,7 @@ export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], ele
 function groupEncoding(g: BufferGroup, ctx: PassContext): StructAttr | null {
   const types = g.allocs.map((a) => a.result(0).type as MemDescType);
   const enc = types[0].encoding;
-  if (!isLayout(enc, SWIZZLED_SHARED) || encodingRank(g.allocs[0]) !== 2) return null;
+  if (!isLayout(enc, SWIZZLED_SHARED) || encodingRank(g.allocs[0]) !== 2 || types[0].allocShape.length < 2) return null;
   const key = (t: MemDescType) => `${t.encoding?.id}:${t.elementType.id}:${t.allocShape.join('x')}`;
   const odd = g.allocs.find((_, k) => key(types[k]) !== key(types[0]));
   if (odd) ctx.fail(odd, 'shares memdescs with a buffer of another encoding, type or shape; pad-shared cannot choose one swizzle for both');
@@ -89,6 +89,8 @@ function run(func: Operation, ctx: PassContext): void {
       if (typeof a === 'string') ctx.fail(op, `cannot model this shared access for pad-shared: ${a}`);
       if (a) accesses.push(a.access);
     }
+    // A buffer nothing reads or writes keeps its encoding.
+    if (!accesses.length) continue;
     const alloc = g.allocs[0];
     const elemBytes = elementBytes((alloc.result(0).type as MemDescType).elementType);
     const tileShape = tileShapeOf(alloc);
