@@ -205,6 +205,13 @@ function paramDecl(kernel: Operation, name: string, t: Type, k: number): string 
   return `\t.param .${paramType(t)}${ptr} ${name}_param_${k}`;
 }
 
+/**
+ * The register budget per thread: all of a multiprocessor's 64K registers for one CTA, at most
+ * 255, in multiples of 8. Stated explicitly because ptxas otherwise sometimes falls back to 32
+ * registers and spills everything in kernels with very many live values (seen with 256 threads).
+ */
+const maxRegisters = (threads: number): number => Math.min(255, Math.floor(65536 / threads / 8) * 8);
+
 /** Prints one kernel (`func.func` with `nvptx.kernel`). */
 function printKernel(kernel: Operation, index: number): string {
   const name = (kernel.getAttr('sym_name') as StringAttr).value;
@@ -227,6 +234,7 @@ function printKernel(kernel: Operation, index: number): string {
     params.join(',\n'),
     ')',
     `.reqntid ${reqntid.value}, 1, 1`,
+    `.maxnreg ${maxRegisters(Number(reqntid.value))}`,
     '{',
     ...regs.declarations(),
     '',
