@@ -27,13 +27,24 @@ export class IntEmitter {
   /** The constant `v` of type `t` (an integer or index type). */
   constant(v: number, t: Type): Value {
     const key = `${v}:${t.id}`;
-    let c = this.consts.get(key);
-    if (c) return c;
+    let c = this.consts.get(key) ?? this.existing(IntegerAttr.get(v, t));
+    if (c) {
+      this.consts.set(key, c);
+      return c;
+    }
     const ip = this.rw.insertionPoint;
     c = this.rw.createBefore(this.hoistBefore, 'arith.constant', { attrs: { value: IntegerAttr.get(v, t) } }).result(0);
     this.rw.restoreInsertionPoint(ip);
     this.consts.set(key, c);
     return c;
+  }
+
+  /** An `arith.constant` holding `value` earlier in the loop's block, if any (reused, as cse would). */
+  private existing(value: IntegerAttr): Value | undefined {
+    for (let op = this.hoistBefore.prev; op; op = op.prev) {
+      if (op.name === 'arith.constant' && op.getAttr('value') === value) return op.result(0);
+    }
+    return undefined;
   }
 
   /** `op lhs, rhs` for a binary integer op (addi, muli, andi...). */
