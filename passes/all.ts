@@ -10,6 +10,7 @@ import { dce } from './dce.js';
 import { inline } from './inline.js';
 import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
+import { mmaLowering } from './mma-lowering.js';
 import { padShared } from './pad-shared.js';
 import { pipeline } from './pipeline.js';
 import { registerPass } from './registry.js';
@@ -32,6 +33,7 @@ for (const pass of [
   inline,
   insertBarriers,
   licm,
+  mmaLowering,
   padShared,
   pipeline,
   removeLayoutConversions,

@@ -23,8 +23,9 @@ export function allPasses(): PassDecl[] {
 
 /** Named pipelines (`--pipeline=default`), filled in as passes land. */
 export const NAMED_PIPELINES: Record<string, string> = {
-  // Issue 5's order; later GPU passes (mma-lowering, pad-shared, pipeline) slot in as they land.
-  default: 'canonicalize,cse,convert-to-gpu,coalesce{mask-aligned=true},remove-layout-conversions,vectorize,alloc-shared,insert-barriers',
+  // Issue 7's order: tensor cores, then software pipelining, then shared-memory layout and sizes.
+  default:
+    'canonicalize,cse,convert-to-gpu,coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,pipeline{num-stages=3},vectorize,pad-shared,alloc-shared,insert-barriers',
 };
 
 /** Up to three candidates close to `word` (edit distance <= 2, or a shared prefix), best first. */

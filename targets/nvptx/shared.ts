@@ -144,8 +144,9 @@ function isMmaFragment(l: RegLayout, kd: number, nd: number): boolean {
 }
 
 /**
- * ttg.local_load -> ldmatrix.x4 (or .x2) into a 16-bit `#ttg.dot_op` of an mma v2 parent: per
- * 16x16 block (8 wide for a lone B column block) lane l gives row l%8 of 8x8 matrix l/8; `.trans`
+ * ttg.local_load -> ldmatrix.x4 (or .x2) into a 16-bit `#ttg.dot_op` of an mma v2 parent: lane l
+ * gives row l%8 of 8x8 matrix l/8. A loads one 16x16 block (M 0-7/8-15 by K 0-7/8-15) per x4; B
+ * loads K 0-7/8-15 of two of this thread's 8-wide column blocks (x2 for a lone one). `.trans`
  * when the tile is contiguous along the non-K dim. Null when the layout is not the fragment's.
  */
 function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorType, base: Value, tile: Tile): Value[] | null {
@@ -163,16 +164,27 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   const vec = (d: number, v: number) => (d === 0 ? [v, 0] : [0, v]);
   const add = (a: number[], b: number[]) => [a[0] + b[0], a[1] + b[1]];
   // Matrix q of a block sits at (q%2, q/2) steps of 8: A along (M, K), B along (K, N).
-  const [step0, step1] = opIdx === 0 ? [vec(nd, 8), vec(kd, 8)] : [vec(kd, 8), vec(nd, 8)];
+  const step0 = opIdx === 0 ? vec(nd, 8) : vec(kd, 8);
+  let step1 = opIdx === 0 ? vec(kd, 8) : vec(nd, 8);
   const rowStep = (v: number) => vec(trans ? kd : nd, v);
   const out: Value[] = new Array(l.numRegs);
   const e = ctx.e;
+  // B pairs two 8-wide column blocks per ldmatrix.x4: this thread's next block along N.
+  if (opIdx === 1) {
+    const next = l.regCoords.filter((c) => c[kd] === 0 && c[nd] >= 8 && c[nd] % 8 === 0).map((c) => c[nd]);
+    step1 = next.length ? vec(nd, Math.min(...next)) : [0, 0];
+  }
+  const origins = [...at.entries()].filter(([key]) => {
+    const c = key.split(',').map(Number);
+    return c[kd] % 16 === 0 && c[nd] % (opIdx === 0 ? 16 : 8) === 0;
+  });
   for (const x of [4, 2]) {
+    if (x === 4 && step1[0] === 0 && step1[1] === 0) continue;
     const laneBases = [rowStep(1), rowStep(2), rowStep(4), step0, x === 4 ? step1 : [0, 0]];
-    const thread = threadOffset(ctx, `ldm${x}:${opIdx}:${trans}:${l.key}`, tile, laneBases, l.warpBases);
-    for (const [key, r0] of at) {
+    const thread = threadOffset(ctx, `ldm${x}:${opIdx}:${trans}:${step1}:${l.key}`, tile, laneBases, l.warpBases);
+    for (const [key, r0] of origins) {
       const origin = key.split(',').map(Number);
-      if (out[r0] || origin[nd] % (x === 4 || opIdx === 0 ? 16 : 8) !== 0 || origin[kd] % 16 !== 0) continue;
+      if (out[r0]) continue;
       const mats = Array.from({ length: x }, (_, q) => add(add(origin, q & 1 ? step0 : [0, 0]), q & 2 ? step1 : [0, 0]));
       const regs = mats.map((m) => [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))]);
       if (regs.some(([a, b]) => a === undefined || b === undefined || out[a] || out[b])) continue;
