@@ -37,6 +37,19 @@ export function vectorElems(ptr: Value, dim: number, axis: AxisInfoAnalysis): nu
   return Math.max(1, Math.min(maxMultiple, maxContig, Math.floor(128 / bits) || 1));
 }
 
+/** Whether the value `op` loads reaches a `tt.dot` operand (through layout conversions only). */
+function feedsDot(op: Operation): boolean {
+  if (op.name !== 'tt.load') return false;
+  const work: Value[] = [op.result(0)];
+  while (work.length) {
+    for (const user of work.pop()!.users()) {
+      if (user.name === 'tt.dot') return true;
+      if (user.name === 'ttg.convert_layout') work.push(user.result(0));
+    }
+  }
+  return false;
+}
+
 /** The coalesced blocked layout Triton's Coalesce pass would choose for the access `op` (whose pointer is a tensor). */
 export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: readonly Operation[] = [op], maskAligned = false): StructAttr {
   const ptr = tensorPtrOf(op)!;
@@ -58,7 +71,8 @@ export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: re
   // chunks per thread would be moved element by element with gaps between lanes, so keep to the
   // mask's alignment. Triton does not, and then needs layout conversions it cannot always remove
   // (e.g. around loop-carried sums).
-  const mask = maskAligned ? maskOf(op) : undefined;
+  // Loads of dot operands are exempt: they go through shared memory, stored in whole chunks.
+  const mask = maskAligned && !feedsDot(op) ? maskOf(op) : undefined;
   if (mask && mask.type instanceof RankedTensorType) perThread = Math.min(perThread, Math.max(1, axis.maskAlignment(mask, order[0])));
   const sizePerThread = new Array<number>(t.rank).fill(1);
   sizePerThread[order[0]] = perThread;
