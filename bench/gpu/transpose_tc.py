@@ -5,7 +5,7 @@ compared with the same kernel in Triton (2-D tl.load, tl.trans, tl.store, same t
 Variants: `<config>.d16` (M, N, ldx, ldy multiples of 16: bench/gpu/kernels/transpose_tc.d16.tc, the
 same kernel with the seeds' `__multipleof(16)`, as Triton specializes them) and `<config>.odd` (the
 .tc as it is). A config is a tile and a number of warps, e.g. t64w4 = 64x64 tiles, 4 warps; the
-environment variable TRANSPOSE_CONFIG picks one (default t64w4) so several can be timed next to
+environment variable TRANSPOSE_CONFIG picks one (default t64w8, where Triton is fastest) so several can be timed next to
 Triton in one device call. `<variant>_nobar` is built without insert-barriers (the runner's
 --sanitize runs racecheck on it and expects hazards).
 """
@@ -65,7 +65,7 @@ class TransposeTC(casekit.Case):
     race_suffix = '_nobar'
 
     def __init__(self):
-        self.config = os.environ.get('TRANSPOSE_CONFIG', 't64w4')
+        self.config = os.environ.get('TRANSPOSE_CONFIG', 't64w8')
 
     def variant(self, size):
         aligned = size['M'] % 16 == 0 and size['N'] % 16 == 0
