@@ -4,8 +4,7 @@
  * rewrite of the convert-to-gpu operand form to the local_alloc/local_load form.
  */
 import { IntegerAttr } from '../../ir/attributes.js';
-import type { Operation, Value } from '../../ir/ir.js';
-import { ValueMapping } from '../../ir/ir.js';
+import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType, i, type Type } from '../../ir/types.js';
 import { CmpIPredicate } from '../../dialects/arith.js';
@@ -168,4 +167,3 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   l.convert = null;
 }
 
-export { ValueMapping };
