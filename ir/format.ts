@@ -7,7 +7,7 @@ import type { AsmParser, AsmPrinter } from './asm.js';
 import { type Attribute, UnitAttr } from './attributes.js';
 import type { SourcePos } from './diagnostics.js';
 import { Region, type Block, type BlockArgument, type Operation, type Value } from './ir.js';
-import { setFormatCompiler, type OpSpec, type TypeConstraint, type TypeEnv, type ValueDecl } from './op-spec.js';
+import { setFormatCompiler, type AttrDecl, type OpSpec, type TypeConstraint, type TypeEnv, type ValueDecl } from './op-spec.js';
 import { DenseArrayAttr } from './attributes.js';
 import { FunctionType, i, printResultTypes, type Type } from './types.js';
 
@@ -142,12 +142,28 @@ type Arg = { kind: 'operand' | 'result' | 'operands' | 'results'; name: string }
 
 /** One element of a compiled format. */
 export type Element =
-  | { k: 'lit'; text: string; /** a keyword (`to`, `iter_args`) rather than punctuation; computed once */ keyword: boolean }
-  | { k: 'operand'; name: string }
-  | { k: 'attr'; name: string }
+  | {
+      k: 'lit';
+      text: string;
+      /** a keyword (`to`, `iter_args`) rather than punctuation; computed once */
+      keyword: boolean;
+      /** Printing: whether a space goes before it after punctuation, and after anything else; whether one may follow it. */
+      spaceAfterPunct: boolean;
+      spaceAfterOther: boolean;
+      spaceAfter: boolean;
+    }
+  | { k: 'operand'; name: string; /** the operand's index when every operand group is a single value, else -1 */ fixed: number }
+  | { k: 'attr'; name: string; decl: AttrDecl }
   | { k: 'region'; name: string }
   | { k: 'successor'; name: string }
-  | { k: 'type'; arg: Arg; qualified: boolean }
+  | {
+      k: 'type';
+      arg: Arg;
+      qualified: boolean;
+      /** The operand or result group's declaration, and its index when every group of its kind is a single value (else -1). */
+      decl: ValueDecl | undefined;
+      fixed: number;
+    }
   | { k: 'attrdict'; withKeyword: boolean }
   | { k: 'fntype'; inputs: Arg; results: Arg }
   | { k: 'operands' }
@@ -220,15 +236,23 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
       if (end < 0) fail('unterminated literal');
       const lit = text.slice(pos + 1, end);
       pos = end + 1;
-      return { k: 'lit', text: lit, keyword: isKeywordLiteral(lit) };
+      return {
+        k: 'lit',
+        text: lit,
+        keyword: isKeywordLiteral(lit),
+        spaceAfterPunct: spaceBeforeLiteral(lit, true),
+        spaceAfterOther: spaceBeforeLiteral(lit, false),
+        spaceAfter: lit.length !== 1 || !'<({['.includes(lit[0]),
+      };
     }
     if (c === '$') {
       pos++;
       const name = ident();
-      if (spec.operands.some((o) => o.name === name)) return { k: 'operand', name };
-      if (spec.attrIndex.has(name)) {
+      if (spec.operands.some((o) => o.name === name)) return { k: 'operand', name, fixed: spec.fixedOperandIndex(name) };
+      const attr = spec.attrIndex.get(name);
+      if (attr) {
         usedAttrs.add(name);
-        return { k: 'attr', name };
+        return { k: 'attr', name, decl: attr };
       }
       if (spec.regionDecls.some((r) => r.name === name)) return { k: 'region', name };
       if (spec.successorDecls.some((r) => r.name === name)) return { k: 'successor', name };
@@ -287,7 +311,10 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
         skipWs();
         if (text[pos] !== ')') fail("expected ')'");
         pos++;
-        return { k: 'type', arg: argOf(inner), qualified };
+        const arg = argOf(inner);
+        const decl = typeDecl(spec, arg);
+        const fixed = arg.kind === 'operand' ? spec.fixedOperandIndex(arg.name) : arg.kind === 'result' ? spec.fixedResultIndex(arg.name) : -1;
+        return { k: 'type', arg, qualified, decl, fixed };
       }
       case 'functional-type': {
         pos++;
@@ -763,17 +790,16 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
         sp.emitSpace = false;
         return;
       }
-      if (sp.emitSpace && spaceBeforeLiteral(e.text, sp.lastWasPunct)) p.write(' ');
+      if (sp.emitSpace && (sp.lastWasPunct ? e.spaceAfterPunct : e.spaceAfterOther)) p.write(' ');
       p.write(e.text);
-      sp.emitSpace = e.text.length !== 1 || !'<({['.includes(e.text[0]);
+      sp.emitSpace = e.spaceAfter;
       sp.lastWasPunct = !e.keyword; // keyword: starts with a letter or '_'
       return;
     }
     case 'operand': {
-      const fixed = spec.fixedOperandIndex(e.name);
-      if (fixed >= 0) {
+      if (e.fixed >= 0) {
         space(p, sp);
-        p.printOperand(op.operand(fixed));
+        p.printOperand(op.operands[e.fixed].value);
         return;
       }
       const vals = spec.operandGroup(op, e.name);
@@ -791,7 +817,7 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
       const a = op.getAttr(e.name);
       if (!a || a instanceof UnitAttr) return; // a unit attribute is spelled by its keyword alone
       space(p, sp);
-      spec.attrIndex.get(e.name)!.kind.print(p, a);
+      e.decl.kind.print(p, a);
       return;
     }
     case 'region':
@@ -814,7 +840,14 @@ function printElement(p: FormatPrinter, op: Operation, spec: OpSpec, e: Element,
       return;
     }
     case 'type': {
-      const decl = typeDecl(spec, e.arg);
+      const decl = e.decl;
+      if (e.fixed >= 0) {
+        const t = e.arg.kind === 'operand' ? op.operands[e.fixed].value.type : op.results[e.fixed].type;
+        space(p, sp);
+        if (decl?.type?.stripped && !e.qualified && decl.type.check(t)) decl.type.stripped.print(p, t);
+        else p.printType(t);
+        return;
+      }
       const types = typesOf(op, spec, e.arg);
       if (!types.length) return;
       space(p, sp);
@@ -893,8 +926,7 @@ function isPresent(op: Operation, spec: OpSpec, anchor: Element): boolean {
     case 'attr': {
       const a = op.getAttr(anchor.name);
       if (!a) return false;
-      const decl = spec.attrIndex.get(anchor.name)!;
-      return !(decl.default && decl.default === a);
+      return !(anchor.decl.default && anchor.decl.default === a);
     }
     case 'region':
       return spec.regionGroup(op, anchor.name).some((r) => !r.empty);

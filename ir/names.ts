@@ -28,10 +28,22 @@ interface Counters {
 /** A chain of name sets: lookups see enclosing regions' names. */
 class NameScope {
   readonly names = new Set<string>();
-  constructor(readonly parent: NameScope | null) {}
+  /** The nearest enclosing scope with names (a parent scope is complete before its children start). */
+  readonly parent: NameScope | null;
+  constructor(parent: NameScope | null) {
+    while (parent && parent.names.size === 0) parent = parent.parent;
+    this.parent = parent;
+  }
   has(n: string): boolean {
     for (let s: NameScope | null = this; s; s = s.parent) if (s.names.has(n)) return true;
     return false;
+  }
+  /** Adds `n` unless this scope or an enclosing one has it; returns whether it was added. */
+  claim(n: string): boolean {
+    for (let s = this.parent; s; s = s.parent) if (s.names.has(n)) return false;
+    const before = this.names.size;
+    this.names.add(n);
+    return this.names.size !== before;
   }
 }
 
@@ -48,12 +60,20 @@ export function nameFromLoc(loc: Location): string | null {
   return null;
 }
 
-/** Names that are already valid suffix-ids (the common case, checked with one test). */
-const VALID_NAME = /^[A-Za-z_$.\-][\w$.\-]*$/;
+/** Whether `name` is already a valid suffix-id (`[A-Za-z_$.-][\w$.-]*`), the common case. */
+function isValidName(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c === 46 || c === 45;
+    if (!letter && !(k > 0 && c >= 48 && c <= 57)) return false;
+  }
+  return true;
+}
 
 /** Makes a name printable as an SSA suffix-id: invalid characters become `_`. */
 function sanitize(name: string): string {
-  if (VALID_NAME.test(name)) return name;
+  if (isValidName(name)) return name;
   let s = name.replace(/[^\w$.\-]/g, '_');
   if (/^\d/.test(s) && !/^\d+$/.test(s)) s = '_' + s;
   return s;
@@ -84,10 +104,7 @@ export function computeNames(root: Operation): NameTable {
 }
 
 function uniqueName(base: string, scope: NameScope, c: Counters): string {
-  if (!scope.has(base)) {
-    scope.names.add(base);
-    return base;
-  }
+  if (scope.claim(base)) return base;
   for (;;) {
     const probe = `${base}_${c.conflict++}`;
     if (!scope.has(probe)) {

@@ -33,7 +33,8 @@ export class Printer implements FormatPrinter {
   private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
   private readonly locAliases = new Map<Location, string>();
-  private readonly defaultDialects: (string | undefined)[] = [];
+  /** Per enclosing region: the `dialect.` prefix elided from op names there (inherited from enclosing ops), if any. */
+  private readonly opPrefixes: (string | undefined)[] = [];
 
   constructor(readonly options: PrintOptions = {}) {}
 
@@ -92,13 +93,24 @@ export class Printer implements FormatPrinter {
     printDictionary(this, list);
   }
   attrsToPrint(op: Operation, elided: Set<string>): [string, Attribute][] {
-    if (!op.properties && !op.attributes) return NO_ATTRS; // defaults are never printed in attr-dicts
+    if (!op.attributes && !this.printsSomeProperty(op, elided)) return NO_ATTRS; // defaults are never printed in attr-dicts
     const spec = op.spec;
     return op.allAttrs().filter(([k, v]) => {
       if (elided.has(k)) return false;
       const d = spec?.attrIndex.get(k);
       return !(d?.default && d.default === v);
     });
+  }
+  /** Whether some property of `op` is neither elided nor equal to its default (what `attrsToPrint` keeps). */
+  private printsSomeProperty(op: Operation, elided: Set<string>): boolean {
+    const props = op.properties;
+    if (!props) return false;
+    for (const k in props) {
+      if (elided.has(k)) continue;
+      const d = op.spec?.attrIndex.get(k);
+      if (!(d?.default && d.default === props[k])) return true;
+    }
+    return false;
   }
   printRegionArgument(arg: BlockArgument, attrs?: [string, Attribute][] | null): void {
     this.printOperand(arg);
@@ -112,7 +124,8 @@ export class Printer implements FormatPrinter {
   }
   printRegion(r: Region, opts: RegionPrintOptions = { printEntryBlockArgs: true }): void {
     const parentOp = r.parent;
-    this.defaultDialects.push(parentOp?.spec?.decl.defaultDialect);
+    const dialect = parentOp?.spec?.decl.defaultDialect;
+    this.opPrefixes.push(dialect ? dialect + '.' : this.opPrefixes[this.opPrefixes.length - 1]);
     this.out += '{\n';
     const outer = this.indent;
     this.indent += '  ';
@@ -130,7 +143,7 @@ export class Printer implements FormatPrinter {
     });
     this.indent = outer;
     this.out += outer + '}';
-    this.defaultDialects.pop();
+    this.opPrefixes.pop();
   }
 
   private printBlockLabel(b: Block, isEntry: boolean): void {
@@ -168,6 +181,11 @@ export class Printer implements FormatPrinter {
 
   /** Everything written so far. */
   private take(): string {
+    if (this.chunks.length === 0) {
+      const s = this.out;
+      this.out = '';
+      return s;
+    }
     this.flushChunk();
     const all = this.chunks.join('');
     this.chunks.length = 0;
@@ -201,10 +219,9 @@ export class Printer implements FormatPrinter {
   /** The op name as printed: without the prefix of the default dialect in effect (inherited from enclosing ops), or of builtin when none is. */
   private displayName(op: Operation): string {
     const name = op.name;
-    let d: string | undefined;
-    for (let k = this.defaultDialects.length - 1; k >= 0 && !d; k--) d = this.defaultDialects[k];
-    if (!d) return name.startsWith('builtin.') ? name.slice(8) : name;
-    return name.startsWith(d + '.') ? name.slice(d.length + 1) : name;
+    const prefix = this.opPrefixes[this.opPrefixes.length - 1];
+    if (!prefix) return name.startsWith('builtin.') ? name.slice(8) : name;
+    return name.startsWith(prefix) ? name.slice(prefix.length) : name;
   }
 
   private printGeneric(op: Operation): void {
@@ -432,10 +449,14 @@ export function printOp(op: Operation, options: PrintOptions = {}): string {
 }
 
 setOpPrinter((op) => printOp(op));
+/** Printers for `plainText` (`Type.toString`, messages), reused: building one per call showed in profiles. */
+const plainPrinters: Printer[] = [];
 setPlainTextImpl((body) => {
-  const p = new Printer({});
-  body(p);
-  return (p as unknown as { take(): string }).take();
+  const p = plainPrinters.pop() ?? new Printer({});
+  body(p); // a printer left midway by an exception is not reused
+  const text = (p as unknown as { take(): string }).take();
+  plainPrinters.push(p);
+  return text;
 });
 
 export { printResultTypes, UnitAttr };

@@ -7,7 +7,7 @@ import { FileLineColLoc, type Location, NameLoc, CallSiteLoc, FusedLoc } from '.
 import { Diagnostic, DiagnosticError } from './diagnostics.js';
 import { Block, BlockArgument, type Operation, OpResult, type Region, type Value } from './ir.js';
 import { FunctionType, RankedTensorType, ShapedType, type Type, encodingOf } from './types.js';
-import { registry, type VerifyResult } from './op-spec.js';
+import { registry, type OpSpec, type VerifyResult } from './op-spec.js';
 
 /** Builds an error diagnostic located at `op` (source position if parsed, else its location). */
 export function opError(op: Operation, message: string): Diagnostic {
@@ -97,17 +97,18 @@ class Verifier {
     const module = op.name === 'builtin.module' ? op : this.currentModule;
     let checked = this.checkedTypes.get(module);
     if (!checked) this.checkedTypes.set(module, (checked = new Set()));
-    const seen = checked;
-    const check = (t: Type) => {
-      if (seen.has(t)) return;
-      for (const h of hooks) {
-        const msg = h(t, op);
-        if (msg) this.fail(op, msg);
-      }
-      seen.add(t);
-    };
-    for (const r of op.results) check(r.type);
-    for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) check(a.type);
+    const results = op.results;
+    for (let k = 0; k < results.length; k++) if (!checked.has(results[k].type)) this.checkType(results[k].type, op, checked);
+    for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) if (!checked.has(a.type)) this.checkType(a.type, op, checked);
+  }
+
+  /** Runs the dialects' type hooks on `t` (reported at `op`) and records it as checked. */
+  private checkType(t: Type, op: Operation, checked: Set<Type>): void {
+    for (const h of registry.typeVerifiers) {
+      const msg = h(t, op);
+      if (msg) this.fail(op, msg);
+    }
+    checked.add(t);
   }
 
   private verifyStructure(op: Operation): void {
@@ -178,39 +179,29 @@ class Verifier {
 
   private verifyTraits(op: Operation): void {
     const spec = op.spec!;
-    const traits = spec.traitSet;
-    if (traits.has('SameOperandsAndResultType')) {
+    const traits = traitsOf(spec);
+    if (traits.sameOperandsAndResultType) {
       const t = op.numOperands ? op.operands[0].value.type : op.numResults ? op.results[0].type : null;
       for (const o of op.operands) if (o.value.type !== t) this.fail(op, 'requires the same type for all operands and results');
       for (const r of op.results) if (r.type !== t) this.fail(op, 'requires the same type for all operands and results');
     }
-    if (traits.has('SameTypeOperands')) {
+    if (traits.sameTypeOperands) {
       for (const o of op.operands) if (o.value.type !== op.operands[0].value.type) this.fail(op, 'requires all operands to have the same type');
     }
-    if (traits.has('SameOperandsAndResultShape') && !sameShapes(op, true)) this.fail(op, 'requires the same shape for all operands and results');
-    if (traits.has('SameOperandsShape') && !sameShapes(op, false)) this.fail(op, 'requires the same shape for all operands');
-    if (traits.has('SameOperandsAndResultEncoding') && !sameEncodings(op, true)) this.fail(op, 'requires the same encoding for all operands and results');
-    if (traits.has('SameOperandsEncoding') && !sameEncodings(op, false)) this.fail(op, 'requires the same encoding for all operands');
+    if (traits.sameOperandsAndResultShape && !sameShapes(op, true)) this.fail(op, 'requires the same shape for all operands and results');
+    if (traits.sameOperandsShape && !sameShapes(op, false)) this.fail(op, 'requires the same shape for all operands');
+    if (traits.sameOperandsAndResultEncoding && !sameEncodings(op, true)) this.fail(op, 'requires the same encoding for all operands and results');
+    if (traits.sameOperandsEncoding && !sameEncodings(op, false)) this.fail(op, 'requires the same encoding for all operands');
     const allowed = spec.allowedParents;
     if (allowed) {
       const parent = op.parentOp;
       if (!parent || !allowed.includes(parent.name))
         this.fail(op, `expects parent op ${allowed.length > 1 ? 'to be one of ' : ''}'${allowed.join(', ')}'`);
     }
-    if (traits.has('Terminator')) {
+    if (traits.terminator) {
       if (op.parent && op.parent.last !== op) this.fail(op, 'must be the last operation in the parent block');
     }
-    if (traits.has('IsolatedFromAbove')) {
-      op.walk((inner) => {
-        if (inner === op) return;
-        for (const o of inner.operands) {
-          if (!isDefinedInside(o.value, op))
-            throw new DiagnosticError(
-              opError(inner, `using value defined outside the region`).attachNote(`required by region isolation constraints`, op.srcPos),
-            );
-        }
-      }, 'pre');
-    }
+    if (traits.isolatedFromAbove) for (const r of op.regions) checkIsolated(op, r);
   }
 
   private verifyRegion(op: Operation, r: Region): void {
@@ -322,6 +313,56 @@ class Verifier {
     if (rpo.length) idom.set(rpo[0], null);
     this.domCache.set(region, idom);
     return idom;
+  }
+}
+
+/** The traits the verifier tests on every op, read once per spec instead of by name per op. */
+interface TraitFlags {
+  sameOperandsAndResultType: boolean;
+  sameTypeOperands: boolean;
+  sameOperandsAndResultShape: boolean;
+  sameOperandsShape: boolean;
+  sameOperandsAndResultEncoding: boolean;
+  sameOperandsEncoding: boolean;
+  terminator: boolean;
+  isolatedFromAbove: boolean;
+}
+
+const traitCache = new WeakMap<OpSpec, TraitFlags>();
+
+function traitsOf(spec: OpSpec): TraitFlags {
+  let flags = traitCache.get(spec);
+  if (flags) return flags;
+  const t = spec.traitSet;
+  flags = {
+    sameOperandsAndResultType: t.has('SameOperandsAndResultType'),
+    sameTypeOperands: t.has('SameTypeOperands'),
+    sameOperandsAndResultShape: t.has('SameOperandsAndResultShape'),
+    sameOperandsShape: t.has('SameOperandsShape'),
+    sameOperandsAndResultEncoding: t.has('SameOperandsAndResultEncoding'),
+    sameOperandsEncoding: t.has('SameOperandsEncoding'),
+    terminator: t.has('Terminator'),
+    isolatedFromAbove: t.has('IsolatedFromAbove'),
+  };
+  traitCache.set(spec, flags);
+  return flags;
+}
+
+/** Checks that every op nested in `region` of the isolated op `iso` uses only values defined inside `iso` (ops in pre-order). */
+function checkIsolated(iso: Operation, region: Region): void {
+  for (const b of region.blocks) {
+    for (let inner = b.first; inner; inner = inner.next) {
+      const ops = inner.operands;
+      for (let k = 0; k < ops.length; k++) {
+        const v = ops[k].value;
+        // A value of the user's own block is inside `iso` (the common case, decided without a walk up).
+        if (v.parentBlock === b || isDefinedInside(v, iso)) continue;
+        throw new DiagnosticError(
+          opError(inner, `using value defined outside the region`).attachNote(`required by region isolation constraints`, iso.srcPos),
+        );
+      }
+      for (const r of inner.regions) checkIsolated(iso, r);
+    }
   }
 }
 

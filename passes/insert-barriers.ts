@@ -13,7 +13,9 @@
  * Scratch (as Triton): an op with `allocation.offset` other than `local_alloc`, or a
  * `ttg.convert_layout` whose conversion goes through shared memory, first writes its scratch
  * (checked against pending accesses), then synchronizes internally (clearing everything pending)
- * and finally reads the scratch, which stays pending.
+ * and finally reads the scratch, which stays pending. A convert_layout's internal barrier is this
+ * pass's too: it marks the op with `ttg.scratch_sync` and the target emits the bar.sync only where
+ * it is set (reductions and scans still synchronize on their own).
  * `ttg.async_wait` only waits for the calling thread's own copies, so it does not order other
  * threads' accesses: as Triton 3.x does, a barrier is put right after it unless one follows already.
  *
@@ -25,6 +27,8 @@
  */
 import type { Block, Operation, Region } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
+import { UnitAttr } from '../ir/attributes.js';
+import { SCRATCH_SYNC } from '../dialects/ttg/layout-scratch.js';
 import { BufferIds, MembarState, effectsOf } from './analysis/membar.js';
 import type { PassContext, PassDecl } from './pass.js';
 
@@ -53,6 +57,7 @@ function applyEffects(op: Operation, state: MembarState, w: Walk, insert: boolea
   }
   if (fx.scratch) {
     // The op's internal barrier orders everything before its final scratch read.
+    if (insert && op.name === 'ttg.convert_layout') op.setAttr(SCRATCH_SYNC, UnitAttr.get());
     state.sync();
     state.add(fx.scratch, false);
     return;

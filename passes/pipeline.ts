@@ -16,13 +16,13 @@
  *    replaced by its ahead form; results used after the loop keep their meaning.
  * A loop with candidate loads that is unsafe to pipeline is left alone with a remark.
  */
-import type { Operation, Value } from '../ir/ir.js';
+import { ValueMapping, type Operation, type Value } from '../ir/ir.js';
 import { IntegerAttr } from '../ir/attributes.js';
 import { i } from '../ir/types.js';
 import { AsyncTokenType } from '../dialects/ttg/types.js';
 import { getAxisInfo, type AxisInfoAnalysis } from './analysis/axis-info.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
-import { IntEmitter, ValueMapping, bufferType, copyContiguity, issueCopy, slot, stashThroughShared } from './support/pipeline-emit.js';
+import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, stashThroughShared } from './support/pipeline-emit.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The loop after the prologue: its new init values and the buffers. */

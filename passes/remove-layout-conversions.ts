@@ -12,15 +12,18 @@
  * expand_dims) as long as that layout is blocked (or a slice, for 1-D results). Anything else (block
  * arguments, loads, dots, reductions, loop results) stops the plan, and the convert stays.
  * Before that, a `tt.scan` of converted operands is moved to their source layout (converting its
- * results instead), so the converts around it fold away.
+ * results instead), and so is a `tt.trans` of a converted blocked operand (its result takes the
+ * source layout transposed, as Triton infers it), so the converts around them fold away.
  * Originals are kept while other ops use them; ops left dead are erased afterwards.
  */
 import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
-import { DenseElementsAttr, IntegerAttr } from '../ir/attributes.js';
 import { eraseDeadOps, isSideEffectFree } from '../ir/patterns.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
+import { DenseArrayAttr, DenseElementsAttr, IntegerAttr } from '../ir/attributes.js';
 import { BLOCKED, isLayout, SLICE, slice } from '../dialects/ttg/layout-attrs.js';
+import type { StructAttr } from '../dialects/ttg/struct-attr.js';
+import { transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** How deep a backward slice may go before a rematerialization is given up. */
@@ -174,8 +177,40 @@ function hoistConvertsOverScans(fn: Operation, b: Builder): number {
   return moved;
 }
 
+/**
+ * A transposition keeps its operand's layout (transposed): a trans of a converted blocked value is
+ * done on the source and its result converted instead, so the transposed tile is exchanged once.
+ */
+// %c = convert %x : A -> B ; %t = tt.trans %c : B -> B^T  ->  %t' = tt.trans %x : A -> A^T ; %t = convert %t' : A^T -> B^T
+function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
+  const transes: Operation[] = [];
+  fn.walk((op) => void (op.name === 'tt.trans' && transes.push(op)), 'pre');
+  let moved = 0;
+  for (const trans of transes) {
+    const cvt = trans.operand(0).definingOp;
+    const order = trans.getAttr('order');
+    if (cvt?.name !== CONVERT || !(order instanceof DenseArrayAttr)) continue;
+    const src = cvt.operand(0);
+    const enc = (src.type as RankedTensorType).encoding;
+    if (!isLayout(enc, BLOCKED)) continue;
+    const copy = trans.clone();
+    copy.setOperand(0, src);
+    const resT = trans.result(0).type as RankedTensorType;
+    copy.result(0).type = resT.withEncoding(transLayout(enc as StructAttr, order.values.map(Number)));
+    b.setInsertionPoint(trans);
+    b.insert(copy);
+    const back = b.create(CONVERT, { operands: { src: copy.result(0) }, results: { result: resT }, loc: trans.loc }).result(0);
+    trans.replaceAllUsesWith([back]);
+    trans.erase();
+    eraseDeadOps([cvt]);
+    moved++;
+  }
+  return moved;
+}
+
 function run(fn: Operation, ctx: PassContext): void {
   ctx.bump('scans-relaid', hoistConvertsOverScans(fn, new Builder()));
+  ctx.bump('transes-relaid', hoistConvertsOverTranses(fn, new Builder()));
   const converts: Operation[] = [];
   fn.walk((op) => void (op.name === CONVERT && converts.push(op)), 'pre');
   const remat = new Rematerializer();
@@ -205,6 +240,7 @@ export const removeLayoutConversions: PassDecl = {
     'ops-rematerialized': 'number of ops (and folded converts) created in a new layout',
     'ops-erased': 'number of ops erased after they became dead',
     'scans-relaid': 'number of tt.scan ops moved to the layout of their converted operands',
+    'transes-relaid': 'number of tt.trans ops moved to the (transposed) layout of their converted operands',
   },
   run,
 };

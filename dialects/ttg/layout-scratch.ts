@@ -303,3 +303,163 @@ export function conversionScratchBytes(src: Attribute, dst: Attribute, shape: re
   const bytes = Math.max(1, elementBytes);
   return numScratchElemsSwizzledCvt(src, dst, shape, bytes * 8) * bytes;
 }
+
+// ---- The element order of a conversion's scratch (what the NVPTX target writes and reads) ----
+
+/**
+ * Unit attribute insert-barriers puts on an op that goes through shared-memory scratch when its
+ * writes must be separated from its reads by a barrier (always, today): the target emits that
+ * bar.sync (and one between rounds) only where it is set, so every barrier comes from the pass.
+ */
+export const SCRATCH_SYNC = 'ttg.scratch_sync';
+
+/** One side of a conversion through scratch: flat (row-major) index contributions within a round. */
+export interface ExchangeSide {
+  /** What each register bit adds to the flat index (0 for broadcast copies, or a round bit). */
+  regs: readonly number[];
+  /** What each lane bit adds to the flat index (0 for broadcast lanes). */
+  lanes: readonly number[];
+}
+
+/**
+ * Where every element of one round goes in a conversion's scratch, and the vectors moved.
+ * The element with flat index f (within the round) lives at scratch element
+ * `XOR of images[b] over the set bits b of f`: a bit permutation (the vector bases lowest) plus an
+ * XOR swizzle of the bank bits, so the size is that of the unswizzled tile and no padding is added.
+ */
+export interface ExchangePlan {
+  /** log2 of the elements one round holds. */
+  bits: number;
+  /** Scratch element offset of each flat-index bit 2^b, b < bits. */
+  images: number[];
+  /** Flat bases of one store vector (component c is the XOR of the bases of c's set bits), lowest first. */
+  storeVec: number[];
+  /** Flat bases of one load vector. */
+  loadVec: number[];
+}
+
+const isBit = (x: number, bits: number): boolean => x > 0 && x < 2 ** bits && (x & (x - 1)) === 0;
+
+/** Reduces `v` by a GF(2) basis kept with distinct leading bits; 0 means `v` is in its span. */
+function reduceBy(basis: readonly number[], v: number): number {
+  for (const b of basis) if ((v ^ b) < v) v ^= b;
+  return v;
+}
+
+/** Adds `v` to `basis` (kept sorted high to low by leading bit) when independent; returns whether it was. */
+function addToBasis(basis: number[], v: number): boolean {
+  const r = reduceBy(basis, v);
+  if (!r) return false;
+  basis.push(r);
+  basis.sort((a, b) => b - a);
+  return true;
+}
+
+/**
+ * Plans the scratch order of a layout conversion so that both sides hit distinct shared-memory
+ * banks (our own construction, in the spirit of Triton 3.4+'s GenericSwizzling):
+ *
+ * 1. Vectors: bases held in registers by both sides are moved as vectors by both (up to 16 bytes,
+ *    4 components). Then one side (the writer unless the reader gains more) widens its vectors with
+ *    its register bases that are lane bases of the other side, as a transposition needs: those
+ *    elements are then read one per lane, four neighbouring lanes from one 16-byte chunk.
+ * 2. Order: the vector bases take the lowest scratch bits, the other flat bits follow in order.
+ * 3. Swizzle (4-byte elements: one per bank): a warp's access is served 128 bytes at a time (32
+ *    lanes of one word, 16 of 8 bytes, 8 of 16 bytes); those lanes must land in distinct banks, i.e.
+ *    their images must be independent in the bank bits above the vector. A lane whose image is not
+ *    gets a bit of the bank range XORed in by one of its scratch bits above the 32 banks (each such
+ *    bit is given one XOR term, the first time a lane needs it). XOR swizzling keeps the scratch
+ *    size: no padding is added, so alloc-shared's `conversionScratchBytes` still applies.
+ *
+ * A 64x64 fp32 transposition from Triton's load layout (`sizePerThread = [1, 4]`, `threadsPerWarp =
+ * [2, 16]`) to its transpose gets 16-byte stores and 4-byte loads with no bank conflict; the
+ * unswizzled row-major order had 16-way conflicts on the stores.
+ */
+export function planExchange(src: ExchangeSide, dst: ExchangeSide, bits: number, elementBytes: number, maxVecBits: number): ExchangePlan {
+  const cap = Math.max(0, Math.min(maxVecBits, ilog2(Math.floor(16 / Math.max(1, elementBytes)))));
+  const regBits = (s: ExchangeSide) => s.regs.filter((x) => isBit(x, bits));
+  const common = regBits(src).filter((x) => dst.regs.includes(x)).slice(0, cap);
+  const widen = (s: ExchangeSide, other: ExchangeSide) => regBits(s).filter((x) => !common.includes(x) && other.lanes.includes(x)).slice(0, cap - common.length);
+  const wSrc = widen(src, dst);
+  const wDst = widen(dst, src);
+  const byWriter = wSrc.length >= wDst.length;
+  const storeVec = byWriter ? [...common, ...wSrc] : common;
+  const loadVec = byWriter ? common : [...common, ...wDst];
+  const low = storeVec.length >= loadVec.length ? storeVec : loadVec;
+  // 2. A bit permutation: flat bit b goes to scratch bit perm[b].
+  const perm = new Array<number>(bits);
+  low.forEach((x, k) => (perm[ilog2(x)] = k));
+  let next = low.length;
+  for (let b = 0; b < bits; b++) if (perm[b] === undefined) perm[b] = next++;
+  const permute = (f: number): number => {
+    let out = 0;
+    for (let b = 0; b < bits; b++) if ((f >>> b) & 1) out |= 1 << perm[b];
+    return out;
+  };
+  // 3. The swizzle: xorOf[j] is XORed into the bank bits when scratch bit j (>= 5) is set.
+  const xorOf = new Array<number>(bits).fill(0);
+  const swizzle = (y: number): number => {
+    let z = y;
+    for (let j = 5; j < bits; j++) if ((y >>> j) & 1) z ^= xorOf[j];
+    return z;
+  };
+  if (elementBytes === 4 && bits > 5) {
+    const fixed = new Set<number>();
+    const sides: [ExchangeSide, number][] = [
+      [src, storeVec.length],
+      [dst, loadVec.length],
+    ];
+    for (const [side, vec] of sides) {
+      const bankMask = 31 & ~((1 << vec) - 1);
+      const span: number[] = [];
+      for (const x of side.lanes.slice(0, 5 - vec)) {
+        if (!x) continue; // a broadcast lane reads the same word
+        const y = permute(x);
+        let proj = swizzle(y) & bankMask;
+        if (!addToBasis(span, proj)) {
+          const free = [...Array(bits).keys()].find((j) => j >= 5 && ((y >>> j) & 1) && !fixed.has(j));
+          const fix = free === undefined ? undefined : [...Array(5).keys()].map((k) => 1 << k).find((e) => e >= 1 << low.length && (e & bankMask) && reduceBy(span, proj ^ e));
+          if (free !== undefined && fix !== undefined) {
+            xorOf[free] = fix;
+            proj ^= fix;
+            addToBasis(span, proj);
+          }
+        }
+        for (let j = 5; j < bits; j++) if ((y >>> j) & 1) fixed.add(j);
+      }
+    }
+  }
+  const images = [...Array(bits).keys()].map((b) => swizzle(permute(1 << b)));
+  return { bits, images, storeVec, loadVec };
+}
+
+/**
+ * The worst bank conflict of one side of a plan (for tests and docs): over every access of a warp
+ * and every group of lanes served together (128 bytes), the most distinct words one bank holds
+ * (1: conflict-free, 32: fully serialized). `vec` is the side's vector (flat bases).
+ */
+export function exchangeConflicts(plan: ExchangePlan, side: ExchangeSide, vec: readonly number[], elementBytes: number): number {
+  const at = (f: number) => plan.images.reduce((acc, img, b) => ((f >>> b) & 1 ? acc ^ img : acc), 0);
+  const vecBytes = elementBytes << vec.length;
+  const perPhase = Math.max(1, Math.min(32, 128 / vecBytes));
+  const regs = side.regs.filter((x) => x && !vec.includes(x) && x < 2 ** plan.bits);
+  let worst = 1;
+  for (let r = 0; r < 1 << regs.length; r++) {
+    const rf = regs.reduce((acc, x, k) => ((r >>> k) & 1 ? acc ^ x : acc), 0);
+    for (let p = 0; p < 32; p += perPhase) {
+      const banks = new Map<number, Set<number>>();
+      for (let lane = p; lane < p + perPhase; lane++) {
+        const f = side.lanes.reduce((acc, x, k) => ((lane >>> k) & 1 ? acc ^ x : acc), rf);
+        const byte = at(f) * elementBytes;
+        for (let w = 0; w < Math.max(1, vecBytes / 4); w++) {
+          const word = Math.floor(byte / 4) + w;
+          const bank = word % 32;
+          if (!banks.has(bank)) banks.set(bank, new Set());
+          banks.get(bank)!.add(word);
+        }
+      }
+      for (const words of banks.values()) worst = Math.max(worst, words.size);
+    }
+  }
+  return worst;
+}

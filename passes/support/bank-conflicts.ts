@@ -10,15 +10,16 @@
  * warp instructions for a given encoding with exactly the addressing of the NVPTX target
  * (`sharedOffset`, `sharedVectorElems` of dialects/ttg/shared-layout.ts): warp 0 is
  * representative, and every register group of `v` consecutive registers is one instruction
- * (for writes, but those holding only broadcast copies).
+ * (writes skip the groups that hold only broadcast copies).
  */
 import type { Attribute } from '../../ir/attributes.js';
 import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
 import { dimName } from '../../dialects/ttg/layout-linear.js';
 import { sharedOffset, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
 
-/** Banks of shared memory, and bytes per bank word. */
+/** Banks of shared memory. */
 export const NUM_BANKS = 32;
+/** Bytes of one bank word. */
 export const BANK_BYTES = 4;
 
 /** One warp-wide shared-memory instruction: the byte address each lane starts at, and bytes per lane. */

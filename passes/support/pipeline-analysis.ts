@@ -1,8 +1,8 @@
 /**
  * What the `pipeline` pass may pipeline in one `scf.for` (passes/pipeline.ts), and whether it is
  * safe:
- *  - candidate loads: a `tt.load` of a tensor of pointers, directly in the loop body, whose only
- *    use is a `ttg.local_alloc` read back by `ttg.local_load`s (possibly through
+ *  - candidate loads: a non-volatile `tt.load` of a tensor of pointers, directly in the loop body,
+ *    whose only use is a `ttg.local_alloc` read back by `ttg.local_load`s (possibly through
  *    `ttg.memdesc_trans`) into `#ttg.dot_op` layouts, or a `ttg.convert_layout` to a `#ttg.dot_op`;
  *  - the stage-0 slice: the body ops computing the loads' pointers, masks and `other` values, and
  *    the next values of the loop-carried values they use (closed under both); every op in it
@@ -11,6 +11,7 @@
  *    once the loads are gone (the others are dropped: the pass carries them S-1 iterations ahead),
  *    and which body ops become dead.
  */
+import { boolAttr } from '../../ir/attributes.js';
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { BlockArgument } from '../../ir/ir.js';
 import { isSideEffectFree } from '../../ir/patterns.js';
@@ -70,6 +71,8 @@ function feedsDotOnly(v: Value, body: Block): boolean {
 /** The load's form if it is a candidate (see the file comment), else null. */
 function candidate(op: Operation, body: Block): PipelinedLoad | null {
   if (op.name !== 'tt.load' || !op.result(0).hasOneUse) return null;
+  // A volatile load must stay where it is.
+  if (op.getAttr('isVolatile') === boolAttr(true)) return null;
   const t = op.operand(0).type;
   if (!(t instanceof RankedTensorType) || !(t.elementType instanceof PointerType) || !isDistributed(t.encoding)) return null;
   const user = op.result(0).users()[0];

@@ -4,8 +4,7 @@
  * rewrite of the convert-to-gpu operand form to the local_alloc/local_load form.
  */
 import { IntegerAttr } from '../../ir/attributes.js';
-import type { Operation, Value } from '../../ir/ir.js';
-import { ValueMapping } from '../../ir/ir.js';
+import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType, i, type Type } from '../../ir/types.js';
 import { CmpIPredicate } from '../../dialects/arith.js';
@@ -27,13 +26,24 @@ export class IntEmitter {
   /** The constant `v` of type `t` (an integer or index type). */
   constant(v: number, t: Type): Value {
     const key = `${v}:${t.id}`;
-    let c = this.consts.get(key);
-    if (c) return c;
+    let c = this.consts.get(key) ?? this.existing(IntegerAttr.get(v, t));
+    if (c) {
+      this.consts.set(key, c);
+      return c;
+    }
     const ip = this.rw.insertionPoint;
     c = this.rw.createBefore(this.hoistBefore, 'arith.constant', { attrs: { value: IntegerAttr.get(v, t) } }).result(0);
     this.rw.restoreInsertionPoint(ip);
     this.consts.set(key, c);
     return c;
+  }
+
+  /** An `arith.constant` holding `value` earlier in the loop's block, if any (reused, as cse would). */
+  private existing(value: IntegerAttr): Value | undefined {
+    for (let op = this.hoistBefore.prev; op; op = op.prev) {
+      if (op.name === 'arith.constant' && op.getAttr('value') === value) return op.result(0);
+    }
+    return undefined;
   }
 
   /** `op lhs, rhs` for a binary integer op (addi, muli, andi...). */
@@ -157,4 +167,3 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   l.convert = null;
 }
 
-export { ValueMapping };

@@ -3,15 +3,16 @@
  * `splat`, `broadcast`, `expand_dims`, `reshape`, `addptr`, and `convert_layout` (a register
  * permutation where the threads already hold the right elements, else through shared memory).
  */
-import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { DenseArrayAttr, DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import { standardDims } from '../../dialects/ttg/layout-linear.js';
+import { planExchange, SCRATCH_SYNC, type ExchangePlan, type ExchangeSide } from '../../dialects/ttg/layout-scratch.js';
 import { sameThreadsHoldSameElements, scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { I1, I16, I32, bitsType, internalError, targetError } from './emitter.js';
-import { registersByCoords, stridesOf, type RegLayout } from './layout.js';
+import { registersByCoords, type RegLayout } from './layout.js';
 
 /** The value of a splat or scalar constant attribute as an immediate register. */
 function immediate(ctx: LoweringContext, attr: IntegerAttr | FloatAttr | DenseElementsAttr, t: Type, op: Operation): Value {
@@ -55,21 +56,6 @@ function permute(ctx: LoweringContext, op: Operation, map: number[] | null): voi
 export function smemBytes(t: Type): number {
   if (t instanceof PointerType) return 8;
   return Math.max(1, bitWidth(t) / 8);
-}
-
-/** The register's row-major element index as a register value (thread part hoisted). */
-function flatIndex(ctx: LoweringContext, l: RegLayout, r: number): Value {
-  const strides = stridesOf(l.shape);
-  const thread = ctx.hoist(`flat:${l.key}`, () => {
-    let acc: Value | null = null;
-    for (let d = 0; d < l.shape.length; d++) {
-      const term = ctx.e.mulImm(ctx.threadCoord(l, d), strides[d]);
-      acc = acc ? ctx.e.add(acc, term) : term;
-    }
-    return acc ?? ctx.e.imm(I32, 0);
-  });
-  const regPart = l.regCoords[r].reduce((s, c, d) => s + c * strides[d], 0);
-  return ctx.e.addImm(thread, regPart);
 }
 
 /** Stores `v` (a register of element type `t`) to shared address `addr`, predicated by `guard`. */
@@ -117,7 +103,88 @@ function roundsOf(l: RegLayout, capacity: number): number[] | null {
   return flat(l, 'register').map((f) => Math.floor(f / capacity));
 }
 
-/** A layout conversion through shared memory: every thread writes its elements, then reads the ones it needs, in rounds that fit the scratch. */
+/** What each bit of `inDim` adds to the flat index (the values at 1, 2, 4, ...). */
+const flatBits = (l: RegLayout, inDim: string): number[] => {
+  const all = flat(l, inDim);
+  return [...Array(Math.log2(all.length)).keys()].map((k) => all[1 << k]);
+};
+
+/** A layout's side of an exchange through `capacity` elements of scratch (flat contributions within a round). */
+function exchangeSide(l: RegLayout, capacity: number): ExchangeSide {
+  return { regs: flatBits(l, 'register').map((f) => (f < capacity ? f : 0)), lanes: flatBits(l, 'lane') };
+}
+
+/** The scratch element offset of flat index `f` (within a round) under `plan`. */
+const scratchIndex = (plan: ExchangePlan, f: number): number => plan.images.reduce((acc, img, b) => ((f >>> b) & 1 ? acc ^ img : acc), 0);
+
+/**
+ * This thread's part of the scratch offset of `l`'s elements (hoisted): the XOR of the images of
+ * its lane and warp bits, each run of bits whose images are consecutive powers of two one mask and shift.
+ */
+function threadScratchIndex(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan): Value {
+  return ctx.hoist(`xchg:${l.key}:${plan.images.join(',')}`, () => {
+    const e = ctx.e;
+    const terms: Value[] = [];
+    const addId = (id: Value, bases: number[]) => {
+      const img = bases.map((f) => scratchIndex(plan, f));
+      for (let k = 0; k < img.length; ) {
+        const m = img[k];
+        if (!m) {
+          k++;
+          continue;
+        }
+        if (m & (m - 1)) {
+          // a swizzled bit: ((id >> k) & 1) * image
+          terms.push(e.mulImm(e.and(e.shrU(id, k), e.imm(I32, 1)), m));
+          k++;
+          continue;
+        }
+        let n = 1;
+        while (k + n < img.length && img[k + n] === m << n) n++;
+        const bitsOf = e.and(id, e.imm(I32, ((1 << n) - 1) << k));
+        const to = Math.log2(m);
+        terms.push(to >= k ? e.shl(bitsOf, to - k) : e.shrU(bitsOf, k - to));
+        k += n;
+      }
+    };
+    addId(ctx.laneId(), flatBits(l, 'lane'));
+    addId(ctx.warpId(), flatBits(l, 'warp'));
+    return terms.length ? terms.reduce((a, b) => e.xor(a, b)) : e.imm(I32, 0);
+  });
+}
+
+/**
+ * Shared addresses of one side of an exchange: register r's element is at
+ * `base + bytes * (thread ^ c)` with c = its constant scratch index; c's bits that the thread part
+ * can have are XORed in (once per distinct value), the others added, so ptxas folds them into the
+ * address as an immediate.
+ */
+function scratchAddresses(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan, base: Value, bytes: number): (r: number) => Value {
+  const e = ctx.e;
+  const capacity = 2 ** plan.bits;
+  const thread = threadScratchIndex(ctx, l, plan);
+  const threadBits = [...flatBits(l, 'lane'), ...flatBits(l, 'warp')].reduce((m, f) => m | scratchIndex(plan, f), 0);
+  const regFlat = flat(l, 'register');
+  const byXor = new Map<number, Value>();
+  return (r) => {
+    const f = regFlat[r] & (capacity - 1);
+    const c = scratchIndex(plan, f);
+    const x = c & threadBits;
+    if (!byXor.has(x)) byXor.set(x, e.add(base, e.mulImm(x ? e.xor(thread, e.imm(I32, x)) : thread, bytes)));
+    return e.addImm(byXor.get(x)!, (c & ~threadBits) * bytes);
+  };
+}
+
+/** The register bit of `l` that adds flat index `f`. */
+const regBitOf = (l: RegLayout, f: number): number => flatBits(l, 'register').indexOf(f);
+
+/**
+ * A layout conversion through shared memory: every thread writes its elements, then reads the
+ * ones it needs, in rounds that fit the scratch. The scratch order (`planExchange`) vectorizes
+ * both sides where it can and swizzles the bank bits so that neither side has bank conflicts; the
+ * bar.sync between the writes and the reads (and between rounds) is insert-barriers' decision,
+ * recorded on the op as `ttg.scratch_sync`: without it the lowering emits none (and the kernel races).
+ */
 function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayout, dst: RegLayout): void {
   const e = ctx.e;
   const elt = (op.operand(0).type as RankedTensorType).elementType;
@@ -127,21 +194,45 @@ function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayou
   if (allocated < bytes) throw targetError(op, `needs shared-memory scratch to convert '${op.operand(0).type}' to '${op.result(0).type}', but alloc-shared gave it none`);
   let capacity = 1 << Math.floor(Math.log2(Math.max(1, Math.floor(allocated / bytes))));
   capacity = Math.min(capacity, numel);
-  const base = e.addImm(ctx.smemBase(), scratchAt(ctx, op, capacity * bytes));
+  const start = scratchAt(ctx, op, capacity * bytes);
+  const base = e.addImm(ctx.smemBase(), start);
   const srcRounds = roundsOf(src, capacity);
   const dstRounds = roundsOf(dst, capacity);
   if (!srcRounds || !dstRounds)
     throw targetError(op, `cannot convert '${op.operand(0).type}' to '${op.result(0).type}' in ${numel / capacity} rounds through ${allocated} bytes of scratch`);
   const regs = ctx.get(op.operand(0), op);
+  const regT = regs[0].type;
+  // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width.
+  const maxVecBits = regT === I1 || start % 16 ? 0 : 2;
+  const plan = planExchange(exchangeSide(src, capacity), exchangeSide(dst, capacity), Math.log2(capacity), bytes, maxVecBits);
+  const sync = op.getAttr(SCRATCH_SYNC) !== undefined;
   const guard = ownerGuard(ctx, src);
-  const at = (l: RegLayout, r: number, round: number) => e.add(base, e.mulImm(e.addImm(flatIndex(ctx, l, r), -round * capacity), bytes));
+  const srcAt = scratchAddresses(ctx, src, plan, base, bytes);
+  const dstAt = scratchAddresses(ctx, dst, plan, base, bytes);
+  const srcVec = plan.storeVec.map((f) => 1 << regBitOf(src, f));
+  const dstVec = plan.loadVec.map((f) => 1 << regBitOf(dst, f));
+  const vecMask = (v: number[]) => v.reduce((m, b) => m | b, 0);
+  const members = (r0: number, v: number[]) => [...Array(1 << v.length).keys()].map((c) => v.reduce((r, b, k) => ((c >>> k) & 1 ? r ^ b : r), r0));
+  const suffix = (n: number) => (n > 1 ? `v${n}.` : '') + bitsType(regT);
   const out: Value[] = new Array(dst.numRegs);
   const rounds = numel / capacity;
   for (let k = 0; k < rounds; k++) {
-    if (k > 0) e.barrier();
-    for (let r = 0; r < src.numRegs; r++) if (!(r & src.dupRegMask) && srcRounds[r] === k) storeShared(ctx, at(src, r, k), regs[r], guard);
-    e.barrier();
-    for (let r = 0; r < dst.numRegs; r++) if (dstRounds[r] === k) out[r] = loadShared(ctx, at(dst, r, k), regs[0].type);
+    if (k > 0 && sync) e.barrier();
+    for (let r = 0; r < src.numRegs; r++) {
+      if (r & src.dupRegMask || r & vecMask(srcVec) || srcRounds[r] !== k) continue;
+      if (regT === I1) storeShared(ctx, srcAt(r), regs[r], guard);
+      else e.st(`shared.${suffix(1 << srcVec.length)}`, srcAt(r), members(r, srcVec).map((m) => regs[m]), guard);
+    }
+    if (sync) e.barrier();
+    for (let r = 0; r < dst.numRegs; r++) {
+      if (r & vecMask(dstVec) || dstRounds[r] !== k) continue;
+      if (regT === I1) {
+        out[r] = loadShared(ctx, dstAt(r), regT);
+        continue;
+      }
+      const got = e.ld(`shared.${suffix(1 << dstVec.length)}`, dstAt(r), dstVec.length ? members(r, dstVec).map(() => regT) : [regT]);
+      members(r, dstVec).forEach((m, c) => (out[m] = got[c]));
+    }
   }
   ctx.set(op.result(0), out);
 }
@@ -203,6 +294,22 @@ export const TENSOR_RULES: Record<string, LowerRule> = {
   // tt.expand_dims / tt.reshape: the same row-major element in the same thread -> the same register
   'tt.expand_dims': (ctx, op) => permute(ctx, op, flatRegisterMap(ctx.layoutOf(op.operand(0), op), ctx.layoutOf(op.result(0), op))),
   'tt.reshape': (ctx, op) => permute(ctx, op, flatRegisterMap(ctx.layoutOf(op.operand(0), op), ctx.layoutOf(op.result(0), op))),
+  // tt.trans %x {order} : L -> L^T: the same registers, the result's coordinates permuted (the
+  // result layout is the transposed source layout, as convert-to-gpu and remove-layout-conversions give it)
+  'tt.trans': (ctx, op) => {
+    const src = ctx.layoutOf(op.operand(0), op);
+    const dst = ctx.layoutOf(op.result(0), op);
+    const order = op.getAttr('order');
+    if (!(order instanceof DenseArrayAttr)) throw internalError(op, 'expected an order attribute');
+    const perm = order.values.map(Number);
+    const moved = (b: readonly number[]) => perm.map((d) => b[d]).join(',');
+    const same = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => moved(x) === b[k].join(','));
+    if (!same(src.laneBases, dst.laneBases) || !same(src.warpBases, dst.warpBases)) return permute(ctx, op, null);
+    const bySrc = new Map(src.regCoords.map((c, r) => [moved(c), r] as const));
+    // dst coordinate d is src coordinate perm[d]
+    const map = dst.regCoords.map((c) => bySrc.get(c.join(',')) ?? -1);
+    permute(ctx, op, map.includes(-1) ? null : map);
+  },
   // ttg.convert_layout -> a register permutation, or a round trip through shared memory
   'ttg.convert_layout': (ctx, op) => {
     const src = ctx.layoutOf(op.operand(0), op);

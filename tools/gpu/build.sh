@@ -5,6 +5,9 @@
 # Keeps going after a failure; each compile's output is in OUT/<stem>.log; exits 1 if any failed.
 # A Triton-C source is compiled in one step (X.tc --from-c -D... --to-ptx ...); if that writes no
 # metadata, in two: X.tc --from-c -D... -o OUT/<stem>.ttir, then that TTIR --to-ptx as usual.
+# A build flag --without-pass=P (e.g. insert-barriers, to show what the pass prevents) compiles in
+# three steps: the tt IR (as above), triton-opt with the default pipeline minus P (as
+# --dump-pass-pipeline prints it, with the build's --num-warps) into OUT/<stem>.ttgir, then --to-ptx.
 set -u
 cd "$(dirname "$0")/../.."
 arch=sm_90a
@@ -19,6 +22,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 translate=${TRITON_TRANSLATE:-dist/bin/triton-translate.mjs}
+opt=${TRITON_OPT:-dist/bin/triton-opt.mjs}
 if [ ! -f "$translate" ]; then
   echo "build.sh: $translate not found (run 'npm run build' first)" >&2
   exit 2
@@ -36,17 +40,49 @@ compile() {
   "${cmd[@]}" >>"$out/$stem.log" 2>&1 && [ -s "$out/$stem.ptx" ] && [ -s "$out/$stem.json" ]
 }
 
+# without_pass STEM SRC PASS WARPS DEFINES...: tt IR, the default pipeline minus PASS, then --to-ptx
+without_pass() {
+  local stem=$1 src=$2 pass=$3 warps=$4
+  shift 4
+  local ttir="$out/$stem.ttir" ttg="$out/$stem.ttgir" pipeline
+  if [[ "$src" == *.tc ]]; then
+    echo "\$ node $translate $src --from-c $* -o $ttir" >>"$out/$stem.log"
+    node "$translate" "$src" --from-c "$@" -o "$ttir" >>"$out/$stem.log" 2>&1 || return 1
+  else
+    cp "$src" "$ttir"
+  fi
+  pipeline=$(node "$opt" "$ttir" --pass-pipeline=default --dump-pass-pipeline -o /dev/null 2>&1 | grep '^builtin.module(') || return 1
+  pipeline=$(echo "$pipeline" | sed -e "s/num-warps=[0-9]*/num-warps=$warps/" -e "s/,$pass\([,)]\)/\1/" -e "s/($pass,/(/")
+  echo "\$ node $opt $ttir --pass-pipeline='$pipeline' -o $ttg" >>"$out/$stem.log"
+  node "$opt" "$ttir" --pass-pipeline="$pipeline" -o "$ttg" >>"$out/$stem.log" 2>&1 || return 1
+  compile "$stem" "$ttg"
+}
+
 while IFS=$'\t' read -r -a f; do
   stem=${f[0]}
   src=${f[1]}
   defines=()
   others=()
+  without=""
+  warps=4
+  prev=""
   for flag in "${f[@]:2}"; do
-    case "$flag" in -D*) defines+=("$flag") ;; *) others+=("$flag") ;; esac
+    case "$flag" in
+      -D*) defines+=("$flag") ;;
+      --without-pass=*) without=${flag#--without-pass=} ;;
+      *) others+=("$flag"); [ "$prev" = --num-warps ] && warps=$flag ;;
+    esac
+    prev=$flag
   done
-  rm -f "$out/$stem.ptx" "$out/$stem.json" "$out/$stem.ttir" "$out/$stem.log"
+  rm -f "$out/$stem.ptx" "$out/$stem.json" "$out/$stem.ttir" "$out/$stem.ttgir" "$out/$stem.log"
   how=""
-  if [[ "$src" == *.tc ]]; then
+  if [ -n "$without" ]; then
+    if without_pass "$stem" "$src" "$without" "$warps" "${defines[@]}"; then
+      how=" (without $without, through $out/$stem.ttgir)"
+    else
+      how=FAILED
+    fi
+  elif [[ "$src" == *.tc ]]; then
     if compile "$stem" "$src" --from-c "${defines[@]}" "${others[@]}"; then
       how=""
     else

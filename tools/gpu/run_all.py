@@ -9,6 +9,8 @@ against float64 references and against the same kernels in Triton, for every cas
 --time    each case's time sizes: median of --iters runs (CUDA events, cold L2) of ours and Triton's.
 --sanitize  each case's small sizes under compute-sanitizer memcheck, racecheck and synccheck.
 --isolate   each case in its own process: a crash or hang (--case-timeout) costs only that case.
+A case with `race_suffix` also has variants built without insert-barriers (<variant><suffix>):
+--sanitize runs racecheck on them too and expects it to report hazards (clean there is a failure).
 Exit status 1 if any check fails, a kernel is missing, or a sanitizer reports errors.
 """
 import argparse
@@ -37,9 +39,9 @@ def log(*a):
     print(*a, flush=True)
 
 
-def kernel_for(case, size, build, cache):
+def kernel_for(case, size, build, cache, suffix=''):
     """Our loaded kernel for the variant that handles `size`; raises if missing or inconsistent."""
-    stem = case_registry.artifact(case.name, case.variant(size))
+    stem = case_registry.artifact(case.name, case.variant(size) + suffix)
     if stem not in cache:
         ptx = os.path.join(build, stem + '.ptx')
         if not os.path.exists(ptx):
@@ -131,7 +133,7 @@ def run_cases(selected, opts, report):
         for si, size in enumerate(sizes):
             seed = opts.seed * 1000 + ci * 100 + si
             try:
-                k = kernel_for(case, size, opts.build, cache)
+                k = kernel_for(case, size, opts.build, cache, opts.variant_suffix)
             except Exception as e:  # missing or unloadable PTX: report and go on
                 failures += 1
                 log(f'MISSING {case.name} {case.variant(size)}: {e}')
@@ -201,42 +203,50 @@ def print_table(rows):
 
 
 def sanitize(selected, opts, report):
-    """Re-runs this script in --check-only mode under compute-sanitizer for each case and tool."""
+    """Re-runs this script in --check-only mode under compute-sanitizer for each case and tool; then
+    racecheck on the variants built without insert-barriers, where hazards are expected."""
     failures = 0
-    for case in selected:
+    runs = [(case, tool, '') for case in selected for tool in opts.tools.split(',')]
+    runs += [(case, 'racecheck', case.race_suffix) for case in selected if getattr(case, 'race_suffix', '')]
+    for case, tool, suffix in runs:
         names = set()
         for size in case.sizes_sanitize:
-            meta = os.path.join(opts.build, case_registry.artifact(case.name, case.variant(size)) + '.json')
+            meta = os.path.join(opts.build, case_registry.artifact(case.name, case.variant(size) + suffix) + '.json')
             if os.path.exists(meta):
                 with open(meta) as f:
                     names.add(json.load(f)['name'])
         kname = next(iter(names)) if len(names) == 1 else None
-        for tool in opts.tools.split(','):
-            child = [sys.executable, '-u', os.path.abspath(__file__), '--check-only', '--case', case.name,
-                     '--build', opts.build, '--seed', str(opts.seed)]
-            base = ['compute-sanitizer', '--tool', tool, '--error-exitcode', str(SANITIZER_ERRORS)]
-            filt = ['--kernel-name', f'kns={kname}'] if kname else []
-            start = time.time()
-            try:
-                p = subprocess.run(base + filt + child, capture_output=True, text=True, timeout=opts.sanitize_timeout)
-                if filt and p.returncode not in (0, 1, SANITIZER_ERRORS) and 'kernel-name' in p.stdout + p.stderr:
-                    p = subprocess.run(base + child, capture_output=True, text=True, timeout=opts.sanitize_timeout)
-                out, rc = p.stdout + p.stderr, p.returncode
-            except subprocess.TimeoutExpired as e:
-                text = [x.decode(errors='replace') if isinstance(x, bytes) else (x or '') for x in (e.stdout, e.stderr)]
-                out, rc = ''.join(text) + f'\ntimed out after {opts.sanitize_timeout} s', None
-            except FileNotFoundError:
-                out, rc = 'compute-sanitizer not found', None
-            summary = '; '.join(re.findall(r'(?:ERROR|RACECHECK|SYNCCHECK|MEMCHECK) SUMMARY: [^\n]*', out)) or '-'
-            status = {0: 'clean', SANITIZER_ERRORS: 'ERRORS', 1: 'CHECK FAILED'}.get(rc, f'FAILED (rc={rc})')
-            if rc == 0 and re.search(r'SUMMARY: [1-9]', out):
-                status = 'ERRORS'
+        child = [sys.executable, '-u', os.path.abspath(__file__), '--check-only', '--case', case.name,
+                 '--build', opts.build, '--seed', str(opts.seed)] + (['--variant-suffix', suffix] if suffix else [])
+        base = ['compute-sanitizer', '--tool', tool, '--error-exitcode', str(SANITIZER_ERRORS)]
+        filt = ['--kernel-name', f'kns={kname}'] if kname else []
+        start = time.time()
+        try:
+            p = subprocess.run(base + filt + child, capture_output=True, text=True, timeout=opts.sanitize_timeout)
+            if filt and p.returncode not in (0, 1, SANITIZER_ERRORS) and 'kernel-name' in p.stdout + p.stderr:
+                p = subprocess.run(base + child, capture_output=True, text=True, timeout=opts.sanitize_timeout)
+            out, rc = p.stdout + p.stderr, p.returncode
+        except subprocess.TimeoutExpired as e:
+            text = [x.decode(errors='replace') if isinstance(x, bytes) else (x or '') for x in (e.stdout, e.stderr)]
+            out, rc = ''.join(text) + f'\ntimed out after {opts.sanitize_timeout} s', None
+        except FileNotFoundError:
+            out, rc = 'compute-sanitizer not found', None
+        summary = '; '.join(re.findall(r'(?:ERROR|RACECHECK|SYNCCHECK|MEMCHECK) SUMMARY: [^\n]*', out)) or '-'
+        status = {0: 'clean', SANITIZER_ERRORS: 'ERRORS', 1: 'CHECK FAILED'}.get(rc, f'FAILED (rc={rc})')
+        if rc == 0 and re.search(r'SUMMARY: [1-9]', out):
+            status = 'ERRORS'
+        if suffix:
+            # built without insert-barriers: hazards are what should be found
+            status = {'ERRORS': 'hazards (expected)', 'clean': 'NO HAZARDS'}.get(status, status)
+            failures += status != 'hazards (expected)'
+        else:
             failures += status != 'clean'
-            log(f'SANITIZE {tool:9} {case.name:15} {status:13} {summary} ({time.time() - start:.0f} s)')
-            if status != 'clean':
-                log('\n'.join('    ' + line for line in out.strip().splitlines()[-40:]))
-            report['sanitize'].append({'case': case.name, 'tool': tool, 'status': status, 'summary': summary,
-                                       'seconds': round(time.time() - start, 1)})
+        label = case.name + suffix
+        log(f'SANITIZE {tool:9} {label:15} {status:13} {summary} ({time.time() - start:.0f} s)')
+        if status != 'clean':
+            log('\n'.join('    ' + line for line in out.strip().splitlines()[-40:]))
+        report['sanitize'].append({'case': label, 'tool': tool, 'status': status, 'summary': summary,
+                                   'seconds': round(time.time() - start, 1)})
     return failures
 
 
@@ -255,6 +265,7 @@ def parse_args(argv):
     ap.add_argument('--case-timeout', type=int, default=120, help='seconds per case with --isolate')
     ap.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--no-triton', action='store_true', help='do not run the Triton kernels')
+    ap.add_argument('--variant-suffix', default='', help='load <variant><suffix> builds (e.g. _nobar: without insert-barriers)')
     ap.add_argument('--iters', type=int, default=100)
     ap.add_argument('--warmup', type=int, default=10)
     ap.add_argument('--no-flush', action='store_true', help='do not flush L2 between timed runs')
