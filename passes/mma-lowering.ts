@@ -6,7 +6,8 @@
  * shared encoding unswizzled until pad-shared picks one) and `ttg.local_load` into
  * `#ttg.dot_op<{opIdx, parent = #mma, kWidth = 2}>`, which the target reads with `ldmatrix`.
  * Every other dot (f32 without tf32, integers, shapes that do not fit) stays on the FMA path
- * with a remark saying why.
+ * with a remark saying why; its operands still travel through shared memory (local_alloc, then
+ * local_load into their blocked `#ttg.dot_op`), as Triton's FMA path does, so they can be pipelined.
  *
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
  * conversions around the loop-carried value move out of the loop.
@@ -15,7 +16,7 @@ import { IntegerAttr } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { FloatType, RankedTensorType } from '../ir/types.js';
-import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, isDistributed } from '../dialects/ttg/layout-attrs.js';
+import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, isDistributed, isLayout } from '../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
@@ -90,6 +91,26 @@ function toMma(rw: Rewriter, dot: Operation, numWarps: number): void {
   for (const v of oldOperands) if (!v.hasUses && v.definingOp?.name === 'ttg.convert_layout') rw.eraseOp(v.definingOp);
 }
 
+/** convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through shared memory too. */
+function fmaOperandsThroughShared(rw: Rewriter, dot: Operation): number {
+  let n = 0;
+  for (const opIdx of [0, 1]) {
+    const cvt = dot.operand(opIdx).definingOp;
+    const want = dot.operand(opIdx).type as RankedTensorType;
+    if (!cvt || cvt.name !== 'ttg.convert_layout' || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
+    const tile = cvt.operand(0);
+    const t = tile.type as RankedTensorType;
+    const order = isDistributed(t.encoding) ? layoutOrder(t.encoding) : [1, 0];
+    const shared = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
+    const alloc = rw.createBefore(dot, 'ttg.local_alloc', { operands: { src: tile }, results: { result: MemDescType.get(t.shape, t.elementType, shared, SharedMemorySpaceAttr.get()) } });
+    const load = rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result: want } });
+    dot.setOperand(opIdx, load.result(0));
+    if (!cvt.result(0).hasUses) rw.eraseOp(cvt);
+    n++;
+  }
+  return n;
+}
+
 function run(module: Operation, ctx: PassContext): void {
   const warpsAttr = module.getAttr('ttg.num-warps');
   const numWarps = warpsAttr instanceof IntegerAttr ? Number(warpsAttr.value) : 4;
@@ -103,6 +124,7 @@ function run(module: Operation, ctx: PassContext): void {
     if (why) {
       ctx.remark(dot, `'tt.dot' op stays on the FMA path: ${why}`);
       ctx.bump('dots-on-fma');
+      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
     }
     toMma(rw, dot, numWarps);
@@ -120,6 +142,7 @@ export const mmaLowering: PassDecl = {
     'dots-on-mma': 'number of tt.dot rewritten to mma layouts',
     'dots-on-fma': 'number of tt.dot left on the FMA path',
     'loop-carried-accumulators': 'number of scf.for accumulators carried in the mma layout',
+    'fma-operands-through-shared': 'number of FMA-path operands moved through shared memory instead of a layout conversion',
   },
   run,
 };

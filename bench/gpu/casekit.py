@@ -140,6 +140,10 @@ class Case:
         """The constexpr keyword arguments of `kernel` for `size`."""
         return {}
 
+    def params_for(self, size):
+        """Our kernel's parameters for the variant handling `size` (`params` unless types vary by variant)."""
+        return self.params
+
     def make(self, size, gen):
         """Inputs (random) and outputs (poisoned) as a dict of tensors."""
         raise NotImplementedError

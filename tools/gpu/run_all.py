@@ -48,7 +48,7 @@ def kernel_for(case, size, build, cache, suffix=''):
             raise FileNotFoundError(f'{ptx} not built')
         k = runner.Kernel(ptx)
         mine = [(p['kind'], p['type']) for p in k.params if not p['name'].startswith('__')]
-        want = [(kind, ty) for _, kind, ty in case.params]
+        want = [(kind, ty) for _, kind, ty in case.params_for(size)]
         if mine != want:
             raise ValueError(f'{stem}: metadata params {mine} but the case passes {want}')
         cache[stem] = k
