@@ -14,8 +14,9 @@
 import type { Attribute } from './attributes.js';
 import {
   finishParse, parseOneType, releaseScratch, singleton, takeScratch, tryStart, type CompiledFormat, type Element,
-  type FormatParser,
+  type FormatParser, type OperationState,
 } from './format.js';
+import type { SourcePos } from './diagnostics.js';
 import type { Value } from './ir.js';
 import type { AttrDecl, OpSpec, TypeConstraint, TypeEnv } from './op-spec.js';
 import type { Type } from './types.js';
@@ -40,6 +41,9 @@ type Step =
   | { k: 'attrdict'; withKeyword: boolean }
   | { k: 'optional'; first: Element; then: Step[]; else: Step[] };
 
+const NO_REGIONS: OperationState['regions'] = Object.freeze([]) as unknown as OperationState['regions'];
+const NO_SUCCESSORS: OperationState['successors'] = Object.freeze([]) as unknown as OperationState['successors'];
+
 /** A format compiled against its op for the fast path, with its reusable per-op state. */
 export class FormatPlan {
   private readonly nOperands: number;
@@ -60,6 +64,14 @@ export class FormatPlan {
   private readonly env: TypeEnv;
   /** The state of the op being parsed (for the inference rules' `attr`). */
   private current: FormatParser | null = null;
+  /**
+   * The parser state of this op kind, reused from op to op: its operand and result-type lists
+   * have exactly the op's sizes (`Operation.create` copies them), and plan ops have no regions
+   * or successors. Reuse is safe because a plan op contains no nested op.
+   */
+  private readonly state: OperationState;
+  private readonly operandValues: Value[];
+  private readonly resultTypeList: Type[];
 
   constructor(
     private readonly spec: OpSpec,
@@ -71,6 +83,19 @@ export class FormatPlan {
     this.refEnds = new Int32Array(this.nOperands);
     this.operandTypes = new Array(this.nOperands).fill(undefined);
     this.resultTypes = new Array(this.nResults).fill(undefined);
+    this.operandValues = new Array(this.nOperands).fill(null);
+    this.resultTypeList = new Array(this.nResults).fill(null);
+    this.state = {
+      name: spec.name,
+      spec,
+      operands: this.operandValues,
+      resultTypes: this.resultTypeList,
+      props: null,
+      attrs: null,
+      regions: NO_REGIONS,
+      successors: NO_SUCCESSORS,
+      pos: { source: null as unknown as SourcePos['source'], offset: 0 },
+    };
     this.sameAll = spec.traitSet.has('SameOperandsAndResultType');
     this.sameOperands = spec.traitSet.has('SameTypeOperands');
     const indexOf = (list: { name: string }[], n: string) => list.findIndex((d) => d.name === n);
@@ -93,7 +118,18 @@ export class FormatPlan {
     };
   }
 
-  /** Parses the op into `p.state`. */
+  /** The parser state for the next op of this kind (`pos`: its name), to be set as `p.state` before `parse`. */
+  stateFor(pos: SourcePos): OperationState {
+    const st = this.state;
+    st.pos = pos;
+    st.props = null;
+    st.attrs = null;
+    st.operands = this.operandValues;
+    st.resultTypes = this.resultTypeList;
+    return st;
+  }
+
+  /** Parses the op into `p.state` (which `stateFor` gave). */
   parse(p: PlanParser): void {
     this.operandTypes.fill(undefined);
     this.resultTypes.fill(undefined);
@@ -105,9 +141,8 @@ export class FormatPlan {
     const complete = this.inferMissing();
     this.current = null;
     if (!complete) return this.finishGenerally(p);
-    const st = p.state;
-    for (let k = 0; k < this.nOperands; k++) st.operands.push(p.resolveRange(this.refStarts[k], this.refEnds[k], this.operandTypes[k]!));
-    for (let k = 0; k < this.nResults; k++) st.resultTypes.push(this.resultTypes[k]!);
+    for (let k = 0; k < this.nOperands; k++) this.operandValues[k] = p.resolveRange(this.refStarts[k], this.refEnds[k], this.operandTypes[k]!);
+    for (let k = 0; k < this.nResults; k++) this.resultTypeList[k] = this.resultTypes[k]!;
   }
 
   private runSteps(p: PlanParser, steps: Step[]): void {
@@ -196,6 +231,11 @@ export class FormatPlan {
   /** Hands the operands and types the text gave to the general engine, which infers the rest and finishes the op. */
   private finishGenerally(p: PlanParser): void {
     const spec = this.spec;
+    const st = p.state;
+    st.operands = [];
+    st.resultTypes = [];
+    st.regions = [];
+    st.successors = [];
     const s = takeScratch();
     try {
       const text = p.source.text;

@@ -125,6 +125,8 @@ export class OpOperand {
 /** Shared, frozen lists for the common ops without regions or successors (saves two arrays per op). */
 const NO_REGIONS: Region[] = Object.freeze([]) as unknown as Region[];
 const NO_SUCCESSORS: Block[] = Object.freeze([]) as unknown as Block[];
+const NO_VALUES: readonly Value[] = Object.freeze([]);
+const NO_TYPES: readonly Type[] = Object.freeze([]);
 
 /** Arguments to `Operation.create`. */
 export interface OperationInit {
@@ -165,14 +167,23 @@ export class Operation {
   /** @internal */
   printGen = 0;
 
-  private constructor(readonly name: string, public spec: OpSpec | undefined, init: OperationInit) {
-    const ops = init.operands ?? [];
+  private constructor(
+    readonly name: string,
+    public spec: OpSpec | undefined,
+    ops: readonly Value[],
+    rts: readonly Type[],
+    properties: Record<string, Attribute> | null,
+    attributes: Record<string, Attribute> | null,
+    regions: number | Region[],
+    successors: readonly Block[] | undefined,
+    loc: Location | null,
+    srcFile: SourcePos['source'] | null,
+    srcOffset: number,
+  ) {
     this.operands = new Array(ops.length);
     for (let k = 0; k < ops.length; k++) this.operands[k] = new OpOperand(ops[k], this, k);
-    const rts = init.resultTypes ?? [];
     this.results = new Array(rts.length);
     for (let k = 0; k < rts.length; k++) this.results[k] = new OpResult(rts[k], this, k);
-    const regions = init.regions ?? 0;
     if (regions === 0 || (typeof regions !== 'number' && regions.length === 0)) {
       this.regions = NO_REGIONS;
     } else if (typeof regions === 'number') {
@@ -182,17 +193,33 @@ export class Operation {
       this.regions = regions;
       for (const r of regions) r.parent = this;
     }
-    this.successors = init.successors && init.successors.length ? [...init.successors] : NO_SUCCESSORS;
-    this.properties = init.properties ?? null;
-    this.attributes = init.attributes ?? null;
-    this._loc = init.loc ?? null;
-    this.srcFile = init.srcPos?.source ?? null;
-    this.srcOffset = init.srcPos?.offset ?? 0;
+    this.successors = successors && successors.length ? [...successors] : NO_SUCCESSORS;
+    this.properties = properties;
+    this.attributes = attributes;
+    this._loc = loc;
+    this.srcFile = srcFile;
+    this.srcOffset = srcOffset;
   }
 
   /** Creates a detached operation. Prefer `Builder.create`, which also inserts it. */
   static create(init: OperationInit): Operation {
-    return new Operation(init.name, init.spec, init);
+    return new Operation(
+      init.name, init.spec, init.operands ?? NO_VALUES, init.resultTypes ?? NO_TYPES, init.properties ?? null,
+      init.attributes ?? null, init.regions ?? 0, init.successors, init.loc ?? null, init.srcPos?.source ?? null,
+      init.srcPos?.offset ?? 0,
+    );
+  }
+
+  /**
+   * @internal `create` without the init object, for the parser (one op per line of a large file):
+   * the lists are copied, `regions` (when an array) is adopted.
+   */
+  static createParsed(
+    name: string, spec: OpSpec | undefined, operands: readonly Value[], resultTypes: readonly Type[],
+    properties: Record<string, Attribute> | null, attributes: Record<string, Attribute> | null, regions: Region[],
+    successors: readonly Block[], loc: Location | null, srcPos: SourcePos,
+  ): Operation {
+    return new Operation(name, spec, operands, resultTypes, properties, attributes, regions, successors, loc, srcPos.source, srcPos.offset);
   }
 
   /** The op's location; ops parsed without `loc(...)` get their position in the source file, as in MLIR. */

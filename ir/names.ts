@@ -25,9 +25,71 @@ interface Counters {
   conflict: number;
 }
 
+/**
+ * A set of names: open addressing over an array, with the names' hashes in a typed array.
+ * About twice as fast as a `Set` for the 100,000s of fresh strings of a large function.
+ */
+class NameSet {
+  private keys: (string | undefined)[] = new Array(16).fill(undefined);
+  private hashes = new Int32Array(16);
+  size = 0;
+
+  has(name: string): boolean {
+    return this.slotOf(name, hashName(name)) < 0;
+  }
+
+  /** Adds `name`; returns false when it was present. */
+  add(name: string): boolean {
+    const h = hashName(name);
+    let slot = this.slotOf(name, h);
+    if (slot < 0) return false;
+    if ((this.size + 1) * 2 > this.keys.length) {
+      this.grow();
+      slot = this.slotOf(name, h);
+    }
+    this.keys[slot] = name;
+    this.hashes[slot] = h;
+    this.size++;
+    return true;
+  }
+
+  /** The empty slot where `name` would go, or -1 when it is present. */
+  private slotOf(name: string, h: number): number {
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const k = keys[slot];
+      if (k === undefined) return slot;
+      if (this.hashes[slot] === h && k === name) return -1;
+    }
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const hashes = this.hashes;
+    this.keys = new Array(keys.length * 2).fill(undefined);
+    this.hashes = new Int32Array(keys.length * 2);
+    const mask = this.keys.length - 1;
+    for (let k = 0; k < keys.length; k++) {
+      if (keys[k] === undefined) continue;
+      let slot = hashes[k] & mask;
+      while (this.keys[slot] !== undefined) slot = (slot + 1) & mask;
+      this.keys[slot] = keys[k];
+      this.hashes[slot] = hashes[k];
+    }
+  }
+}
+
+/** FNV-1a over the UTF-16 code units of `s`. */
+function hashName(s: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+  return h;
+}
+
 /** A chain of name sets: lookups see enclosing regions' names. */
 class NameScope {
-  readonly names = new Set<string>();
+  readonly names = new NameSet();
   /** The nearest enclosing scope with names (a parent scope is complete before its children start). */
   readonly parent: NameScope | null;
   constructor(parent: NameScope | null) {
@@ -41,9 +103,7 @@ class NameScope {
   /** Adds `n` unless this scope or an enclosing one has it; returns whether it was added. */
   claim(n: string): boolean {
     for (let s = this.parent; s; s = s.parent) if (s.names.has(n)) return false;
-    const before = this.names.size;
-    this.names.add(n);
-    return this.names.size !== before;
+    return this.names.add(n);
   }
 }
 

@@ -247,49 +247,49 @@ export class Parser extends ParserBase implements PlanParser {
 
   /** Parses one operation, with its result bindings and trailing location. */
   parseOperation(): Operation {
-    const start = this.pos();
-    // Result bindings: the common single `%x =` needs no allocation.
-    let single: string | null = null;
-    let singleOffset = 0;
-    let groups: { name: string; offset: number; count: number }[] | null = null;
+    const start = this.atEnd() ? -1 : this.startOf();
+    // Result bindings as text offsets: the common single `%x =` needs no allocation.
+    let singleStart = -1;
+    let singleEnd = -1;
+    let groups: { start: number; end: number; count: number }[] | null = null;
     if (this.is(T.PercentId)) {
       do {
         const t = this.pos_++;
-        const name = this.image(t);
-        const offset = this.startOf(t);
-        if (name.includes('#')) this.error('expected SSA value name without result number', this.posOf(t));
+        const nameStart = this.startOf(t);
+        const nameEnd = this.endOf(t);
+        if (hasResultNumber(this.text, nameStart, nameEnd)) this.error('expected SSA value name without result number', this.posOf(t));
         let count = 1;
         if (this.parseOptionalPunct(':')) {
           count = Number(this.parseInteger());
           if (count < 1) this.error('expected a positive number of results');
         }
-        if (single === null && !groups && count === 1) {
-          single = name;
-          singleOffset = offset;
+        if (singleStart < 0 && !groups && count === 1) {
+          singleStart = nameStart;
+          singleEnd = nameEnd;
         } else {
-          groups ??= single !== null ? [{ name: single, offset: singleOffset, count: 1 }] : [];
-          single = null;
-          groups.push({ name, offset, count });
+          groups ??= singleStart >= 0 ? [{ start: singleStart, end: singleEnd, count: 1 }] : [];
+          singleStart = -1;
+          groups.push({ start: nameStart, end: nameEnd, count });
         }
       } while (this.parseOptionalPunct(','));
       this.parsePunct('=');
     }
     let op: Operation;
-    if (this.is(T.String)) op = this.parseGenericOperation(start);
-    else if (this.is(T.BareId)) op = this.parseCustomOperation(start);
-    else this.error(single !== null || groups ? `expected operation name in quotes` : `expected operation name, found ${this.describe()}`);
-    if (single !== null) {
-      if (op.numResults !== 1) this.error(`operation defines ${op.numResults} results but was provided 1 to bind`, start);
-      this.defineValue(singleOffset, singleOffset + single.length, op.results, false);
+    if (this.is(T.String)) op = this.parseGenericOperation();
+    else if (this.is(T.BareId)) op = this.parseCustomOperation();
+    else this.error(singleStart >= 0 || groups ? `expected operation name in quotes` : `expected operation name, found ${this.describe()}`);
+    if (singleStart >= 0) {
+      if (op.numResults !== 1) this.error(`operation defines ${op.numResults} results but was provided 1 to bind`, this.posAt(start));
+      this.defineValue(singleStart, singleEnd, op.results, false);
       return op;
     }
     if (!groups) return op; // results may be left unnamed, as in MLIR
     const declared = groups.reduce((n, g) => n + g.count, 0);
     if (declared !== op.numResults)
-      this.error(`operation defines ${op.numResults} results but was provided ${declared} to bind`, start);
+      this.error(`operation defines ${op.numResults} results but was provided ${declared} to bind`, this.posAt(start));
     let k = 0;
     for (const g of groups) {
-      this.defineValue(g.offset, g.offset + g.name.length, op.results.slice(k, k + g.count), g.count > 1);
+      this.defineValue(g.start, g.end, op.results.slice(k, k + g.count), g.count > 1);
       k += g.count;
     }
     return op;
@@ -300,19 +300,9 @@ export class Parser extends ParserBase implements PlanParser {
   }
 
   private finishOp(state: OperationState): Operation {
-    const loc = this.parseOptionalLocation();
-    return Operation.create({
-      name: state.name,
-      spec: state.spec,
-      operands: state.operands,
-      resultTypes: state.resultTypes,
-      properties: state.props,
-      attributes: state.attrs,
-      regions: state.regions,
-      successors: state.successors,
-      loc,
-      srcPos: state.pos,
-    });
+    const loc = this.parseOptionalLocation() ?? null;
+    const st = state;
+    return Operation.createParsed(st.name, st.spec, st.operands, st.resultTypes, st.props, st.attrs, st.regions, st.successors, loc, st.pos);
   }
 
   private lookupForParse(name: string, pos: SourcePos, generic: boolean): OpSpec | undefined {
@@ -327,12 +317,11 @@ export class Parser extends ParserBase implements PlanParser {
     this.error(`operation being parsed with an unregistered dialect: '${name}' (use --allow-unregistered-dialect)`, pos);
   }
 
-  private parseGenericOperation(start: SourcePos): Operation {
+  private parseGenericOperation(): Operation {
     const namePos = this.pos();
     const name = this.image(this.pos_++).slice(1, -1);
     if (!name) this.error('empty operation name is invalid', namePos);
     const spec = this.lookupForParse(name, namePos, true);
-    void start;
     // Diagnostics about an op point at its name, as MLIR's do.
     const state = this.newState(name, spec, namePos);
     this.parsePunct('(');
@@ -366,7 +355,7 @@ export class Parser extends ParserBase implements PlanParser {
     }
   }
 
-  private parseCustomOperation(start: SourcePos): Operation {
+  private parseCustomOperation(): Operation {
     const namePos = this.pos();
     const t = this.pos_++;
     const direct = this.lookupOpAt(t);
@@ -378,15 +367,16 @@ export class Parser extends ParserBase implements PlanParser {
       this.error(`custom op '${word}' is unknown${tried}`, namePos);
     }
     const saved = this.state;
-    void start;
-    this.state = this.newState(name, spec, namePos);
-    if (spec.decl.syntax) spec.decl.syntax.parse(this);
-    else if (spec.format) {
-      const plan = planFor(spec, spec.format);
-      if (plan) plan.parse(this);
-      else parseWithFormat(this, spec.format);
+    const plan = !spec.decl.syntax && spec.format ? planFor(spec, spec.format) : null;
+    if (plan) {
+      this.state = plan.stateFor(namePos);
+      plan.parse(this);
+    } else {
+      this.state = this.newState(name, spec, namePos);
+      if (spec.decl.syntax) spec.decl.syntax.parse(this);
+      else if (spec.format) parseWithFormat(this, spec.format);
+      else this.error(`'${name}' has no custom assembly form; write it in generic form ("${name}"(...) : ...)`, namePos);
     }
-    else this.error(`'${name}' has no custom assembly form; write it in generic form ("${name}"(...) : ...)`, namePos);
     const op = this.finishOp(this.state);
     this.state = saved;
     return op;
@@ -531,6 +521,12 @@ export class Parser extends ParserBase implements PlanParser {
   parseArgumentRef(): OperandRef {
     return this.parseOperandRef();
   }
+}
+
+/** Whether the reference `text[start, end)` ends in a result number (`%x#1`). */
+function hasResultNumber(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if (text.charCodeAt(k) === 35 /* # */) return true;
+  return false;
 }
 
 function refIndex(name: string): number {
