@@ -14,6 +14,8 @@ import casekit
 BUILDS = {
     'd16': {'src': 'bench/gpu/kernels/matmul.d16.ttir', 'num_warps': 8},
     'odd': {'src': 'bench/gpu/kernels/matmul.odd.ttir', 'num_warps': 8},
+    'd16_nobar': {'src': 'bench/gpu/kernels/matmul.d16.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
+    'odd_nobar': {'src': 'bench/gpu/kernels/matmul.odd.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
 }
 
 
@@ -63,6 +65,8 @@ class Matmul(casekit.Case):
     sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}]
     bm, bn, bk = 128, 256, 64
     num_stages = 3
+    # Variants built without insert-barriers: racecheck must report hazards on them.
+    race_suffix = '_nobar'
 
     def variant(self, size):
         return 'd16' if all(size[k] % 16 == 0 for k in 'MNK') else 'odd'
