@@ -33,6 +33,11 @@ export class Printer implements FormatPrinter {
   private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
   private readonly locAliases = new Map<Location, string>();
+  /**
+   * The printed text of each type, once the aliases are fixed (while the body is printed): a
+   * type prints the same every time then, and most ops print the same few types.
+   */
+  private typeTexts: Map<Type, string> | null = null;
   /** Per enclosing region: the `dialect.` prefix elided from op names there (inherited from enclosing ops), if any. */
   private readonly opPrefixes: (string | undefined)[] = [];
 
@@ -44,9 +49,26 @@ export class Printer implements FormatPrinter {
     this.out += text;
   }
   printType(t: Type): void {
+    const texts = this.typeTexts;
+    if (texts) {
+      const text = texts.get(t);
+      if (text !== undefined) {
+        this.out += text;
+        return;
+      }
+    }
     const alias = this.aliases.get(t);
-    if (alias !== undefined) this.out += alias;
-    else t.print(this);
+    if (alias !== undefined) {
+      this.out += alias;
+      return;
+    }
+    if (!texts) return t.print(this);
+    const before = this.out;
+    this.out = '';
+    t.print(this);
+    const text = this.out;
+    texts.set(t, text);
+    this.out = before + text;
   }
   printAttribute(a: Attribute): void {
     const alias = a instanceof Location ? this.locAliases.get(a) : this.aliases.get(a);
@@ -266,7 +288,9 @@ export class Printer implements FormatPrinter {
     this.names = computeNames(op);
     this.collectAliases(op);
     const header = this.take();
+    this.typeTexts = new Map();
     this.printOperation(op);
+    this.typeTexts = null;
     this.out += '\n';
     const body = this.take();
     for (const [l, name] of [...this.locAliases].sort((a, b) => aliasOrder(a[1], b[1]))) {
@@ -287,19 +311,25 @@ export class Printer implements FormatPrinter {
     return this.take();
   }
 
+  /** Visits the types, attributes (and locations) of `op` and of the ops nested in it, in pre-order. */
+  private visitForAliases(op: Operation, collector: AliasCollector): void {
+    const results = op.results;
+    for (let k = 0; k < results.length; k++) collector.visitTypeAgain(results[k].type);
+    if (op.properties) for (const k in op.properties) collector.visitAttr(op.properties[k]);
+    if (op.attributes) for (const k in op.attributes) collector.visitAttr(op.attributes[k]);
+    for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitType(a.type);
+    const operands = op.operands;
+    for (let k = 0; k < operands.length; k++) collector.visitTypeAgain(operands[k].value.type);
+    if (this.options.debugInfo) {
+      for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitLoc(a.loc, true);
+      collector.visitLoc(op.loc, false);
+    }
+    for (const r of op.regions) for (const b of r.blocks) for (let inner = b.first; inner; inner = inner.next) this.visitForAliases(inner, collector);
+  }
+
   private collectAliases(root: Operation): void {
     const collector = new AliasCollector(this.options.aliasNames);
-    root.walk((op) => {
-      for (const r of op.results) collector.visitType(r.type);
-      if (op.properties) for (const k in op.properties) collector.visitAttr(op.properties[k]);
-      if (op.attributes) for (const k in op.attributes) collector.visitAttr(op.attributes[k]);
-      for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitType(a.type);
-      for (const o of op.operands) collector.visitType(o.value.type);
-      if (this.options.debugInfo) {
-        for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitLoc(a.loc, true);
-        collector.visitLoc(op.loc, false);
-      }
-    }, 'pre');
+    this.visitForAliases(root, collector);
     for (const [value, name] of collector.finish()) this.aliases.set(value, name);
     for (const [value, name] of collector.locationNames()) this.locAliases.set(value, name);
     const defs = [...this.aliases].sort((a, b) => collector.depth(a[0]) - collector.depth(b[0]) || aliasOrder(a[1], b[1]));
@@ -337,7 +367,17 @@ class AliasCollector {
   private readonly locSeen = new Set<Location>();
   private readonly locDepth = new Map<Location, number>();
 
+  /** The type `visitTypeAgain` saw last. */
+  private lastType: Type | null = null;
+
   constructor(private readonly userNames: Map<Attribute | Type, string> | undefined) {}
+
+  /** `visitType` for the types of op results and operands, which repeat from op to op: a repeat is skipped (it changes nothing). */
+  visitTypeAgain(t: Type): void {
+    if (t === this.lastType) return;
+    this.lastType = t;
+    if (!this.seen.has(t)) this.visitType(t);
+  }
 
   visitType(t: Type): number {
     if (this.seen.has(t)) return this.depths.get(t) ?? 0;

@@ -53,6 +53,10 @@ class Verifier {
   private readonly checkedTypes = new Map<Operation | null, Set<Type>>();
   /** The innermost module being verified (the context of dialect type checks). */
   private currentModule: Operation | null = null;
+  /** The isolated-from-above ops being verified, outermost first. */
+  private readonly isolated: Operation[] = [];
+  /** How many of `isolated` have had their isolation checked in full (only ever on the way to an error). */
+  private isolationChecked = 0;
   constructor(private readonly options: VerifyOptions) {}
 
   /** Verifies `root`; the module enclosing it (if any) is the context of dialect type checks. */
@@ -76,17 +80,48 @@ class Verifier {
     if (!spec) {
       if (!this.options.allowUnregistered && !op.name.includes('.'))
         this.fail(op, 'is not registered');
-    } else {
-      this.verifyStructure(op);
-      this.verifyTraits(op);
-      this.report(op, spec.decl.verify?.(op));
     }
+    const isolated = spec !== undefined && this.verifyTraitsOf(op);
+    if (!isolated) return this.verifyRest(op);
+    // Isolation is checked as the nested ops' operands are (see `verifyOperandsDominate`); an
+    // error found meanwhile first runs the full check, so it is reported before them, as when
+    // it ran here.
+    this.isolated.push(op);
+    try {
+      this.verifyRest(op);
+    } catch (e) {
+      this.checkPendingIsolation();
+      throw e;
+    } finally {
+      this.isolated.pop();
+      if (this.isolationChecked > this.isolated.length) this.isolationChecked = this.isolated.length;
+    }
+  }
+
+  /** Structure and traits of a registered op; returns whether the op is isolated from above. */
+  private verifyTraitsOf(op: Operation): boolean {
+    this.verifyStructure(op);
+    return this.verifyTraits(op);
+  }
+
+  /** What follows the traits: the op's own checks, types in context, regions, region checks. */
+  private verifyRest(op: Operation): void {
+    const spec = op.spec;
+    if (spec) this.report(op, spec.decl.verify?.(op));
     this.verifyTypesInContext(op);
     const outerModule = this.currentModule;
     if (op.name === 'builtin.module') this.currentModule = op;
     for (const r of op.regions) this.verifyRegion(op, r);
     this.currentModule = outerModule;
     this.report(op, spec?.decl.verifyRegions?.(op));
+  }
+
+  /** Runs the isolation checks of the isolated ops being verified that have not run yet, outermost first. */
+  private checkPendingIsolation(): void {
+    while (this.isolationChecked < this.isolated.length) {
+      const iso = this.isolated[this.isolationChecked++];
+      for (const r of iso.regions) checkIsolated(iso, r);
+    }
   }
 
   /** Runs the dialects' contextual type checks on result and block-argument types. */
@@ -177,7 +212,8 @@ class Verifier {
     });
   }
 
-  private verifyTraits(op: Operation): void {
+  /** Checks the traits of `op`; returns whether it is isolated from above (its nested ops are checked later). */
+  private verifyTraits(op: Operation): boolean {
     const spec = op.spec!;
     const traits = traitsOf(spec);
     if (traits.sameOperandsAndResultType) {
@@ -201,7 +237,7 @@ class Verifier {
     if (traits.terminator) {
       if (op.parent && op.parent.last !== op) this.fail(op, 'must be the last operation in the parent block');
     }
-    if (traits.isolatedFromAbove) for (const r of op.regions) checkIsolated(op, r);
+    return traits.isolatedFromAbove;
   }
 
   private verifyRegion(op: Operation, r: Region): void {
@@ -236,8 +272,11 @@ class Verifier {
 
   private verifyOperandsDominate(user: Operation): void {
     const ops = user.operands;
+    const iso = this.isolated.length ? this.isolated[this.isolated.length - 1] : null;
     for (let k = 0; k < ops.length; k++) {
       const v = ops[k].value;
+      // A value of the user's own block is inside every isolated op around it.
+      if (iso && v.parentBlock !== user.parent && !isDefinedInside(v, iso)) this.checkPendingIsolation();
       if (!this.dominates(v, user)) {
         const d = opError(user, `operand #${k} does not dominate this use`);
         const def = v.definingOp;

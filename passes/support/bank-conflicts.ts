@@ -13,6 +13,7 @@
  * (writes skip the groups that hold only broadcast copies).
  */
 import type { Attribute } from '../../ir/attributes.js';
+import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
 import { dimName } from '../../dialects/ttg/layout-linear.js';
 import { sharedOffset, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
@@ -81,6 +82,8 @@ export type TileAccess =
     }
   | { kind: 'ldmatrix'; op: 'ldmatrix'; tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number; origins: readonly number[][][] };
 
+const plus = (a: readonly number[], b: readonly number[]): number[] => a.map((x, d) => x + b[d]);
+
 /** The bases of input dim `name` of `ll`, reordered to coordinates dim0..dim{rank-1} (as the target does). */
 export function basesByDim(ll: LinearLayout, name: string, rank: number): number[][] {
   const idx = Array.from({ length: rank }, (_, d) => ll.outs.findIndex((o) => o.name === dimName(d)));
@@ -103,26 +106,40 @@ export function vectorAccess(
 
 /**
  * An `ldmatrix` access loading `shape` into a dot operand layout (mma v2 parent, 16-bit
- * elements): one ldmatrix per 16x16 sub-tile warp 0 holds (in order of first register), loading
- * the 8x8 matrices of it the warp holds, matrix q at (d0 + 8 (q % 2), d1 + 8 floor(q / 2)): an
- * x4, or an x2 where the warp holds half the sub-tile (a B operand 8 columns wide per warp).
+ * elements), grouped as the target groups them. Warp 0's 8x8 matrices are those holding a
+ * register of lane 0 (in register order). An ldmatrix.x4 starts at such a matrix (K a multiple
+ * of 16; the other dim a multiple of 16 for A, 8 for B) and loads matrix q at origin +
+ * (q % 2) step0 + floor(q / 2) step1, where step0 is 8 along M (A) or K (B), and step1 is 8
+ * along K (A) or, for B, the distance to the warp's next column block along N. Matrices no x4
+ * takes are loaded in pairs (x2, step0 only).
  */
 export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile: { tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number }): TileAccess {
   const ll = toLinearLayout(layout, shape);
-  const lanes = spanOf(basesByDim(ll, 'lane', 2));
-  const subTiles = new Map<string, Set<number>>();
-  for (const r of spanOf(basesByDim(ll, 'register', 2))) {
-    for (const l of lanes) {
-      const [d0, d1] = [r[0] ^ l[0], r[1] ^ l[1]];
-      const key = `${d0 & ~15},${d1 & ~15}`;
-      if (!subTiles.has(key)) subTiles.set(key, new Set());
-      subTiles.get(key)!.add(((d0 >> 3) & 1) + 2 * ((d1 >> 3) & 1));
-    }
+  const isA = (layout as StructAttr).int('opIdx') === 0;
+  const [kd, nd] = isA ? [1, 0] : [0, 1];
+  const along = (d: number, v: number): number[] => (d === 0 ? [v, 0] : [0, v]);
+  const blocks = new Map<string, number[]>();
+  for (const c of spanOf(basesByDim(ll, 'register', 2))) {
+    const b = [c[0] & ~7, c[1] & ~7];
+    if (!blocks.has(b.join())) blocks.set(b.join(), b);
   }
+  const step0 = along(isA ? nd : kd, 8);
+  let step1: number[] | null = along(kd, 8);
+  if (!isA) {
+    const next = [...blocks.values()].filter((b) => b[kd] === 0 && b[nd] >= 8).map((b) => b[nd]);
+    step1 = next.length ? along(nd, Math.min(...next)) : null;
+  }
+  const starts = [...blocks.values()].filter((b) => b[kd] % 16 === 0 && b[nd] % (isA ? 16 : 8) === 0);
+  const taken = new Set<string>();
   const origins: number[][][] = [];
-  for (const [key, qs] of subTiles) {
-    const [d0, d1] = key.split(',').map(Number);
-    origins.push([0, 1, 2, 3].filter((q) => qs.has(q)).map((q) => [d0 + 8 * (q % 2), d1 + 8 * (q >> 1)]));
+  for (const x of [4, 2]) {
+    if (x === 4 && !step1) continue;
+    for (const o of starts) {
+      const mats = [[0, 0], step0, step1 ?? [0, 0], plus(step0, step1 ?? [0, 0])].slice(0, x).map((s) => plus(o, s));
+      if (mats.some((m) => !blocks.has(m.join()) || taken.has(m.join()))) continue;
+      mats.forEach((m) => taken.add(m.join()));
+      origins.push(mats);
+    }
   }
   return { kind: 'ldmatrix', op: 'ldmatrix', ...tile, origins };
 }
@@ -136,8 +153,6 @@ function spanOf(bases: readonly (readonly number[])[]): number[][] {
   }
   return out;
 }
-
-const plus = (a: readonly number[], b: readonly number[]): number[] => a.map((x, d) => x + b[d]);
 
 /**
  * The warp instructions `access` issues on a tile under shared encoding `enc`, or a reason why

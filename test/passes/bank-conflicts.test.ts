@@ -85,14 +85,24 @@ test('ldmatrix needs 16 contiguous bytes per row: a vec=4 swizzle cannot serve i
 });
 
 test('ldmatrix.trans: a B operand stored N-contiguous reads rows along K', () => {
-  // 64(K)x64(N) B operand, 4 warps along N: warp 0 holds N 0-7, 32-39 (x2 loads of 16 K x 8 N).
+  // 64(K)x64(N) B operand, 4 warps along N: warp 0 holds N 0-7 and 32-39; one ldmatrix.x4 pairs
+  // them (K 0-7, 8-15 of each), 4 in all along K.
   const B = ldmatrixAccess(dot(1, mma([1, 4])), [64, 64], { tileShape: [64, 64], offsets: [0, 0], elemBytes: 2 });
   if (B.kind !== 'ldmatrix') return assert.unreachable();
-  assert.equal(B.origins.map((m) => m.length), [2, 2, 2, 2, 2, 2, 2, 2]);
-  assert.equal(B.origins[0], [[0, 0], [8, 0]]);
+  assert.equal(B.origins.map((m) => m.length), [4, 4, 4, 4]);
+  assert.equal(B.origins[0], [[0, 0], [8, 0], [0, 32], [8, 32]]);
   // Order [1, 0]: N is contiguous, rows run along K with a 128-byte stride: 8-way again.
-  assert.equal(accessCost(B, UNSWIZZLED), { instructions: 8, wavefronts: 128, ideal: 16 });
-  assert.equal(accessCost(B, shared(8, 1, 8)), { instructions: 8, wavefronts: 16, ideal: 16 });
+  assert.equal(accessCost(B, UNSWIZZLED), { instructions: 4, wavefronts: 128, ideal: 16 });
+  assert.equal(accessCost(B, shared(8, 1, 8)), { instructions: 4, wavefronts: 16, ideal: 16 });
+});
+
+test('ldmatrix.x2: a B operand with one 8-wide column block per warp', () => {
+  // 32(K)x32(N), 4 warps along N: warp 0 holds N 0-7 only, so K 0-15 and 16-31 are x2 loads.
+  const B = ldmatrixAccess(dot(1, mma([1, 4])), [32, 32], { tileShape: [32, 32], offsets: [0, 0], elemBytes: 2 });
+  if (B.kind !== 'ldmatrix') return assert.unreachable();
+  assert.equal(B.origins, [[[0, 0], [8, 0]], [[16, 0], [24, 0]]]);
+  // Rows 64 bytes apart: 8 rows on 2 bank groups of 4 words each, 4 wavefronts a phase.
+  assert.equal(accessCost(B, UNSWIZZLED), { instructions: 2, wavefronts: 16, ideal: 4 });
 });
 
 // The transpose: f32 32x32, written by rows (4 f32 per thread along dim1), read by columns (4 per

@@ -55,7 +55,7 @@ test('scf.while: a write in the after region reaches a read in the before region
   assert.is(count, 1);
 });
 
-test('a convert_layout through shared memory without offsets races with any pending access', () => {
+test('a convert_layout through shared memory without offsets races with any pending access (and is marked for its internal barrier)', () => {
   const { lines, count } = body(`  tt.func @f(%x: ${T}) {
     %a = ttg.local_alloc : () -> ${M}
     ttg.local_store %x, %a : ${T} -> ${M}
@@ -63,7 +63,7 @@ test('a convert_layout through shared memory without offsets races with any pend
     %d = ttg.convert_layout %x : ${T} -> tensor<64xf32, #blocked1>
     tt.return
   }`);
-  assert.equal(lines, ['%a = ttg.local_alloc', 'ttg.local_store %x, %a', 'gpu.barrier', '%c = ttg.convert_layout %x', 'gpu.barrier', '%d = ttg.convert_layout %x', 'tt.return']);
+  assert.equal(lines, ['%a = ttg.local_alloc', 'ttg.local_store %x, %a', 'gpu.barrier', '%c = ttg.convert_layout %x {ttg.scratch_sync}', 'gpu.barrier', '%d = ttg.convert_layout %x {ttg.scratch_sync}', 'tt.return']);
   assert.is(count, 2);
 });
 
