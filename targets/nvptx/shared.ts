@@ -10,13 +10,13 @@
  */
 import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
-import { RankedTensorType, type Type } from '../../ir/types.js';
+import { RankedTensorType } from '../../ir/types.js';
 import { isLayout, DOT_OP, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
-import { F16, BF16, I1, I32, targetError, type PtxEmitter } from './emitter.js';
+import { F16, BF16, I32, targetError, type PtxEmitter } from './emitter.js';
 import type { RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
 import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
@@ -282,20 +282,21 @@ const lowerAsyncCopy: LowerRule = (ctx, op) => {
   ctx.set(op.result(0), [e.imm(I32, 0)]);
 };
 
-/** Copies too narrow for cp.async (under 4 bytes) as guarded ld.global + st.shared. */
+/** Copies too narrow for cp.async (under 4 bytes) as guarded ld.global + st.shared: every load first, then the stores, so the loads overlap. */
 function syncCopy(ctx: LoweringContext, op: Operation, l: RegLayout, tile: Tile, base: Value, thread: ThreadOffset, constant: (r: number) => number, vec: number): void {
   const e = ctx.e;
   const mask = op.spec!.operandGroup(op, 'mask')[0];
   const masks = mask ? ctx.get(mask, op) : null;
   const srcRegs = ctx.get(op.operand(0), op);
-  const t: Type = (op.operand(1).type as MemDescType).elementType;
+  const t = registerType((op.operand(1).type as MemDescType).elementType);
+  const loaded: [number, Value][] = [];
   for (let r = 0; r < l.numRegs; r += vec) {
     if (r & l.dupRegMask) continue;
     const guard = masks ? masks[r] : undefined;
-    const zero = t === I1 ? [e.imm(t, 0)] : [e.imm(registerType(t), 0)];
-    const [v] = e.ld(`global.b${tile.bytes * 8}`, srcRegs[r], [registerType(t)], guard, guard ? zero : undefined);
-    e.st(`shared.b${tile.bytes * 8}`, elementAddress(e, base, thread, constant(r)), [v]);
+    const [v] = e.ld(`global.b${tile.bytes * 8}`, srcRegs[r], [t], guard, guard ? [e.imm(t, 0)] : undefined);
+    loaded.push([r, v]);
   }
+  for (const [r, v] of loaded) e.st(`shared.b${tile.bytes * 8}`, elementAddress(e, base, thread, constant(r)), [v]);
   ctx.set(op.result(0), [e.imm(I32, 0)]);
 }
 
