@@ -18,6 +18,7 @@ import {
 } from './format.js';
 import type { SourcePos } from './diagnostics.js';
 import type { Value } from './ir.js';
+import { PUNCT } from './lexer.js';
 import type { AttrDecl, OpSpec, TypeConstraint, TypeEnv } from './op-spec.js';
 import type { Type } from './types.js';
 
@@ -25,6 +26,8 @@ import type { Type } from './types.js';
 export interface PlanParser extends FormatParser {
   /** Consumes an SSA operand reference (`%x`, `%x#1`) and stores its text offsets at `k`. */
   parseOperandInto(starts: Int32Array, ends: Int32Array, k: number): void;
+  /** `parsePunct(text)` for the punctuation of token kind `kind`. */
+  parsePunctKind(kind: number, text: string): void;
   /** `resolveOperand` for the reference `text[start, end)`. */
   resolveRange(start: number, end: number, type: Type): Value;
   /** The source text. */
@@ -34,7 +37,7 @@ export interface PlanParser extends FormatParser {
 /** One step of a plan. */
 type Step =
   | { k: 'keyword'; text: string }
-  | { k: 'punct'; text: string }
+  | { k: 'punct'; text: string; /** its token kind */ kind: number }
   | { k: 'operand'; index: number }
   | { k: 'attr'; name: string; decl: AttrDecl }
   | { k: 'type'; result: boolean; index: number; constraint: TypeConstraint | undefined; qualified: boolean }
@@ -153,7 +156,7 @@ export class FormatPlan {
           p.parseKeyword(s.text);
           break;
         case 'punct':
-          p.parsePunct(s.text);
+          p.parsePunctKind(s.kind, s.text);
           break;
         case 'operand':
           p.parseOperandInto(this.refStarts, this.refEnds, s.index);
@@ -282,7 +285,9 @@ function compilePlan(spec: OpSpec, format: CompiledFormat): FormatPlan | null {
     switch (e.k) {
       case 'lit':
         if (e.text === '' || e.text === ' ' || e.text === '\\n') return undefined;
-        return e.keyword ? { k: 'keyword', text: e.text } : { k: 'punct', text: e.text };
+        if (e.keyword) return { k: 'keyword', text: e.text };
+        // Unknown punctuation stays with the general engine, which reports it.
+        return PUNCT[e.text] === undefined ? null : { k: 'punct', text: e.text, kind: PUNCT[e.text] };
       case 'operand': {
         const index = spec.operands.findIndex((d) => d.name === e.name);
         // Each operand exactly once, never optional: its reference is then always read.

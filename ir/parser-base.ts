@@ -144,6 +144,17 @@ export class ParserBase implements AsmParser {
   parsePunct(p: string): void {
     if (!this.parseOptionalPunct(p)) this.error(`expected '${p}'`);
   }
+  /** Consumes a token of `kind` if it is next: `parseOptionalPunct` without the lookup by spelling. */
+  protected eat(kind: TokenType): boolean {
+    if (this.window.kindAt(this.pos_) !== kind) return false;
+    this.pos_++;
+    return true;
+  }
+  /** `parsePunct(p)` where `kind` is `p`'s token kind (no lookup by spelling). */
+  parsePunctKind(kind: TokenType, p: string): void {
+    if (this.window.kindAt(this.pos_) !== kind) this.error(`expected '${p}'`);
+    this.pos_++;
+  }
   parseOptionalPunct(p: string): boolean {
     const kind = PUNCT[p];
     if (!kind) throw new Error(`internal error: unknown punctuation '${p}'`);
@@ -452,12 +463,12 @@ export class ParserBase implements AsmParser {
 
   private parseNumberAttr(type?: Type): Attribute {
     const start = this.pos();
-    const neg = this.parseOptionalPunct('-');
+    const neg = this.eat(T.Minus);
     const kind = this.kind();
     if (kind !== T.Integer && kind !== T.HexInt && kind !== T.Float) this.error('expected integer or floating point literal');
     const image = this.image(this.pos_++);
     let ty = type;
-    if (!ty && this.parseOptionalPunct(':')) ty = this.parseType();
+    if (!ty && this.eat(T.Colon)) ty = this.parseType();
     if (kind === T.Float) {
       const ft = ty ?? FloatType.get('f64');
       if (!(ft instanceof FloatType)) this.error(`floating point value not valid for specified type ${ft}`, start);

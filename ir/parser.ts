@@ -259,7 +259,7 @@ export class Parser extends ParserBase implements PlanParser {
         const nameEnd = this.endOf(t);
         if (hasResultNumber(this.text, nameStart, nameEnd)) this.error('expected SSA value name without result number', this.posOf(t));
         let count = 1;
-        if (this.parseOptionalPunct(':')) {
+        if (this.eat(T.Colon)) {
           count = Number(this.parseInteger());
           if (count < 1) this.error('expected a positive number of results');
         }
@@ -271,8 +271,8 @@ export class Parser extends ParserBase implements PlanParser {
           singleStart = -1;
           groups.push({ start: nameStart, end: nameEnd, count });
         }
-      } while (this.parseOptionalPunct(','));
-      this.parsePunct('=');
+      } while (this.eat(T.Comma));
+      this.parsePunctKind(T.Equal, '=');
     }
     let op: Operation;
     if (this.is(T.String)) op = this.parseGenericOperation();
