@@ -98,14 +98,18 @@ function fmaOperandsThroughShared(rw: Rewriter, dot: Operation): number {
     const cvt = dot.operand(opIdx).definingOp;
     const want = dot.operand(opIdx).type as RankedTensorType;
     if (!cvt || cvt.name !== 'ttg.convert_layout' || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
-    const tile = cvt.operand(0);
+    const tile = beforeConversion(cvt.operand(0));
     const t = tile.type as RankedTensorType;
     const order = isDistributed(t.encoding) ? layoutOrder(t.encoding) : [1, 0];
     const shared = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
     const alloc = rw.createBefore(dot, 'ttg.local_alloc', { operands: { src: tile }, results: { result: MemDescType.get(t.shape, t.elementType, shared, SharedMemorySpaceAttr.get()) } });
     const load = rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result: want } });
     dot.setOperand(opIdx, load.result(0));
-    if (!cvt.result(0).hasUses) rw.eraseOp(cvt);
+    for (let c: Operation | null = cvt; c?.name === 'ttg.convert_layout' && !c.result(0).hasUses; ) {
+      const next: Operation | null = c.operand(0).definingOp;
+      rw.eraseOp(c);
+      c = next;
+    }
     n++;
   }
   return n;

@@ -16,6 +16,7 @@
  *    replaced by its ahead form; results used after the loop keep their meaning.
  * A loop with candidate loads that is unsafe to pipeline is left alone with a remark.
  */
+import { unprefetch } from './support/pipeline-unprefetch.js';
 import { ValueMapping, type Operation, type Value } from '../ir/ir.js';
 import { IntegerAttr } from '../ir/attributes.js';
 import { i } from '../ir/types.js';
@@ -175,6 +176,7 @@ function run(fn: Operation, ctx: PassContext): void {
   let axis: AxisInfoAnalysis | null = null;
   // Inner loops first; each loop is planned on the IR as its inner loops left it.
   for (const loop of loops) {
+    ctx.bump('prefetches-undone', unprefetch(loop, ctx.rewriter()));
     const p = planLoop(loop);
     if (p && 'at' in p) ctx.remark(p.at, `'${p.at.name}' op ${p.message}`);
     if (!p || 'at' in p) continue;
@@ -196,6 +198,7 @@ export const pipeline: PassDecl = {
   statistics: {
     'loops-pipelined': 'number of scf.for loops pipelined',
     'loads-pipelined': 'number of loads turned into async copies',
+    'prefetches-undone': 'number of hand-prefetched loop-carried tiles turned back into loads in the loop (then pipelined)',
   },
   run,
 };

@@ -1,5 +1,6 @@
-"""The seeds' matmul with fused transpositions (examples/triton-c/matmul-fused-trans.tc), through the
-Triton-C frontend: fp16 (tensor cores, TM=TN=128, TK=32, 8 warps) and fp32 (CUDA cores, TM=TN=64,
+"""The seeds' matmuls through the Triton-C frontend: the plain kernel (examples/triton-c/matmul.tc,
+variants `*.plain`, loads in the loop: our pipeline pass prefetches them) and the one with fused
+transpositions and hand-written register prefetching (examples/triton-c/matmul-fused-trans.tc): fp16 (tensor cores, TM=TN=128, TK=32, 8 warps) and fp32 (CUDA cores, TM=TN=64,
 TK=16, 4 warps), each in the four variants NN, TN (A stored K x M), NT (B stored N x K) and TT,
 selected with the tutorial's -D options. Compared with the same tiling written in Triton
 (tl.trans for the transposed operands; fp32 with input_precision="ieee", i.e. no tf32).
@@ -14,6 +15,8 @@ import torch
 import casekit
 
 BUILDS = {
+    'f16.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 8, 'flags': ['-DTYPE=half', '-DTM=128', '-DTN=128', '-DTK=32']},
+    'f32.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 4, 'flags': ['-DTYPE=float', '-DTM=64', '-DTN=64', '-DTK=16']},
     'f16.NN': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
                'flags': ['-DTYPE=half', '-DTM=128', '-DTN=128', '-DTK=32', '-DUSE_A=a', '-DSTRIDE_AK=1', '-DSTRIDE_AM=lda', '-DBROADCAST_AK=newaxis,:', '-DBROADCAST_AM=:,newaxis', '-DSHAPE_A=TM,TK', '-DUSE_B=b', '-DSTRIDE_BK=ldb', '-DSTRIDE_BN=1', '-DBROADCAST_BK=:,newaxis', '-DBROADCAST_BN=newaxis,:', '-DSHAPE_B=TK,TN']},
     'f16.NT': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
@@ -88,8 +91,9 @@ class MatmulTC(casekit.Case):
 
     def _cfg(self, size):
         f16 = size['v'].startswith('f16')
+        trans = size['v'].split('.')[1]  # NN, TN, NT, TT, or 'plain' (NN)
         return {'dtype': torch.float16 if f16 else torch.float32, 'TM': 128 if f16 else 64, 'TN': 128 if f16 else 64,
-                'TK': 32 if f16 else 16, 'ta': size['v'][-2] == 'T', 'tb': size['v'][-1] == 'T'}
+                'TK': 32 if f16 else 16, 'ta': trans in ('TN', 'TT'), 'tb': trans in ('NT', 'TT')}
 
     def params_for(self, size):
         ty = 'f16' if size['v'].startswith('f16') else 'f32'
