@@ -74,6 +74,7 @@ export class FormatPlan {
    */
   private readonly state: OperationState;
   private readonly operandValues: Value[];
+  private readonly sharedPos: SourcePos = { source: null as unknown as SourcePos['source'], offset: 0 };
   private readonly resultTypeList: Type[];
 
   constructor(
@@ -97,7 +98,7 @@ export class FormatPlan {
       attrs: null,
       regions: NO_REGIONS,
       successors: NO_SUCCESSORS,
-      pos: { source: null as unknown as SourcePos['source'], offset: 0 },
+      pos: this.sharedPos,
     };
     this.sameAll = spec.traitSet.has('SameOperandsAndResultType');
     this.sameOperands = spec.traitSet.has('SameTypeOperands');
@@ -121,9 +122,17 @@ export class FormatPlan {
     };
   }
 
-  /** The parser state for the next op of this kind (`pos`: its name), to be set as `p.state` before `parse`. */
-  stateFor(pos: SourcePos): OperationState {
+  /**
+   * The parser state for the next op of this kind, whose name is at `offset` in `source`, to be
+   * set as `p.state` before `parse`. Its `pos` object is reused too (the op keeps the source
+   * and offset, not the object); only the general engine may put it in a diagnostic, and it
+   * gets a copy.
+   */
+  stateFor(source: SourcePos['source'], offset: number): OperationState {
     const st = this.state;
+    const pos = this.sharedPos;
+    pos.source = source;
+    pos.offset = offset;
     st.pos = pos;
     st.props = null;
     st.attrs = null;
@@ -235,6 +244,7 @@ export class FormatPlan {
   private finishGenerally(p: PlanParser): void {
     const spec = this.spec;
     const st = p.state;
+    st.pos = { source: st.pos.source, offset: st.pos.offset };
     st.operands = [];
     st.resultTypes = [];
     st.regions = [];
