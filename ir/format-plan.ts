@@ -18,6 +18,7 @@ import {
 } from './format.js';
 import type { SourcePos } from './diagnostics.js';
 import type { Value } from './ir.js';
+import { PUNCT } from './lexer.js';
 import type { AttrDecl, OpSpec, TypeConstraint, TypeEnv } from './op-spec.js';
 import type { Type } from './types.js';
 
@@ -25,6 +26,8 @@ import type { Type } from './types.js';
 export interface PlanParser extends FormatParser {
   /** Consumes an SSA operand reference (`%x`, `%x#1`) and stores its text offsets at `k`. */
   parseOperandInto(starts: Int32Array, ends: Int32Array, k: number): void;
+  /** `parsePunct(text)` for the punctuation of token kind `kind`. */
+  parsePunctKind(kind: number, text: string): void;
   /** `resolveOperand` for the reference `text[start, end)`. */
   resolveRange(start: number, end: number, type: Type): Value;
   /** The source text. */
@@ -34,7 +37,7 @@ export interface PlanParser extends FormatParser {
 /** One step of a plan. */
 type Step =
   | { k: 'keyword'; text: string }
-  | { k: 'punct'; text: string }
+  | { k: 'punct'; text: string; /** its token kind */ kind: number }
   | { k: 'operand'; index: number }
   | { k: 'attr'; name: string; decl: AttrDecl }
   | { k: 'type'; result: boolean; index: number; constraint: TypeConstraint | undefined; qualified: boolean }
@@ -71,6 +74,7 @@ export class FormatPlan {
    */
   private readonly state: OperationState;
   private readonly operandValues: Value[];
+  private readonly sharedPos: SourcePos = { source: null as unknown as SourcePos['source'], offset: 0 };
   private readonly resultTypeList: Type[];
 
   constructor(
@@ -94,7 +98,7 @@ export class FormatPlan {
       attrs: null,
       regions: NO_REGIONS,
       successors: NO_SUCCESSORS,
-      pos: { source: null as unknown as SourcePos['source'], offset: 0 },
+      pos: this.sharedPos,
     };
     this.sameAll = spec.traitSet.has('SameOperandsAndResultType');
     this.sameOperands = spec.traitSet.has('SameTypeOperands');
@@ -118,9 +122,17 @@ export class FormatPlan {
     };
   }
 
-  /** The parser state for the next op of this kind (`pos`: its name), to be set as `p.state` before `parse`. */
-  stateFor(pos: SourcePos): OperationState {
+  /**
+   * The parser state for the next op of this kind, whose name is at `offset` in `source`, to be
+   * set as `p.state` before `parse`. Its `pos` object is reused too (the op keeps the source
+   * and offset, not the object); only the general engine may put it in a diagnostic, and it
+   * gets a copy.
+   */
+  stateFor(source: SourcePos['source'], offset: number): OperationState {
     const st = this.state;
+    const pos = this.sharedPos;
+    pos.source = source;
+    pos.offset = offset;
     st.pos = pos;
     st.props = null;
     st.attrs = null;
@@ -153,7 +165,7 @@ export class FormatPlan {
           p.parseKeyword(s.text);
           break;
         case 'punct':
-          p.parsePunct(s.text);
+          p.parsePunctKind(s.kind, s.text);
           break;
         case 'operand':
           p.parseOperandInto(this.refStarts, this.refEnds, s.index);
@@ -232,6 +244,7 @@ export class FormatPlan {
   private finishGenerally(p: PlanParser): void {
     const spec = this.spec;
     const st = p.state;
+    st.pos = { source: st.pos.source, offset: st.pos.offset };
     st.operands = [];
     st.resultTypes = [];
     st.regions = [];
@@ -282,7 +295,9 @@ function compilePlan(spec: OpSpec, format: CompiledFormat): FormatPlan | null {
     switch (e.k) {
       case 'lit':
         if (e.text === '' || e.text === ' ' || e.text === '\\n') return undefined;
-        return e.keyword ? { k: 'keyword', text: e.text } : { k: 'punct', text: e.text };
+        if (e.keyword) return { k: 'keyword', text: e.text };
+        // Unknown punctuation stays with the general engine, which reports it.
+        return PUNCT[e.text] === undefined ? null : { k: 'punct', text: e.text, kind: PUNCT[e.text] };
       case 'operand': {
         const index = spec.operands.findIndex((d) => d.name === e.name);
         // Each operand exactly once, never optional: its reference is then always read.

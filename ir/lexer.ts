@@ -154,73 +154,37 @@ function describeBadChar(text: string, offset: number): string {
 }
 
 /**
- * Lazily lexed tokens over absolute indices: the text is lexed a chunk (ending at a line break,
- * which no token spans) at a time, and tokens far behind the parser are dropped, so a large
- * file never holds all its tokens at once. A lexing error anywhere in a chunk is reported when
- * the chunk is lexed.
+ * Every token of a text, lexed at once into typed arrays (off the JS heap, so a large file's
+ * 1,000,000s of tokens cost the garbage collector nothing). A character no token matches is
+ * recorded as an error and skipped; the parsers' windows (`TokenWindow`) decide when an error
+ * is reported.
  */
-export class TokenWindow {
-  /** Kind, start offset and end offset of tokens `base .. base + count - 1`. */
-  kinds = new Uint8Array(1024);
-  starts = new Int32Array(1024);
-  ends = new Int32Array(1024);
-  base = 0;
+export class TokenStream {
+  kinds: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
   count = 0;
-  private next: number;
-  /** How far behind the requested index tokens are kept, for short backtracking. */
-  private static readonly MARGIN = 4096;
+  /** Lexing errors in text order. */
+  readonly errors: LexError[] = [];
 
-  constructor(
-    private readonly text: string,
-    start: number,
-    private chunk: number,
-    private readonly maxChunk: number,
-    private readonly onError: (e: LexError) => never,
-  ) {
-    this.next = start;
+  constructor(readonly text: string) {
+    const capacity = (text.length >> 2) + 16;
+    this.kinds = new Uint8Array(capacity);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+    this.lex(0, text.length);
   }
 
-  /** The kind of the token at absolute index `i` (`T.EOF` past the end of the text). */
-  kindAt(i: number): number {
-    let k = i - this.base;
-    while (k >= this.count) {
-      if (!this.fill(i)) return T.EOF;
-      k = i - this.base;
+  /** The index of the first token starting at or after `offset`. */
+  firstAt(offset: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid] < offset) lo = mid + 1;
+      else hi = mid;
     }
-    return this.kinds[k];
-  }
-
-  /** The start offset of token `i`, which must exist (`kindAt(i)` was not EOF). */
-  startAt(i: number): number {
-    return this.starts[i - this.base];
-  }
-
-  /** The end offset of token `i`, which must exist. */
-  endAt(i: number): number {
-    return this.ends[i - this.base];
-  }
-
-  private fill(requested: number): boolean {
-    const text = this.text;
-    if (this.next >= text.length) return false;
-    const drop = Math.min(requested - TokenWindow.MARGIN - this.base, this.count);
-    if (drop > 0) {
-      this.kinds.copyWithin(0, drop, this.count);
-      this.starts.copyWithin(0, drop, this.count);
-      this.ends.copyWithin(0, drop, this.count);
-      this.base += drop;
-      this.count -= drop;
-    }
-    let end = this.next + this.chunk;
-    if (end >= text.length) end = text.length;
-    else {
-      const nl = text.indexOf('\n', end);
-      end = nl < 0 ? text.length : nl + 1;
-    }
-    this.lex(this.next, end);
-    this.next = end;
-    if (this.chunk < this.maxChunk) this.chunk *= 2;
-    return true;
+    return lo;
   }
 
   private push(kind: number, start: number, end: number): void {
@@ -417,7 +381,11 @@ export class TokenWindow {
             kind = T.BareId;
           }
       }
-      if (kind === 0) this.onError({ offset: start, message: describeBadChar(text, start) });
+      if (kind === 0) {
+        this.errors.push({ offset: start, message: describeBadChar(text, start) });
+        k = start + 1;
+        continue;
+      }
       this.push(kind, start, k);
     }
   }
@@ -453,5 +421,67 @@ export class TokenWindow {
     }
     this.numberEnd = digits;
     return T.Integer;
+  }
+}
+
+/**
+ * A parser's view of a `TokenStream` from a text offset on. Lexing errors are reported as the
+ * former lazy lexer reported them: that lexer cut the text into chunks ending at line breaks
+ * (`chunk` characters at first, doubling up to `maxChunk`) and failed on reaching a chunk with
+ * an error, so the tokens before that chunk are readable and reading past them is the error.
+ */
+export class TokenWindow {
+  /** The index of the first token of the view. */
+  readonly first: number;
+  /** Tokens `first .. limit - 1` are readable. */
+  private readonly limit: number;
+  private readonly error: LexError | null;
+
+  constructor(
+    private readonly stream: TokenStream,
+    start: number,
+    chunk: number,
+    maxChunk: number,
+    private readonly onError: (e: LexError) => never,
+  ) {
+    this.first = stream.firstAt(start);
+    this.error = stream.errors.find((e) => e.offset >= start) ?? null;
+    this.limit = this.error ? stream.firstAt(chunkStartOf(stream.text, start, chunk, maxChunk, this.error.offset)) : stream.count;
+  }
+
+  /** The kind of the token at absolute index `i` (`T.EOF` past the end of the text). */
+  kindAt(i: number): number {
+    return i < this.limit ? this.stream.kinds[i] : this.beyond();
+  }
+
+  /** The start offset of token `i`, which must exist (`kindAt(i)` was not EOF). */
+  startAt(i: number): number {
+    return this.stream.starts[i];
+  }
+
+  /** The end offset of token `i`, which must exist. */
+  endAt(i: number): number {
+    return this.stream.ends[i];
+  }
+
+  private beyond(): number {
+    if (this.error) this.onError(this.error);
+    return T.EOF;
+  }
+}
+
+/** Where the chunk containing `offset` starts, chunks cut as `TokenWindow` describes from `start`. */
+function chunkStartOf(text: string, start: number, chunk: number, maxChunk: number, offset: number): number {
+  let next = start;
+  for (;;) {
+    let end = next + chunk;
+    if (end >= text.length) end = text.length;
+    else {
+      const nl = text.indexOf('\n', end);
+      end = nl < 0 ? text.length : nl + 1;
+    }
+    if (offset < end) return next;
+    next = end;
+    if (chunk < maxChunk) chunk *= 2;
   }
 }

@@ -196,6 +196,17 @@ function nameRegion(region: Region, table: NameTable, scope: NameScope, c: Count
 function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Counters): void {
   const n = op.results.length;
   if (n === 0) return;
+  if (n === 1) {
+    // The common case, with the op's suggestion asked only when the result has no name of its own.
+    const r = op.results[0];
+    const hint = r.nameHint ?? (op.hasExplicitLoc ? nameFromLoc(op.loc) : null) ?? op.spec?.decl.resultNames?.(op)[0] ?? null;
+    const printed = '%' + (hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++));
+    r.printName = printed;
+    r.printGen = table.gen;
+    op.printHeader = printed + ' = ';
+    op.printGen = table.gen;
+    return;
+  }
   const suggested = op.spec?.decl.resultNames?.(op);
   const locName = op.hasExplicitLoc ? nameFromLoc(op.loc) : null;
   let header = '';

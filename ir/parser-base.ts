@@ -9,7 +9,7 @@ import {
   boolAttr, floatFromBits, type DenseValue,
 } from './attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from './diagnostics.js';
-import { KIND_NAMES, PUNCT, T, TokenWindow, type TokenType } from './lexer.js';
+import { KIND_NAMES, PUNCT, T, TokenStream, TokenWindow, type TokenType } from './lexer.js';
 import { registry, type DialectRegistry } from './op-spec.js';
 import {
   DYNAMIC, FLOAT_KINDS, FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, RankedTensorType,
@@ -46,10 +46,12 @@ const SIMPLE_TYPES = new Map<string, Type>();
 /** Token cursor plus the type/attribute/location grammar. */
 export class ParserBase implements AsmParser {
   private readonly window: TokenWindow;
+  /** The file's tokens, shared with the sub-parsers of alias values. */
+  private readonly stream: TokenStream;
   /** The source text (token offsets index into it). */
   protected readonly text: string;
   /** The index of the current token. */
-  protected pos_ = 0;
+  protected pos_: number;
   protected readonly registry: DialectRegistry;
   protected readonly allowUnregistered: boolean;
   private readonly aliases: AliasTable;
@@ -61,13 +63,15 @@ export class ParserBase implements AsmParser {
   constructor(
     readonly source: SourceFile,
     private readonly options: ParseOptions = {},
-    sub?: { aliases: AliasTable; start: number },
+    sub?: { aliases: AliasTable; start: number; stream: TokenStream },
   ) {
     this.text = source.text;
     const onError = (e: { offset: number; message: string }): never => this.error(e.message, { source, offset: e.offset });
+    this.stream = sub ? sub.stream : new TokenStream(source.text);
     this.window = sub
-      ? new TokenWindow(source.text, sub.start, 256, 1 << 16, onError)
-      : new TokenWindow(source.text, 0, 1 << 16, 1 << 16, onError);
+      ? new TokenWindow(this.stream, sub.start, 256, 1 << 16, onError)
+      : new TokenWindow(this.stream, 0, 1 << 16, 1 << 16, onError);
+    this.pos_ = this.window.first;
     this.registry = options.registry ?? registry;
     this.allowUnregistered = options.allowUnregisteredDialect ?? false;
     this.aliases = sub ? sub.aliases : this.scanAliases();
@@ -118,11 +122,11 @@ export class ParserBase implements AsmParser {
   pos(): SourcePos {
     if (this.window.kindAt(this.pos_) !== T.EOF) return { source: this.source, offset: this.window.startAt(this.pos_) };
     // At end of file, point just after the last token (on its line), as MLIR does.
-    return { source: this.source, offset: this.pos_ > 0 ? this.consumedEnd() : 0 };
+    return { source: this.source, offset: this.pos_ > this.window.first ? this.consumedEnd() : 0 };
   }
   /** Text offset just after the last consumed token. */
   protected consumedEnd(): number {
-    return this.pos_ > 0 && this.window.kindAt(this.pos_ - 1) !== T.EOF ? this.window.endAt(this.pos_ - 1) : 0;
+    return this.pos_ > this.window.first && this.window.kindAt(this.pos_ - 1) !== T.EOF ? this.window.endAt(this.pos_ - 1) : 0;
   }
   /** The source position of token `i`, which must exist. */
   protected posOf(i: number): SourcePos {
@@ -143,6 +147,17 @@ export class ParserBase implements AsmParser {
 
   parsePunct(p: string): void {
     if (!this.parseOptionalPunct(p)) this.error(`expected '${p}'`);
+  }
+  /** Consumes a token of `kind` if it is next: `parseOptionalPunct` without the lookup by spelling. */
+  protected eat(kind: TokenType): boolean {
+    if (this.window.kindAt(this.pos_) !== kind) return false;
+    this.pos_++;
+    return true;
+  }
+  /** `parsePunct(p)` where `kind` is `p`'s token kind (no lookup by spelling). */
+  parsePunctKind(kind: TokenType, p: string): void {
+    if (this.window.kindAt(this.pos_) !== kind) this.error(`expected '${p}'`);
+    this.pos_++;
   }
   parseOptionalPunct(p: string): boolean {
     const kind = PUNCT[p];
@@ -247,7 +262,7 @@ export class ParserBase implements AsmParser {
     if (entry.value) return entry.value;
     if (entry.resolving) this.error(`symbol alias '${this.image(at)}' refers to itself`, this.posOf(at));
     entry.resolving = true;
-    const sub = new ParserBase(this.source, this.options, { aliases: this.aliases, start: entry.start });
+    const sub = new ParserBase(this.source, this.options, { aliases: this.aliases, start: entry.start, stream: this.stream });
     entry.value = isAttr ? sub.parseAttribute() : sub.parseType();
     entry.end = sub.consumedEnd();
     entry.resolving = false;
@@ -452,12 +467,12 @@ export class ParserBase implements AsmParser {
 
   private parseNumberAttr(type?: Type): Attribute {
     const start = this.pos();
-    const neg = this.parseOptionalPunct('-');
+    const neg = this.eat(T.Minus);
     const kind = this.kind();
     if (kind !== T.Integer && kind !== T.HexInt && kind !== T.Float) this.error('expected integer or floating point literal');
     const image = this.image(this.pos_++);
     let ty = type;
-    if (!ty && this.parseOptionalPunct(':')) ty = this.parseType();
+    if (!ty && this.eat(T.Colon)) ty = this.parseType();
     if (kind === T.Float) {
       const ft = ty ?? FloatType.get('f64');
       if (!(ft instanceof FloatType)) this.error(`floating point value not valid for specified type ${ft}`, start);

@@ -259,7 +259,7 @@ export class Parser extends ParserBase implements PlanParser {
         const nameEnd = this.endOf(t);
         if (hasResultNumber(this.text, nameStart, nameEnd)) this.error('expected SSA value name without result number', this.posOf(t));
         let count = 1;
-        if (this.parseOptionalPunct(':')) {
+        if (this.eat(T.Colon)) {
           count = Number(this.parseInteger());
           if (count < 1) this.error('expected a positive number of results');
         }
@@ -271,8 +271,8 @@ export class Parser extends ParserBase implements PlanParser {
           singleStart = -1;
           groups.push({ start: nameStart, end: nameEnd, count });
         }
-      } while (this.parseOptionalPunct(','));
-      this.parsePunct('=');
+      } while (this.eat(T.Comma));
+      this.parsePunctKind(T.Equal, '=');
     }
     let op: Operation;
     if (this.is(T.String)) op = this.parseGenericOperation();
@@ -356,22 +356,23 @@ export class Parser extends ParserBase implements PlanParser {
   }
 
   private parseCustomOperation(): Operation {
-    const namePos = this.pos();
     const t = this.pos_++;
+    const nameOffset = this.startOf(t);
     const direct = this.lookupOpAt(t);
     const word = direct ? direct.name : this.image(t);
     const name = direct ? word : this.resolveOpName(word);
     const spec = direct ?? this.registry.lookupOp(name);
     if (!spec) {
       const tried = name !== word ? ` (tried '${name}' as well)` : '';
-      this.error(`custom op '${word}' is unknown${tried}`, namePos);
+      this.error(`custom op '${word}' is unknown${tried}`, this.posAt(nameOffset));
     }
     const saved = this.state;
     const plan = !spec.decl.syntax && spec.format ? planFor(spec, spec.format) : null;
     if (plan) {
-      this.state = plan.stateFor(namePos);
+      this.state = plan.stateFor(this.source, nameOffset);
       plan.parse(this);
     } else {
+      const namePos = this.posAt(nameOffset);
       this.state = this.newState(name, spec, namePos);
       if (spec.decl.syntax) spec.decl.syntax.parse(this);
       else if (spec.format) parseWithFormat(this, spec.format);
