@@ -282,21 +282,19 @@ const lowerAsyncCopy: LowerRule = (ctx, op) => {
   ctx.set(op.result(0), [e.imm(I32, 0)]);
 };
 
-/** Copies too narrow for cp.async (under 4 bytes) as guarded ld.global + st.shared: every load first, then the stores, so the loads overlap. */
+/** Copies too narrow for cp.async (under 4 bytes) as guarded ld.global + st.shared, element by element (each value dies at once). */
 function syncCopy(ctx: LoweringContext, op: Operation, l: RegLayout, tile: Tile, base: Value, thread: ThreadOffset, constant: (r: number) => number, vec: number): void {
   const e = ctx.e;
   const mask = op.spec!.operandGroup(op, 'mask')[0];
   const masks = mask ? ctx.get(mask, op) : null;
   const srcRegs = ctx.get(op.operand(0), op);
   const t = registerType((op.operand(1).type as MemDescType).elementType);
-  const loaded: [number, Value][] = [];
   for (let r = 0; r < l.numRegs; r += vec) {
     if (r & l.dupRegMask) continue;
     const guard = masks ? masks[r] : undefined;
     const [v] = e.ld(`global.b${tile.bytes * 8}`, srcRegs[r], [t], guard, guard ? [e.imm(t, 0)] : undefined);
-    loaded.push([r, v]);
+    e.st(`shared.b${tile.bytes * 8}`, elementAddress(e, base, thread, constant(r)), [v]);
   }
-  for (const [r, v] of loaded) e.st(`shared.b${tile.bytes * 8}`, elementAddress(e, base, thread, constant(r)), [v]);
   ctx.set(op.result(0), [e.imm(I32, 0)]);
 }
 
