@@ -3,8 +3,9 @@
  * "pre-fetching" kernels): a loop-carried tile that the body only stores to shared memory, whose
  * initial value is `tt.load %p0` and whose next value is `tt.load %pNext` where `%pNext` is what
  * the loop yields for pointer argument `%p` (initially `%p0`), always equals `tt.load %p` at the
- * top of the iteration. The load moves there; the carried tile and its loads outside the body
- * are left for DCE (the last iteration's prefetch past the end disappears with them).
+ * top of the iteration. The load moves there and the prefetching load at the end of the body
+ * goes (with the last iteration's read past the end); the carried tile then only yields itself
+ * (canonicalize drops it) and its initial load before the loop reads one valid tile.
  */
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
@@ -25,7 +26,7 @@ export function unprefetch(loop: Operation, rw: Rewriter): number {
   let moved = 0;
   for (let j = 0; j < n; j++) {
     const arg = body.args[j + 1];
-    if (!arg.hasUses || !arg.users().every((u) => u.name === 'ttg.local_alloc' && u.parent === body)) continue;
+    if (!arg.hasUses || loop.result(j).hasUses || !arg.users().every((u) => u.name === 'ttg.local_alloc' && u.parent === body)) continue;
     const init = loop.operand(3 + j).definingOp;
     const next = yieldOp.operand(j).definingOp;
     if (!isPlainLoad(init) || !isPlainLoad(next) || next.parent !== body || !sameAttrs(init, next)) continue;
@@ -37,6 +38,9 @@ export function unprefetch(loop: Operation, rw: Rewriter): number {
     const attrs = { ...(next.properties ?? {}), ...(next.attributes ?? {}) };
     const load = rw.create('tt.load', { operands: { ptr: body.args[k + 1] }, attrs, results: { result: arg.type } });
     arg.replaceAllUsesWith(load.result(0));
+    // The carried tile is now unused: it yields itself and the prefetching load goes.
+    yieldOp.setOperand(j, arg);
+    if (!next.result(0).hasUses) rw.eraseOp(next);
     moved++;
   }
   return moved;
