@@ -135,6 +135,7 @@ function run(module: Operation, ctx: PassContext): void {
     ctx.bump('dots-on-mma');
   }
   ctx.bump('loop-carried-accumulators', hoistLoopCarriedConversions(module, rw));
+
 }
 
 /** The `mma-lowering` pass: tt.dot on f16/bf16 to mma.sync layouts, operands through shared memory. */

@@ -17,11 +17,17 @@
  * A loop with candidate loads that is unsafe to pipeline is left alone with a remark.
  */
 import { unprefetch } from './support/pipeline-unprefetch.js';
+import { rematerializeLoopPointers } from './support/loop-pointers.js';
 import { ValueMapping, type Operation, type Value } from '../ir/ir.js';
 import { IntegerAttr } from '../ir/attributes.js';
 import { i } from '../ir/types.js';
 import { AsyncTokenType } from '../dialects/ttg/types.js';
-import { getAxisInfo, type AxisInfoAnalysis } from './analysis/axis-info.js';
+import { AxisInfoAnalysis, getAxisInfo } from './analysis/axis-info.js';
+import { RankedTensorType } from '../ir/types.js';
+import { isDistributed } from '../dialects/ttg/layout-attrs.js';
+import { layoutOrder } from '../dialects/ttg/layout-lib.js';
+import { vectorElems } from './coalesce.js';
+import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
 import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, stashThroughShared } from './support/pipeline-emit.js';
 import type { PassContext, PassDecl } from './pass.js';
@@ -168,6 +174,22 @@ function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: Ax
   ctx.bump('loads-pipelined', plan.loads.length);
 }
 
+/** Whether the loads through pointer tensor `p` move under 4 bytes per thread (a pointer per element). */
+function narrowAccess(p: Value, axis: AxisInfoAnalysis): boolean {
+  const t = p.type as RankedTensorType;
+  if (!isDistributed(t.encoding)) return false;
+  return vectorElems(p, layoutOrder(t.encoding)[0] ?? t.rank - 1, axis) * (pointeeBits(p) / 8) < 4;
+}
+
+/** The outermost op holding `op` (what axis info analyses). */
+function rootOf(op: Operation): Operation {
+  while (op.parentOp) op = op.parentOp;
+  return op;
+}
+
+/** Whether `loop`'s body (not nested loops) holds a tt.dot. */
+const hasDot = (loop: Operation): boolean => loop.region(0).blocks[0].ops.some((op) => op.name === 'tt.dot');
+
 function run(fn: Operation, ctx: PassContext): void {
   const stages = Number(ctx.options['num-stages']);
   if (!(stages >= 2)) return ctx.preserve();
@@ -177,6 +199,14 @@ function run(fn: Operation, ctx: PassContext): void {
   // Inner loops first; each loop is planned on the IR as its inner loops left it.
   for (const loop of loops) {
     ctx.bump('prefetches-undone', unprefetch(loop, ctx.rewriter()));
+    if (hasDot(loop)) {
+      const remat = String(ctx.options['remat-pointers']);
+      // A fresh analysis: the cached one is computed after this loop's rewrites, for the copies.
+      const a = new AxisInfoAnalysis(rootOf(fn));
+      // Only element-wise copies carry a pointer per element: remat those (vectors share theirs).
+      const wanted = remat === 'always' ? () => true : remat === 'narrow' ? (p: Value) => narrowAccess(p, a) : () => false;
+      ctx.bump('loop-pointers-rematerialized', rematerializeLoopPointers(loop, ctx.rewriter(), wanted));
+    }
     const p = planLoop(loop);
     if (p && 'at' in p) ctx.remark(p.at, `'${p.at.name}' op ${p.message}`);
     if (!p || 'at' in p) continue;
@@ -194,10 +224,16 @@ export const pipeline: PassDecl = {
   anchor: 'function',
   options: {
     'num-stages': { type: 'int', default: 3, description: 'pipeline stages S (S-1 iterations prefetched; 1 leaves loops alone)' },
+    'remat-pointers': {
+      type: 'string',
+      default: 'narrow',
+      description: "recompute a dot loop's element pointers from loop-invariant offsets instead of carrying them: 'narrow' (pointers whose accesses are under 4 bytes per thread), 'always' or 'never'",
+    },
   },
   statistics: {
     'loops-pipelined': 'number of scf.for loops pipelined',
     'loads-pipelined': 'number of loads turned into async copies',
+    'loop-pointers-rematerialized': 'number of loop-carried pointer tensors recomputed from loop-invariant offsets in the loop',
     'prefetches-undone': 'number of hand-prefetched loop-carried tiles turned back into loads in the loop (then pipelined)',
   },
   run,

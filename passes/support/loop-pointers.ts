@@ -1,0 +1,71 @@
+/**
+ * Rematerializes the pointers of a counted loop instead of carrying them: in
+ * `scf.for %i = 0 to %n step 1 iter_args(%p = tt.addptr(tt.splat %base, %off))` whose pointer
+ * advances by a uniform `%d` per iteration (`yield tt.addptr %p, splat %d`), iteration i's
+ * pointers are `%base + %off + i * %d`. Computing them in the body from the loop-invariant 32-bit
+ * offsets keeps one 32-bit register per element live across the loop instead of a 64-bit
+ * pointer (Triton gets the same from LLVM). The step is a splat scalar or a splat constant; the
+ * sum is formed in 64 bits, so no offset wraps.
+ * Only pointers whose loop result is unused after the loop are rewritten.
+ */
+import { DenseElementsAttr, IntegerAttr } from '../../ir/attributes.js';
+import type { Operation, Value } from '../../ir/ir.js';
+import type { Rewriter } from '../../ir/rewriter.js';
+import { i, RankedTensorType } from '../../ir/types.js';
+
+/** The integer value of a constant `arith.constant` scalar, else null. */
+function constantInt(v: Value): bigint | null {
+  const def = v.definingOp;
+  const a = def?.name === 'arith.constant' ? def.getAttr('value') : undefined;
+  return a instanceof IntegerAttr ? a.value : null;
+}
+
+/** The scalar a uniform tensor `v` splats (`tt.splat %s`), or null. */
+function splatSource(v: Value): Value | null {
+  const def = v.definingOp;
+  return def?.name === 'tt.splat' ? def.operand(0) : null;
+}
+
+/** The element of a splat integer constant tensor `v`, or null. */
+function splatConstant(v: Value): bigint | null {
+  const def = v.definingOp;
+  const a = def?.name === 'arith.constant' ? def.getAttr('value') : undefined;
+  return a instanceof DenseElementsAttr && a.isSplat && typeof a.at(0) === 'bigint' ? (a.at(0) as bigint) : null;
+}
+
+/** Rewrites the qualifying pointer arguments of `loop` that `wanted` accepts; returns how many. */
+export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted: (ptr: Value) => boolean = () => true): number {
+  if (constantInt(loop.operand(0)) !== 0n || constantInt(loop.operand(2)) !== 1n) return 0;
+  const body = loop.region(0).blocks[0];
+  const yieldOp = body.terminator!;
+  const iv = body.args[0];
+  let n = 0;
+  for (let j = 0; j < loop.results.length; j++) {
+    const arg = body.args[j + 1];
+    const t = arg.type;
+    if (!(t instanceof RankedTensorType) || loop.result(j).hasUses || !wanted(arg)) continue;
+    const init = loop.operand(3 + j).definingOp;
+    const step = yieldOp.operand(j).definingOp;
+    if (init?.name !== 'tt.addptr' || step?.name !== 'tt.addptr' || step.operand(0) !== arg || step.parent !== body) continue;
+    const base = splatSource(init.operand(0));
+    const d = splatSource(step.operand(1));
+    const dConst = splatConstant(step.operand(1));
+    if (!base || (!d && dConst === null) || d?.parentBlock === body || !step.result(0).hasOneUse) continue;
+    // %p = iter_arg; %q = tt.addptr %p, splat %d; yield %q -> %p_i = tt.addptr(tt.addptr(splat %base, %off), splat(i * %d))
+    rw.setInsertionPointToStart(body);
+    rw.loc = step.loc;
+    const i64 = i(64);
+    const wide = (v: Value) => (v.type === i64 ? v : rw.create('arith.extsi', { operands: { in: v }, results: { out: i64 } }).result(0));
+    const stride = d ? wide(d) : rw.create('arith.constant', { attrs: { value: IntegerAttr.get(dConst!, i64) }, results: { result: i64 } }).result(0);
+    const delta = rw.create('arith.muli', { operands: { lhs: wide(iv), rhs: stride }, results: { result: i64 } }).result(0);
+    const splatBase = rw.create('tt.splat', { operands: { src: base }, results: { result: t } }).result(0);
+    const start = rw.create('tt.addptr', { operands: { ptr: splatBase, offset: init.operand(1) }, results: { result: t } }).result(0);
+    const deltas = rw.create('tt.splat', { operands: { src: delta }, results: { result: RankedTensorType.get(t.shape, i64, t.encoding) } }).result(0);
+    const p = rw.create('tt.addptr', { operands: { ptr: start, offset: deltas }, results: { result: t } }).result(0);
+    arg.replaceUsesWithIf(p, (use) => use.owner !== step);
+    yieldOp.setOperand(j, arg);
+    rw.eraseOp(step);
+    n++;
+  }
+  return n;
+}
