@@ -366,7 +366,8 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
   const elements = parseElements('');
   if (pos < text.length) fail(`unexpected '${text[pos]}'`);
   const elided = new Set([...usedAttrs, 'operandSegmentSizes', 'resultSegmentSizes']);
-  return { elements, usedAttrs, elided };
+  // `plan` is present from the start so that every compiled format has one shape.
+  return { elements, usedAttrs, elided, plan: undefined };
 }
 
 /** Splits `a, ref(type($b)), c` at top-level commas. */

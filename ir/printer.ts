@@ -400,6 +400,9 @@ class AliasCollector {
 
   visitAttr(a: Attribute): number {
     if (a instanceof Location) return 0;
+    // A leaf (an integer, a string, ...) matters only when the user named it.
+    const nested = a instanceof ArrayAttr || a instanceof DictionaryAttr || a instanceof TypeAttr || a instanceof DenseElementsAttr || a instanceof DialectAttr;
+    if (!nested && !this.userNames?.has(a)) return 0;
     if (this.seen.has(a)) return this.depths.get(a) ?? 0;
     this.seen.add(a);
     let d = 0;
