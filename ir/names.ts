@@ -30,9 +30,17 @@ interface Counters {
  * About twice as fast as a `Set` for the 100,000s of fresh strings of a large function.
  */
 class NameSet {
-  private keys: (string | undefined)[] = new Array(16).fill(undefined);
-  private hashes = new Int32Array(16);
+  private keys: (string | undefined)[];
+  private hashes: Int32Array;
   size = 0;
+
+  /** `expected`: about how many names will be added (the table starts large enough for them). */
+  constructor(expected = 0) {
+    let capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    this.keys = new Array(capacity).fill(undefined);
+    this.hashes = new Int32Array(capacity);
+  }
 
   has(name: string): boolean {
     return this.slotOf(name, hashName(name)) < 0;
@@ -89,10 +97,12 @@ function hashName(s: string): number {
 
 /** A chain of name sets: lookups see enclosing regions' names. */
 class NameScope {
-  readonly names = new NameSet();
+  readonly names: NameSet;
   /** The nearest enclosing scope with names (a parent scope is complete before its children start). */
   readonly parent: NameScope | null;
-  constructor(parent: NameScope | null) {
+  /** `expected`: about how many names the scope will hold. */
+  constructor(parent: NameScope | null, expected = 0) {
+    this.names = new NameSet(expected);
     while (parent && parent.names.size === 0) parent = parent.parent;
     this.parent = parent;
   }
@@ -156,7 +166,9 @@ export function computeNames(root: Operation): NameTable {
   pushRegions(root, counters, rootScope);
   while (work.length) {
     const [region, c, parentScope] = work.pop()!;
-    const scope = new NameScope(parentScope);
+    let expected = 0;
+    for (const b of region.blocks) expected += b.numOps + b.args.length;
+    const scope = new NameScope(parentScope, expected);
     nameRegion(region, table, scope, c);
     for (const b of region.blocks) for (let op = b.first; op; op = op.next) if (op.regions.length) pushRegions(op, c, scope);
   }

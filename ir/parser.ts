@@ -164,10 +164,6 @@ export class Parser extends ParserBase implements PlanParser {
     if (!looksAutoNamed(this.text, start + 1, end)) values[0].nameHint = this.text.slice(start + 1, end);
   }
 
-  /** A source position from an offset (for diagnostics). */
-  posAt(offset: number): SourcePos {
-    return { source: this.source, offset };
-  }
 
   refPos(ref: OperandRef): SourcePos {
     return this.posAt(ref.startOffset);
