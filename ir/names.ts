@@ -8,13 +8,15 @@ import { CallSiteLoc, FusedLoc, type Location, NameLoc } from './attributes.js';
 import type { Block, Operation, Region } from './ir.js';
 
 /**
- * Printed names of blocks (`^bb2`). Value names (`%x`, `%x#1`) and op result headers
- * (`%x:2 = `) are stamped on the values and ops with generation `gen`, which avoids a map
- * lookup per operand on the printer's hot path.
+ * Printed names of blocks (`^bb2`). Value names (`%x`, `%x#1`) are stamped on the values with
+ * generation `gen`, which avoids a map lookup per operand on the printer's hot path. The result
+ * list of an op (`%x:2, %y = `) is `headers`' entry for ops whose results are not all one named
+ * value; an op with one result prints that result's name.
  */
 export interface NameTable {
   gen: number;
   blocks: Map<Block, string>;
+  headers: Map<Operation, string>;
 }
 
 let generation = 0;
@@ -151,7 +153,7 @@ function sanitize(name: string): string {
 
 /** Computes names for everything nested in `root` (root's own results are named too). */
 export function computeNames(root: Operation): NameTable {
-  const table: NameTable = { gen: ++generation, blocks: new Map() };
+  const table: NameTable = { gen: ++generation, blocks: new Map(), headers: new Map() };
   const rootScope = new NameScope(null);
   const counters: Counters = { value: 0, arg: 0, conflict: 0 };
   nameOpResults(root, table, rootScope, counters);
@@ -212,11 +214,8 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     // The common case, with the op's suggestion asked only when the result has no name of its own.
     const r = op.results[0];
     const hint = r.nameHint ?? (op.hasExplicitLoc ? nameFromLoc(op.loc) : null) ?? op.spec?.decl.resultNames?.(op)[0] ?? null;
-    const printed = '%' + (hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++));
-    r.printName = printed;
+    r.printName = '%' + (hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++));
     r.printGen = table.gen;
-    op.printHeader = printed + ' = ';
-    op.printGen = table.gen;
     return;
   }
   const suggested = op.spec?.decl.resultNames?.(op);
@@ -239,6 +238,5 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     header += (header ? ', ' : '') + (size === 1 ? '%' + name : `%${name}:${size}`);
     k = end;
   }
-  op.printHeader = header + ' = ';
-  op.printGen = table.gen;
+  table.headers.set(op, header + ' = ');
 }

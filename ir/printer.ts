@@ -28,7 +28,7 @@ export interface PrintOptions {
 export class Printer implements FormatPrinter {
   private out = '';
   private indent = '';
-  private names: NameTable = { gen: -1, blocks: new Map() };
+  private names: NameTable = { gen: -1, blocks: new Map(), headers: new Map() };
   /** Finished output, flattened in chunks so the many small concatenations die young. */
   private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
@@ -224,7 +224,12 @@ export class Printer implements FormatPrinter {
 
   /** Prints one operation (results, name, body, location) without a trailing newline. */
   printOperation(op: Operation): void {
-    if (op.numResults) this.out += op.printGen === this.names.gen ? op.printHeader : '<<UNNAMED>> = ';
+    const results = op.results;
+    if (results.length === 1) {
+      const r = results[0];
+      this.out += r.printGen === this.names.gen ? r.printName : '<<UNNAMED>>';
+      this.out += ' = ';
+    } else if (results.length) this.out += this.names.headers.get(op) ?? '<<UNNAMED>> = ';
     const spec = op.spec;
     if (!this.options.generic && spec && (spec.decl.syntax || spec.format)) {
       this.out += this.displayName(op);
