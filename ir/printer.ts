@@ -8,6 +8,7 @@ import {
   TypeAttr, UnitAttr, printDictionary,
 } from './attributes.js';
 import { printWithFormat, type FormatPrinter, type RegionPrintOptions } from './format.js';
+import { printPlanFor } from './format-print-plan.js';
 import { type Block, type BlockArgument, type Operation, type Region, type Value, setOpPrinter } from './ir.js';
 import { computeNames, type NameTable } from './names.js';
 import { FunctionType, RankedTensorType, ShapedType, Type, TupleType, setPlainTextImpl, printResultTypes, DialectType } from './types.js';
@@ -234,7 +235,11 @@ export class Printer implements FormatPrinter {
     if (!this.options.generic && spec && (spec.decl.syntax || spec.format)) {
       this.out += this.displayName(op);
       if (spec.decl.syntax) spec.decl.syntax.print(this, op);
-      else printWithFormat(this, op, spec.format!);
+      else {
+        const plan = printPlanFor(spec, spec.format!);
+        if (plan) plan.print(this, op);
+        else printWithFormat(this, op, spec.format!);
+      }
     } else this.printGeneric(op);
     if (this.options.debugInfo) {
       this.out += ' loc(';
