@@ -72,9 +72,10 @@ export class FormatPlan {
    * have exactly the op's sizes (`Operation.create` copies them), and plan ops have no regions
    * or successors. Reuse is safe because a plan op contains no nested op.
    */
-  private readonly state: OperationState;
+  private state: OperationState | null = null;
   private readonly operandValues: Value[];
-  private readonly sharedPos: SourcePos = { source: null as unknown as SourcePos['source'], offset: 0 };
+  /** Made on first use with real values, so that its shape is that of every other position. */
+  private sharedPos: SourcePos | null = null;
   private readonly resultTypeList: Type[];
 
   constructor(
@@ -89,17 +90,6 @@ export class FormatPlan {
     this.resultTypes = new Array(this.nResults).fill(undefined);
     this.operandValues = new Array(this.nOperands).fill(null);
     this.resultTypeList = new Array(this.nResults).fill(null);
-    this.state = {
-      name: spec.name,
-      spec,
-      operands: this.operandValues,
-      resultTypes: this.resultTypeList,
-      props: null,
-      attrs: null,
-      regions: NO_REGIONS,
-      successors: NO_SUCCESSORS,
-      pos: this.sharedPos,
-    };
     this.sameAll = spec.traitSet.has('SameOperandsAndResultType');
     this.sameOperands = spec.traitSet.has('SameTypeOperands');
     const indexOf = (list: { name: string }[], n: string) => list.findIndex((d) => d.name === n);
@@ -129,10 +119,20 @@ export class FormatPlan {
    * gets a copy.
    */
   stateFor(source: SourcePos['source'], offset: number): OperationState {
-    const st = this.state;
-    const pos = this.sharedPos;
+    const pos = (this.sharedPos ??= { source, offset });
     pos.source = source;
     pos.offset = offset;
+    const st = (this.state ??= {
+      name: this.spec.name,
+      spec: this.spec,
+      operands: this.operandValues,
+      resultTypes: this.resultTypeList,
+      props: null,
+      attrs: null,
+      regions: NO_REGIONS,
+      successors: NO_SUCCESSORS,
+      pos,
+    });
     st.pos = pos;
     st.props = null;
     st.attrs = null;

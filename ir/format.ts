@@ -181,6 +181,8 @@ export interface CompiledFormat {
   elided: Set<string>;
   /** @internal The specialized parse plan (`ir/format-plan.ts`): null when the op needs the general engine, undefined until compiled. */
   plan?: unknown;
+  /** @internal The specialized print plan (`ir/format-print-plan.ts`), likewise. */
+  printPlan?: unknown;
 }
 
 /** Compiles `spec`'s format; a bad format is an internal error naming the op. */
@@ -366,7 +368,8 @@ export function compileFormat(spec: OpSpec): CompiledFormat {
   const elements = parseElements('');
   if (pos < text.length) fail(`unexpected '${text[pos]}'`);
   const elided = new Set([...usedAttrs, 'operandSegmentSizes', 'resultSegmentSizes']);
-  return { elements, usedAttrs, elided };
+  // `plan` is present from the start so that every compiled format has one shape.
+  return { elements, usedAttrs, elided, plan: undefined, printPlan: undefined };
 }
 
 /** Splits `a, ref(type($b)), c` at top-level commas. */
@@ -919,7 +922,7 @@ function typesOf(op: Operation, spec: OpSpec, arg: Arg): Type[] {
 }
 
 /** Whether an optional group's anchor is present: a non-empty group, or a non-default attribute. */
-function isPresent(op: Operation, spec: OpSpec, anchor: Element): boolean {
+export function isPresent(op: Operation, spec: OpSpec, anchor: Element): boolean {
   switch (anchor.k) {
     case 'operand':
       return spec.operandGroup(op, anchor.name).length > 0;

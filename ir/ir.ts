@@ -162,10 +162,6 @@ export class Operation {
   /** The parsed file and offset of the op's name (kept as two fields: no object per op). */
   private srcFile: SourcePos['source'] | null;
   private srcOffset: number;
-  /** @internal The printer's `%x = ` prefix, valid while `printGen` is the printer's generation. */
-  printHeader = '';
-  /** @internal */
-  printGen = 0;
 
   private constructor(
     readonly name: string,

@@ -216,9 +216,12 @@ export class TokenStream {
         case 32: // ' '
         case 9: // \t
         case 13: // \r
-        case 10: // \n
-          k++;
+        case 10: {
+          // \n; a run of blanks in one step
+          let c2 = text.charCodeAt(++k);
+          while (c2 === 32 || c2 === 10 || c2 === 9 || c2 === 13) c2 = text.charCodeAt(++k);
           continue;
+        }
         case 37: // %
           k = skipClass(text, k + 1, SUFFIX);
           if (k === start + 1) break;

@@ -8,13 +8,15 @@ import { CallSiteLoc, FusedLoc, type Location, NameLoc } from './attributes.js';
 import type { Block, Operation, Region } from './ir.js';
 
 /**
- * Printed names of blocks (`^bb2`). Value names (`%x`, `%x#1`) and op result headers
- * (`%x:2 = `) are stamped on the values and ops with generation `gen`, which avoids a map
- * lookup per operand on the printer's hot path.
+ * Printed names of blocks (`^bb2`). Value names (`%x`, `%x#1`) are stamped on the values with
+ * generation `gen`, which avoids a map lookup per operand on the printer's hot path. The result
+ * list of an op (`%x:2, %y = `) is `headers`' entry for ops whose results are not all one named
+ * value; an op with one result prints that result's name.
  */
 export interface NameTable {
   gen: number;
   blocks: Map<Block, string>;
+  headers: Map<Operation, string>;
 }
 
 let generation = 0;
@@ -30,9 +32,17 @@ interface Counters {
  * About twice as fast as a `Set` for the 100,000s of fresh strings of a large function.
  */
 class NameSet {
-  private keys: (string | undefined)[] = new Array(16).fill(undefined);
-  private hashes = new Int32Array(16);
+  private keys: (string | undefined)[];
+  private hashes: Int32Array;
   size = 0;
+
+  /** `expected`: about how many names will be added (the table starts large enough for them). */
+  constructor(expected = 0) {
+    let capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    this.keys = new Array(capacity).fill(undefined);
+    this.hashes = new Int32Array(capacity);
+  }
 
   has(name: string): boolean {
     return this.slotOf(name, hashName(name)) < 0;
@@ -89,10 +99,12 @@ function hashName(s: string): number {
 
 /** A chain of name sets: lookups see enclosing regions' names. */
 class NameScope {
-  readonly names = new NameSet();
+  readonly names: NameSet;
   /** The nearest enclosing scope with names (a parent scope is complete before its children start). */
   readonly parent: NameScope | null;
-  constructor(parent: NameScope | null) {
+  /** `expected`: about how many names the scope will hold. */
+  constructor(parent: NameScope | null, expected = 0) {
+    this.names = new NameSet(expected);
     while (parent && parent.names.size === 0) parent = parent.parent;
     this.parent = parent;
   }
@@ -141,7 +153,7 @@ function sanitize(name: string): string {
 
 /** Computes names for everything nested in `root` (root's own results are named too). */
 export function computeNames(root: Operation): NameTable {
-  const table: NameTable = { gen: ++generation, blocks: new Map() };
+  const table: NameTable = { gen: ++generation, blocks: new Map(), headers: new Map() };
   const rootScope = new NameScope(null);
   const counters: Counters = { value: 0, arg: 0, conflict: 0 };
   nameOpResults(root, table, rootScope, counters);
@@ -156,7 +168,9 @@ export function computeNames(root: Operation): NameTable {
   pushRegions(root, counters, rootScope);
   while (work.length) {
     const [region, c, parentScope] = work.pop()!;
-    const scope = new NameScope(parentScope);
+    let expected = 0;
+    for (const b of region.blocks) expected += b.numOps + b.args.length;
+    const scope = new NameScope(parentScope, expected);
     nameRegion(region, table, scope, c);
     for (const b of region.blocks) for (let op = b.first; op; op = op.next) if (op.regions.length) pushRegions(op, c, scope);
   }
@@ -200,11 +214,8 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     // The common case, with the op's suggestion asked only when the result has no name of its own.
     const r = op.results[0];
     const hint = r.nameHint ?? (op.hasExplicitLoc ? nameFromLoc(op.loc) : null) ?? op.spec?.decl.resultNames?.(op)[0] ?? null;
-    const printed = '%' + (hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++));
-    r.printName = printed;
+    r.printName = '%' + (hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++));
     r.printGen = table.gen;
-    op.printHeader = printed + ' = ';
-    op.printGen = table.gen;
     return;
   }
   const suggested = op.spec?.decl.resultNames?.(op);
@@ -227,6 +238,5 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     header += (header ? ', ' : '') + (size === 1 ? '%' + name : `%${name}:${size}`);
     k = end;
   }
-  op.printHeader = header + ' = ';
-  op.printGen = table.gen;
+  table.headers.set(op, header + ' = ');
 }

@@ -128,6 +128,10 @@ export class ParserBase implements AsmParser {
   protected consumedEnd(): number {
     return this.pos_ > this.window.first && this.window.kindAt(this.pos_ - 1) !== T.EOF ? this.window.endAt(this.pos_ - 1) : 0;
   }
+  /** A source position from an offset (for diagnostics). */
+  posAt(offset: number): SourcePos {
+    return { source: this.source, offset };
+  }
   /** The source position of token `i`, which must exist. */
   protected posOf(i: number): SourcePos {
     return { source: this.source, offset: this.window.startAt(i) };
@@ -466,7 +470,8 @@ export class ParserBase implements AsmParser {
   }
 
   private parseNumberAttr(type?: Type): Attribute {
-    const start = this.pos();
+    // The literal's position, made only for a diagnostic.
+    const startOffset = this.startOf();
     const neg = this.eat(T.Minus);
     const kind = this.kind();
     if (kind !== T.Integer && kind !== T.HexInt && kind !== T.Float) this.error('expected integer or floating point literal');
@@ -475,22 +480,22 @@ export class ParserBase implements AsmParser {
     if (!ty && this.eat(T.Colon)) ty = this.parseType();
     if (kind === T.Float) {
       const ft = ty ?? FloatType.get('f64');
-      if (!(ft instanceof FloatType)) this.error(`floating point value not valid for specified type ${ft}`, start);
+      if (!(ft instanceof FloatType)) this.error(`floating point value not valid for specified type ${ft}`, this.posAt(startOffset));
       const v = Number(image);
       return FloatAttr.get(neg ? -v : v, ft);
     }
     if (kind === T.HexInt && ty instanceof FloatType) {
-      if (neg) this.error('hexadecimal float literal should not have a leading minus', start);
+      if (neg) this.error('hexadecimal float literal should not have a leading minus', this.posAt(startOffset));
       return hexFloat(BigInt(image), ty);
     }
     const intTy = ty ?? i(64);
     if (intTy instanceof FloatType) return FloatAttr.get(Number(neg ? -BigInt(image) : BigInt(image)), intTy);
     if (!(intTy instanceof IntegerType) && !(intTy instanceof IndexType))
-      this.error(`integer literal not valid for specified type ${intTy}`, start);
+      this.error(`integer literal not valid for specified type ${intTy}`, this.posAt(startOffset));
     const v = BigInt(image);
     if (intTy instanceof IntegerType && neg && intTy.signedness === 'unsigned')
-      this.error('negative integer literal not valid for unsigned integer type', start);
-    checkIntFits(this, neg ? -v : v, intTy, start);
+      this.error('negative integer literal not valid for unsigned integer type', this.posAt(startOffset));
+    checkIntFits(this, neg ? -v : v, intTy, startOffset);
     return IntegerAttr.get(neg ? -v : v, intTy);
   }
 
@@ -687,13 +692,22 @@ function checkElementType(p: ParserBase, t: Type): void {
   if (t instanceof FunctionType) p.error('invalid tensor element type');
 }
 
-function checkIntFits(p: ParserBase, v: bigint, t: Type, pos: SourcePos): void {
-  const width = t instanceof IntegerType ? t.width : 64;
-  const unsigned = t instanceof IntegerType && t.signedness === 'unsigned';
-  const lo = unsigned ? 0n : width === 1 ? 0n : -(1n << BigInt(width - 1));
-  const hi = (1n << BigInt(width)) - 1n; // signless accepts the unsigned range too, as MLIR does
-  if (v < lo || v > hi) p.error(`integer constant out of range for attribute`, pos);
+/** Reports an integer literal out of `t`'s range at `pos` (a position, or an offset in `p`'s source). */
+function checkIntFits(p: ParserBase, v: bigint, t: Type, pos: SourcePos | number): void {
+  let bounds = INT_BOUNDS.get(t);
+  if (!bounds) {
+    const width = t instanceof IntegerType ? t.width : 64;
+    const unsigned = t instanceof IntegerType && t.signedness === 'unsigned';
+    const lo = unsigned ? 0n : width === 1 ? 0n : -(1n << BigInt(width - 1));
+    const hi = (1n << BigInt(width)) - 1n; // signless accepts the unsigned range too, as MLIR does
+    INT_BOUNDS.set(t, (bounds = [lo, hi]));
+  }
+  if (v < bounds[0] || v > bounds[1])
+    p.error(`integer constant out of range for attribute`, typeof pos === 'number' ? { source: p.source, offset: pos } : pos);
 }
+
+/** The range of integer literals each type accepts (types are uniqued, so keyed by identity). */
+const INT_BOUNDS = new Map<Type, readonly [bigint, bigint]>();
 
 function hexFloat(bits: bigint, t: FloatType): FloatAttr {
   const v = floatFromBits(bits, t.kind);

@@ -5,7 +5,7 @@
  */
 import { DenseArrayAttr, DictionaryAttr, type Attribute, Location, UnitAttr } from './attributes.js';
 import { SourceFile, type SourcePos } from './diagnostics.js';
-import { parseWithFormat, type OperandRef, type OperationState, type RegionArg } from './format.js';
+import { parseWithFormat, type FormatScratch, type OperandRef, type OperationState, type RegionArg } from './format.js';
 import { planFor, type PlanParser } from './format-plan.js';
 import { Block, BlockArgument, Operation, Region, Value } from './ir.js';
 import { T } from './lexer.js';
@@ -71,6 +71,8 @@ export class Parser extends ParserBase implements PlanParser {
   /** Op specs by the spelling of an op name token. */
   private readonly opNames: RangeTable<OpSpec | undefined>;
   state!: OperationState;
+  /** Declared here (not added by the format engine on first use) so that the parser keeps one shape. */
+  fmt: FormatScratch | undefined = undefined;
 
   constructor(source: SourceFile, options: ParseOptions = {}) {
     super(source, options);
@@ -162,10 +164,6 @@ export class Parser extends ParserBase implements PlanParser {
     if (!looksAutoNamed(this.text, start + 1, end)) values[0].nameHint = this.text.slice(start + 1, end);
   }
 
-  /** A source position from an offset (for diagnostics). */
-  posAt(offset: number): SourcePos {
-    return { source: this.source, offset };
-  }
 
   refPos(ref: OperandRef): SourcePos {
     return this.posAt(ref.startOffset);

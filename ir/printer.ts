@@ -8,6 +8,7 @@ import {
   TypeAttr, UnitAttr, printDictionary,
 } from './attributes.js';
 import { printWithFormat, type FormatPrinter, type RegionPrintOptions } from './format.js';
+import { printPlanFor } from './format-print-plan.js';
 import { type Block, type BlockArgument, type Operation, type Region, type Value, setOpPrinter } from './ir.js';
 import { computeNames, type NameTable } from './names.js';
 import { FunctionType, RankedTensorType, ShapedType, Type, TupleType, setPlainTextImpl, printResultTypes, DialectType } from './types.js';
@@ -28,7 +29,7 @@ export interface PrintOptions {
 export class Printer implements FormatPrinter {
   private out = '';
   private indent = '';
-  private names: NameTable = { gen: -1, blocks: new Map() };
+  private names: NameTable = { gen: -1, blocks: new Map(), headers: new Map() };
   /** Finished output, flattened in chunks so the many small concatenations die young. */
   private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
@@ -224,12 +225,21 @@ export class Printer implements FormatPrinter {
 
   /** Prints one operation (results, name, body, location) without a trailing newline. */
   printOperation(op: Operation): void {
-    if (op.numResults) this.out += op.printGen === this.names.gen ? op.printHeader : '<<UNNAMED>> = ';
+    const results = op.results;
+    if (results.length === 1) {
+      const r = results[0];
+      this.out += r.printGen === this.names.gen ? r.printName : '<<UNNAMED>>';
+      this.out += ' = ';
+    } else if (results.length) this.out += this.names.headers.get(op) ?? '<<UNNAMED>> = ';
     const spec = op.spec;
     if (!this.options.generic && spec && (spec.decl.syntax || spec.format)) {
       this.out += this.displayName(op);
       if (spec.decl.syntax) spec.decl.syntax.print(this, op);
-      else printWithFormat(this, op, spec.format!);
+      else {
+        const plan = printPlanFor(spec, spec.format!);
+        if (plan) plan.print(this, op);
+        else printWithFormat(this, op, spec.format!);
+      }
     } else this.printGeneric(op);
     if (this.options.debugInfo) {
       this.out += ' loc(';
@@ -400,6 +410,9 @@ class AliasCollector {
 
   visitAttr(a: Attribute): number {
     if (a instanceof Location) return 0;
+    // A leaf (an integer, a string, ...) matters only when the user named it.
+    const nested = a instanceof ArrayAttr || a instanceof DictionaryAttr || a instanceof TypeAttr || a instanceof DenseElementsAttr || a instanceof DialectAttr;
+    if (!nested && !this.userNames?.has(a)) return 0;
     if (this.seen.has(a)) return this.depths.get(a) ?? 0;
     this.seen.add(a);
     let d = 0;

@@ -53,6 +53,9 @@ class Verifier {
   private readonly checkedTypes = new Map<Operation | null, Set<Type>>();
   /** The innermost module being verified (the context of dialect type checks). */
   private currentModule: Operation | null = null;
+  /** The module `lastChecked` belongs to (most ops share their predecessor's). */
+  private lastModule: Operation | null | undefined = undefined;
+  private lastChecked: Set<Type> | null = null;
   /** The isolated-from-above ops being verified, outermost first. */
   private readonly isolated: Operation[] = [];
   /** How many of `isolated` have had their isolation checked in full (only ever on the way to an error). */
@@ -130,8 +133,10 @@ class Verifier {
     if (!hooks.length) return;
     // The context (module attributes) decides validity, so the cache is per enclosing module.
     const module = op.name === 'builtin.module' ? op : this.currentModule;
-    let checked = this.checkedTypes.get(module);
+    let checked = module === this.lastModule ? this.lastChecked! : this.checkedTypes.get(module);
     if (!checked) this.checkedTypes.set(module, (checked = new Set()));
+    this.lastModule = module;
+    this.lastChecked = checked;
     const results = op.results;
     for (let k = 0; k < results.length; k++) if (!checked.has(results[k].type)) this.checkType(results[k].type, op, checked);
     for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) if (!checked.has(a.type)) this.checkType(a.type, op, checked);
