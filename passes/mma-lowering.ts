@@ -12,7 +12,7 @@
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
  * conversions around the loop-carried value move out of the loop.
  */
-import { IntegerAttr } from '../ir/attributes.js';
+import { IntegerAttr, type Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { FloatType, RankedTensorType } from '../ir/types.js';
@@ -59,17 +59,20 @@ function beforeConversion(v: Value): Value {
   return v;
 }
 
-/** tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth = 2}> */
-function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr): Value {
-  const operand = dot.operand(opIdx);
-  const tile = beforeConversion(operand);
+/** tile -> ttg.local_alloc tile (unswizzled until pad-shared chooses, in the tile's order); ttg.local_load -> `operandLayout` */
+function stash(rw: Rewriter, dot: Operation, tile: Value, operandLayout: Attribute): Value {
   const t = tile.type as RankedTensorType;
   const order = isDistributed(t.encoding) ? layoutOrder(t.encoding) : [1, 0];
   const shared = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
   const memType = MemDescType.get(t.shape, t.elementType, shared, SharedMemorySpaceAttr.get());
   const alloc = rw.createBefore(dot, 'ttg.local_alloc', { operands: { src: tile }, results: { result: memType } });
-  const dotOp = StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth: 2 });
-  return rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result: RankedTensorType.get(t.shape, t.elementType, dotOp) } }).result(0);
+  const result = RankedTensorType.get(t.shape, t.elementType, operandLayout);
+  return rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result } }).result(0);
+}
+
+/** tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth = 2}> */
+function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr): Value {
+  return stash(rw, dot, beforeConversion(dot.operand(opIdx)), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth: 2 }));
 }
 
 /** tt.dot %a, %b, %c (blocked) -> convert_layout(tt.dot local_load(local_alloc %a), local_load(local_alloc %b), convert_layout %c to #mma) */
@@ -98,13 +101,7 @@ function fmaOperandsThroughShared(rw: Rewriter, dot: Operation): number {
     const cvt = dot.operand(opIdx).definingOp;
     const want = dot.operand(opIdx).type as RankedTensorType;
     if (!cvt || cvt.name !== 'ttg.convert_layout' || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
-    const tile = beforeConversion(cvt.operand(0));
-    const t = tile.type as RankedTensorType;
-    const order = isDistributed(t.encoding) ? layoutOrder(t.encoding) : [1, 0];
-    const shared = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
-    const alloc = rw.createBefore(dot, 'ttg.local_alloc', { operands: { src: tile }, results: { result: MemDescType.get(t.shape, t.elementType, shared, SharedMemorySpaceAttr.get()) } });
-    const load = rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result: want } });
-    dot.setOperand(opIdx, load.result(0));
+    dot.setOperand(opIdx, stash(rw, dot, beforeConversion(cvt.operand(0)), want.encoding!));
     for (let c: Operation | null = cvt; c?.name === 'ttg.convert_layout' && !c.result(0).hasUses; ) {
       const next: Operation | null = c.operand(0).definingOp;
       rw.eraseOp(c);

@@ -12,17 +12,7 @@ import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { LoweringContext } from './context.js';
 import { BF16, F16, F32, I32, targetError } from './emitter.js';
-import type { RegLayout } from './layout.js';
-
-/** Register index by the coordinates it holds for lane 0 of warp 0. */
-function byCoords(l: RegLayout): Map<string, number> {
-  const m = new Map<string, number>();
-  l.regCoords.forEach((c, r) => {
-    const key = c.join(',');
-    if (!m.has(key)) m.set(key, r);
-  });
-  return m;
-}
+import { registersByCoords } from './layout.js';
 
 /** Whether `op` is a tt.dot this file lowers (accumulator in an mma v2 layout). */
 export function isMmaDot(op: Operation): boolean {
@@ -39,7 +29,7 @@ export function lowerMmaDot(ctx: LoweringContext, op: Operation): void {
   if (ct.elementType !== F32) throw targetError(op, `cannot lower an mma tt.dot with a '${ct.elementType}' accumulator; f32 is supported`);
   if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on tensor cores yet`);
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
-  const [ma, mb, mc] = [la, lb, lc].map(byCoords);
+  const [ma, mb, mc] = [la, lb, lc].map((l) => registersByCoords(l));
   const [aRegs, bRegs, cRegs] = [a, b, c].map((v) => ctx.get(v, op));
   const e = ctx.e;
   const K = at.shape[1];

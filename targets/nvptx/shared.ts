@@ -17,7 +17,7 @@ import { MemDescType } from '../../dialects/ttg/types.js';
 import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { F16, BF16, I32, targetError, type PtxEmitter } from './emitter.js';
-import type { RegLayout } from './layout.js';
+import { registersByCoords, type RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
 import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
 
@@ -127,16 +127,6 @@ function loadTile(ctx: LoweringContext, op: Operation, type: RankedTensorType, b
   return out;
 }
 
-/** Register index by the coordinates it holds for lane 0 of warp 0. */
-function byCoords(l: RegLayout): Map<string, number> {
-  const m = new Map<string, number>();
-  l.regCoords.forEach((c, r) => {
-    const key = c.join(',');
-    if (!m.has(key)) m.set(key, r);
-  });
-  return m;
-}
-
 /** Whether lane bases of `l` are the mma.sync operand fragment's: lane bits 0-1 step K by 2, 4 and bits 2-4 step the other dim by 1, 2, 4. */
 function isMmaFragment(l: RegLayout, kd: number, nd: number): boolean {
   const want = [[kd, 2], [kd, 4], [nd, 1], [nd, 2], [nd, 4]];
@@ -160,7 +150,7 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   if (!isMmaFragment(l, kd, nd)) return null;
   const contiguous = swizzleOf(tile.type.encoding, 2).order[0];
   const trans = contiguous === nd;
-  const at = byCoords(l);
+  const at = registersByCoords(l);
   const vec = (d: number, v: number) => (d === 0 ? [v, 0] : [0, v]);
   const add = (a: number[], b: number[]) => [a[0] + b[0], a[1] + b[1]];
   // Matrix q of a block sits at (q%2, q/2) steps of 8: A along (M, K), B along (K, N).
@@ -191,7 +181,7 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
       const addr = elementAddress(e, base, thread, offsetFromBases(tile.bases, origin) * tile.bytes);
       const words = e.b.create('nvptx.ldmatrix', {
         operands: { addr },
-        attrs: { ptx: strAttr(`sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`) },
+        attrs: { ptx: StringAttr.get(`sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`) },
         results: { dst: new Array(x).fill(I32) },
       }).results;
       words.forEach((w, q) => {
@@ -205,7 +195,6 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   return out;
 }
 
-const strAttr = (s: string) => StringAttr.get(s);
 
 /** The tile address `local_alloc` placed at its allocation offset. */
 const lowerLocalAlloc: LowerRule = (ctx, op) => {
@@ -276,7 +265,7 @@ const lowerAsyncCopy: LowerRule = (ctx, op) => {
     const srcBytes = masks ? e.selp(masks[r], e.imm(I32, size), e.imm(I32, 0)) : e.imm(I32, size);
     e.b.create('nvptx.cp_async', {
       operands: { dst: elementAddress(e, base, thread, constant(r)), src: srcRegs[r], srcBytes },
-      attrs: { ptx: strAttr(`${kind}.shared.global`), size: IntegerAttr.get(size, I32) },
+      attrs: { ptx: StringAttr.get(`${kind}.shared.global`), size: IntegerAttr.get(size, I32) },
     });
   }
   ctx.set(op.result(0), [e.imm(I32, 0)]);
@@ -308,13 +297,13 @@ export const SHARED_RULES: Record<string, LowerRule> = {
   'ttg.async_copy_global_to_local': lowerAsyncCopy,
   // ttg.async_commit_group -> cp.async.commit_group
   'ttg.async_commit_group': (ctx, op) => {
-    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: strAttr('commit_group') } });
+    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: StringAttr.get('commit_group') } });
     ctx.set(op.result(0), [ctx.e.imm(I32, 0)]);
   },
   // ttg.async_wait {num = N} -> cp.async.wait_group N
   'ttg.async_wait': (ctx, op) => {
     const n = Number((op.getAttr('num') as IntegerAttr).value);
-    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: strAttr(`wait_group ${n}`) } });
+    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: StringAttr.get(`wait_group ${n}`) } });
     ctx.set(op.result(0), [ctx.e.imm(I32, 0)]);
   },
 };
