@@ -11,7 +11,6 @@
  * inferred), it hands what it read to the general engine, which finishes the op and reports
  * any error in its usual words.
  */
-import type { Attribute } from './attributes.js';
 import {
   finishParse, parseOneType, releaseScratch, singleton, takeScratch, tryStart, type CompiledFormat, type Element,
   type FormatParser, type OperationState,
@@ -337,4 +336,3 @@ function compilePlan(spec: OpSpec, format: CompiledFormat): FormatPlan | null {
   return new FormatPlan(spec, steps);
 }
 
-export type { Attribute };
