@@ -8,17 +8,12 @@
  * sum is formed in 64 bits, so no offset wraps.
  * Only pointers whose loop result is unused after the loop are rewritten.
  */
-import { DenseElementsAttr, IntegerAttr } from '../../ir/attributes.js';
+import { IntegerAttr } from '../../ir/attributes.js';
+import { constantOf } from '../../ir/patterns.js';
+import { splatInt } from '../../dialects/arith-canonicalize.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { i, RankedTensorType } from '../../ir/types.js';
-
-/** The integer value of a constant `arith.constant` scalar, else null. */
-function constantInt(v: Value): bigint | null {
-  const def = v.definingOp;
-  const a = def?.name === 'arith.constant' ? def.getAttr('value') : undefined;
-  return a instanceof IntegerAttr ? a.value : null;
-}
 
 /** The scalar a uniform tensor `v` splats (`tt.splat %s`), or null. */
 function splatSource(v: Value): Value | null {
@@ -26,16 +21,9 @@ function splatSource(v: Value): Value | null {
   return def?.name === 'tt.splat' ? def.operand(0) : null;
 }
 
-/** The element of a splat integer constant tensor `v`, or null. */
-function splatConstant(v: Value): bigint | null {
-  const def = v.definingOp;
-  const a = def?.name === 'arith.constant' ? def.getAttr('value') : undefined;
-  return a instanceof DenseElementsAttr && a.isSplat && typeof a.at(0) === 'bigint' ? (a.at(0) as bigint) : null;
-}
-
 /** Rewrites the qualifying pointer arguments of `loop` that `wanted` accepts; returns how many. */
 export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted: (ptr: Value) => boolean = () => true): number {
-  if (constantInt(loop.operand(0)) !== 0n || constantInt(loop.operand(2)) !== 1n) return 0;
+  if (splatInt(constantOf(loop.operand(0))) !== 0n || splatInt(constantOf(loop.operand(2))) !== 1n) return 0;
   const body = loop.region(0).blocks[0];
   const yieldOp = body.terminator!;
   const iv = body.args[0];
@@ -49,7 +37,7 @@ export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted:
     if (init?.name !== 'tt.addptr' || step?.name !== 'tt.addptr' || step.operand(0) !== arg || step.parent !== body) continue;
     const base = splatSource(init.operand(0));
     const d = splatSource(step.operand(1));
-    const dConst = splatConstant(step.operand(1));
+    const dConst = splatInt(constantOf(step.operand(1)));
     if (!base || (!d && dConst === null) || d?.parentBlock === body || !step.result(0).hasOneUse) continue;
     // %p = iter_arg; %q = tt.addptr %p, splat %d; yield %q -> %p_i = tt.addptr(tt.addptr(splat %base, %off), splat(i * %d))
     rw.setInsertionPointToStart(body);

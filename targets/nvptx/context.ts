@@ -120,32 +120,36 @@ export class LoweringContext {
   /** What this thread's lane and warp ids add to coordinate `d` of layout `l` (hoisted). */
   threadCoord(l: RegLayout, d: number): Value {
     return this.hoist(`coord:${l.key}:${d}`, () => {
-      const parts = [...this.idPart(this.laneId(), l.laneBases, d), ...this.idPart(this.warpId(), l.warpBases, d)];
+      const along = (bases: readonly number[][]) => bases.map((b) => b[d]);
+      const parts = [...this.idTerms(this.laneId(), along(l.laneBases)), ...this.idTerms(this.warpId(), along(l.warpBases))];
       if (!parts.length) return this.e.imm(this.tid().type, 0);
       const combine = disjointBits(l, d) ? (a: Value, b: Value) => this.e.or(a, b) : (a: Value, b: Value) => this.e.xor(a, b);
       return parts.reduce(combine);
     });
   }
 
-  /** The terms an id contributes to coordinate d: each run of bits mapping to consecutive powers of two is one mask and shift. */
-  private idPart(id: Value, bases: readonly number[][], d: number): Value[] {
+  /**
+   * The terms `id` contributes when bit k of it adds `values[k]` (combined by XOR, or OR where
+   * disjoint): each run of bits mapping to consecutive powers of two is one mask and shift.
+   */
+  idTerms(id: Value, values: readonly number[]): Value[] {
     const e = this.e;
     const out: Value[] = [];
     let k = 0;
-    while (k < bases.length) {
-      const b = bases[k][d];
+    while (k < values.length) {
+      const b = values[k];
       if (b === 0) {
         k++;
         continue;
       }
       if ((b & (b - 1)) !== 0) {
         // A basis that is not a power of two: bit * b.
-        out.push(e.mulImm(e.and(e.shrU(id, k), e.imm(id.type, 1)), b));
+        out.push(e.mulImm(e.shrU(e.and(id, e.imm(id.type, 1 << k)), k), b));
         k++;
         continue;
       }
       let n = 1;
-      while (k + n < bases.length && bases[k + n][d] === b << n) n++;
+      while (k + n < values.length && values[k + n] === b << n) n++;
       const field = e.and(id, e.imm(id.type, ((1 << n) - 1) << k));
       const shift = Math.log2(b) - k;
       out.push(shift >= 0 ? e.shl(field, shift) : e.shrU(field, -shift));

@@ -8,7 +8,9 @@
  * over GF(2), an element's offset is the XOR of a per-thread part (hoisted into the prologue)
  * and a per-register constant, an addition where their bits are disjoint.
  */
-import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { constantOf } from '../../ir/patterns.js';
+import { splatFloat, splatInt } from '../../dialects/arith-canonicalize.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType } from '../../ir/types.js';
 import { isLayout, DOT_OP, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
@@ -36,32 +38,6 @@ function tileOf(v: Value, op: Operation): Tile {
   return { type: t, bytes: smemBytes(t.elementType), bases };
 }
 
-/** XOR of `offsets[k]` over the set bits k of runtime `id` (one mask and shift per run of doubling offsets). */
-function linearOfId(e: PtxEmitter, id: Value, offsets: readonly number[]): Value | null {
-  let acc: Value | null = null;
-  let k = 0;
-  while (k < offsets.length) {
-    const o = offsets[k];
-    if (o === 0) {
-      k++;
-      continue;
-    }
-    let n = 1;
-    if ((o & (o - 1)) === 0) while (k + n < offsets.length && offsets[k + n] === o << n) n++;
-    const field = e.and(id, e.imm(I32, ((1 << n) - 1) << k));
-    let term: Value;
-    if ((o & (o - 1)) === 0) {
-      const shift = Math.log2(o) - k;
-      term = shift >= 0 ? e.shl(field, shift) : e.shrU(field, -shift);
-    } else {
-      term = e.mulImm(e.shrU(field, k), o);
-    }
-    acc = acc ? e.xor(acc, term) : term;
-    k += n;
-  }
-  return acc;
-}
-
 /** Per-thread byte offsets: the runtime part (lane and warp bits) and the mask of bits it may set. */
 interface ThreadOffset {
   value: Value;
@@ -74,7 +50,9 @@ function threadOffset(ctx: LoweringContext, key: string, tile: Tile, laneBases: 
   const warpOffs = warpBases.map((c) => offsetFromBases(tile.bases, c) * tile.bytes);
   const mask = [...laneOffs, ...warpOffs].reduce((m, o) => m | o, 0);
   const value = ctx.hoist(`soff:${key}:${tile.type.encoding?.id ?? 0}:${tile.type.shape.join('x')}:${tile.bytes}`, () => {
-    const parts = [linearOfId(ctx.e, ctx.laneId(), laneOffs), linearOfId(ctx.e, ctx.warpId(), warpOffs)].filter((v): v is Value => v !== null);
+    // XOR of the offsets of the set lane and warp bits.
+    const xorAll = (terms: Value[]) => (terms.length ? [terms.reduce((a, b) => ctx.e.xor(a, b))] : []);
+    const parts = [...xorAll(ctx.idTerms(ctx.laneId(), laneOffs)), ...xorAll(ctx.idTerms(ctx.warpId(), warpOffs))];
     return parts.length ? parts.reduce((a, b) => ctx.e.xor(a, b)) : ctx.e.imm(I32, 0);
   });
   return { value, mask };
@@ -231,13 +209,10 @@ const lowerLocalLoad: LowerRule = (ctx, op) => {
   ctx.set(op.result(0), regs);
 };
 
-/** Whether `v` is a constant zero (a splat or scalar 0 / 0.0). */
+/** Whether `v` is a constant zero (a splat or scalar 0 / +0.0). */
 function isZeroConstant(v: Value): boolean {
-  const def = v.definingOp;
-  if (!def || def.name !== 'arith.constant') return false;
-  const a = def.getAttr('value');
-  if (a instanceof DenseElementsAttr) return a.isSplat && (a.at(0) === 0n || Object.is(a.at(0), 0));
-  return (a instanceof IntegerAttr && a.value === 0n) || (a instanceof FloatAttr && Object.is(a.value, 0));
+  const a = constantOf(v);
+  return splatInt(a) === 0n || Object.is(splatFloat(a), 0);
 }
 
 /** ttg.async_copy_global_to_local %ptrs, %m [mask %k other 0] -> cp.async per vector, zero-filling masked-off ones. */
