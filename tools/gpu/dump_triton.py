@@ -111,6 +111,9 @@ def dump_case(case, opts, summary):
                 f.write(ttir)
         with open(os.path.join(opts.out, 'ptx', stem + '.ptx'), 'w') as f:
             f.write(ptx)
+        if 'ttgir' in compiled.asm:
+            with open(os.path.join(opts.out, 'ptx', stem + '.ttgir'), 'w') as f:
+                f.write(compiled.asm['ttgir'].replace(case_registry.REPO + '/', ''))
         with open(os.path.join(opts.out, 'ptx', stem + '.json'), 'w') as f:
             json.dump(metadata_for(case, compiled, ptx), f, indent=1)
         spec = re.search(r'tt\.func public @\w+\((.*?)\) attributes', strip_locations(ttir))
