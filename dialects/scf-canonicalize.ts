@@ -80,8 +80,16 @@ export const forInvariantIterArgs: RewritePattern = {
   },
 };
 
-/** Replaces `loop` by a copy without the iter_args marked in `drop`; their uses get the init values. */
-function rebuildLoop(loop: Operation, y: Operation, drop: boolean[], rw: Rewriter): void {
+/** Drops the iter_args of `loop` that never change or are dead (as `forInvariantIterArgs`); returns the loop now in its place. */
+export function dropInvariantIterArgs(loop: Operation, rw: Rewriter): Operation {
+  const y = yieldOf(loop, 0);
+  if (!y || y.numOperands !== loop.numResults) return loop;
+  const drop = loop.results.map((_, k) => isInvariantIterArg(loop, y, k));
+  return drop.some(Boolean) ? rebuildLoop(loop, y, drop, rw) : loop;
+}
+
+/** Replaces `loop` by a copy without the iter_args marked in `drop`; their uses get the init values. Returns the copy. */
+function rebuildLoop(loop: Operation, y: Operation, drop: boolean[], rw: Rewriter): Operation {
   const body = loop.regions[0].blocks[0];
   const inits = loop.operandValues().slice(3);
   const kept = inits.map((_, k) => k).filter((k) => !drop[k]);
@@ -101,4 +109,5 @@ function rebuildLoop(loop: Operation, y: Operation, drop: boolean[], rw: Rewrite
   }
   rw.inlineRegion(loop.regions[0], next.regions[0]);
   rw.replaceOp(loop, inits.map((init, k) => (drop[k] ? init : next.result(kept.indexOf(k)))));
+  return next;
 }

@@ -18,6 +18,7 @@
  */
 import { unprefetch } from './support/pipeline-unprefetch.js';
 import { rematerializeLoopPointers } from './support/loop-pointers.js';
+import { dropInvariantIterArgs } from '../dialects/scf-canonicalize.js';
 import { ValueMapping, type Operation, type Value } from '../ir/ir.js';
 import { IntegerAttr } from '../ir/attributes.js';
 import { i } from '../ir/types.js';
@@ -197,7 +198,7 @@ function run(fn: Operation, ctx: PassContext): void {
   fn.walk((op) => void (op.name === 'scf.for' && loops.push(op)), 'post');
   let axis: AxisInfoAnalysis | null = null;
   // Inner loops first; each loop is planned on the IR as its inner loops left it.
-  for (const loop of loops) {
+  for (let loop of loops) {
     ctx.bump('prefetches-undone', unprefetch(loop, ctx.rewriter()));
     if (hasDot(loop)) {
       const remat = String(ctx.options['remat-pointers']);
@@ -205,7 +206,10 @@ function run(fn: Operation, ctx: PassContext): void {
       const a = new AxisInfoAnalysis(rootOf(fn));
       // Only element-wise copies carry a pointer per element: remat those (vectors share theirs).
       const wanted = remat === 'always' ? () => true : remat === 'narrow' ? (p: Value) => narrowAccess(p, a) : () => false;
-      ctx.bump('loop-pointers-rematerialized', rematerializeLoopPointers(loop, ctx.rewriter(), wanted));
+      const rematerialized = rematerializeLoopPointers(loop, ctx.rewriter(), wanted);
+      ctx.bump('loop-pointers-rematerialized', rematerialized);
+      // The rewritten pointers are now yielded unchanged: drop them from the loop.
+      if (rematerialized) loop = dropInvariantIterArgs(loop, ctx.rewriter());
     }
     const p = planLoop(loop);
     if (p && 'at' in p) ctx.remark(p.at, `'${p.at.name}' op ${p.message}`);

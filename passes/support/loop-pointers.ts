@@ -2,7 +2,7 @@
  * Rematerializes the pointers of a counted loop instead of carrying them: in
  * `scf.for %i = 0 to %n step 1 iter_args(%p = tt.addptr(tt.splat %base, %off))` whose pointer
  * advances by a uniform `%d` per iteration (`yield tt.addptr %p, splat %d`), iteration i's
- * pointers are `%base + %off + i * %d`. Computing them in the body from the loop-invariant 32-bit
+ * pointers are `(%base + i * %d) + %off`. Computing them in the body from the loop-invariant 32-bit
  * offsets keeps one 32-bit register per element live across the loop instead of a 64-bit
  * pointer (Triton gets the same from LLVM). The step is a splat scalar or a splat constant; the
  * sum is formed in 64 bits, so no offset wraps.
@@ -19,6 +19,15 @@ import { i, RankedTensorType } from '../../ir/types.js';
 function splatSource(v: Value): Value | null {
   const def = v.definingOp;
   return def?.name === 'tt.splat' ? def.operand(0) : null;
+}
+
+/** Moves the pure op defining `v` (in `loop`'s body, operands defined outside it) before `loop`; false if it cannot. */
+function hoistInvariant(v: Value, loop: Operation): boolean {
+  const def = v.definingOp;
+  if (!def || !def.hasTrait('Pure') || def.regions.length) return false;
+  if (def.operands.some((o) => loop.region(0).isAncestorOfValue(o.value))) return false;
+  def.moveBefore(loop);
+  return true;
 }
 
 /** Rewrites the qualifying pointer arguments of `loop` that `wanted` accepts; returns how many. */
@@ -38,7 +47,8 @@ export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted:
     const base = splatSource(init.operand(0));
     const d = splatSource(step.operand(1));
     const dConst = splatInt(constantOf(step.operand(1)));
-    if (!base || (!d && dConst === null) || d?.parentBlock === body || !step.result(0).hasOneUse) continue;
+    if (!base || (!d && dConst === null) || !step.result(0).hasOneUse) continue;
+    if (d && d.parentBlock === body && !hoistInvariant(d, loop)) continue;
     // %p = iter_arg; %q = tt.addptr %p, splat %d; yield %q -> %p_i = tt.addptr(tt.addptr(splat %base, %off), splat(i * %d))
     rw.setInsertionPointToStart(body);
     rw.loc = step.loc;
@@ -46,10 +56,10 @@ export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted:
     const wide = (v: Value) => (v.type === i64 ? v : rw.create('arith.extsi', { operands: { in: v }, results: { out: i64 } }).result(0));
     const stride = d ? wide(d) : rw.create('arith.constant', { attrs: { value: IntegerAttr.get(dConst!, i64) }, results: { result: i64 } }).result(0);
     const delta = rw.create('arith.muli', { operands: { lhs: wide(iv), rhs: stride }, results: { result: i64 } }).result(0);
-    const splatBase = rw.create('tt.splat', { operands: { src: base }, results: { result: t } }).result(0);
-    const start = rw.create('tt.addptr', { operands: { ptr: splatBase, offset: init.operand(1) }, results: { result: t } }).result(0);
-    const deltas = rw.create('tt.splat', { operands: { src: delta }, results: { result: RankedTensorType.get(t.shape, i64, t.encoding) } }).result(0);
-    const p = rw.create('tt.addptr', { operands: { ptr: start, offset: deltas }, results: { result: t } }).result(0);
+    // The iteration's advance goes into the scalar base, so each element costs one multiply-add.
+    const movedBase = rw.create('tt.addptr', { operands: { ptr: base, offset: delta }, results: { result: base.type } }).result(0);
+    const splatBase = rw.create('tt.splat', { operands: { src: movedBase }, results: { result: t } }).result(0);
+    const p = rw.create('tt.addptr', { operands: { ptr: splatBase, offset: init.operand(1) }, results: { result: t } }).result(0);
     arg.replaceUsesWithIf(p, (use) => use.owner !== step);
     yieldOp.setOperand(j, arg);
     rw.eraseOp(step);
