@@ -179,6 +179,37 @@ test('hand-prefetched B: turned back into an in-loop load and pipelined, same C 
   }
 });
 
+/** `kernel(elt, 'shared')` as a counted loop (0 to ceil(K / 16) step 1) whose B pointer advances by a stride computed in the body. */
+function countedKernel(elt: 'f16' | 'f32'): string {
+  const edits: [string, string][] = [
+    ['    %r:3 = scf.for %kk = %c0 to %K step %c16 iter_args',
+      '    %c1 = arith.constant 1 : i32\n    %c15 = arith.constant 15 : i32\n    %c32i = arith.constant 32 : i32\n    %kp = arith.addi %K, %c15 : i32\n    %nk = arith.divsi %kp, %c16 : i32\n    %r:3 = scf.for %it = %c0 to %nk step %c1 iter_args'],
+    [') : i32 {\n', ') : i32 {\n      %kk = arith.muli %it, %c16 : i32\n'],
+    ['      %pb1 = tt.addptr %pb, %sb :', '      %sbv = arith.muli %c16, %c32i : i32\n      %sbs = tt.splat %sbv : i32 -> tensor<16x32xi32, #blocked>\n      %pb1 = tt.addptr %pb, %sbs :'],
+  ];
+  let text = kernel(elt, 'shared');
+  for (const [from, to] of edits) {
+    assert.ok(text.includes(from), `counted kernel: '${from}' not found`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+test('remat-pointers=always: pointers recomputed from the scalar base (a step computed in the body moves out), same C', () => {
+  for (const elt of ['f16', 'f32'] as const) {
+    const src = countedKernel(elt);
+    const want = runMatmul(src, elt, 13);
+    assert.ok(want.some((x) => x !== 0 && x !== -1), 'the reference computes something');
+    for (const stages of [2, 3]) {
+      const { out, stats } = runPass(pipeline, src, { 'num-stages': stages, 'remat-pointers': 'always' });
+      assert.is(stats.get('loop-pointers-rematerialized'), 2, `${elt}, ${stages} stages: both pointers recomputed`);
+      assert.is(stats.get('loads-pipelined'), 2, `${elt}, ${stages} stages: both loads pipelined`);
+      assert.not.ok(/iter_args\([^)]*%pa0/.test(out), 'the pointers are no longer loop-carried');
+      assert.equal(runMatmul(out, elt, 13), want, `${elt}, ${stages} stages`);
+    }
+  }
+});
+
 test('num-stages=1 leaves the loop alone', () => {
   const src = kernel('f16', 'shared');
   const { out, stats } = runPass(pipeline, src, { 'num-stages': 1 });
