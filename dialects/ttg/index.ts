@@ -5,12 +5,14 @@
 import type { DialectDecl } from '../../ir/op-spec.js';
 import { StructAttr } from './struct-attr.js';
 import { LAYOUT_SPECS, SharedMemorySpaceAttr } from './layout-attrs.js';
+import { PaddedSharedAttr } from './padded-shared.js';
 import { AsyncTokenType, MemDescType } from './types.js';
 import { ttgOps } from './ops.js';
 import { verifyTtgType } from './verify.js';
 
 export * from './struct-attr.js';
 export * from './layout-attrs.js';
+export * from './padded-shared.js';
 export * from './types.js';
 export { ttgOps } from './ops.js';
 export { verifyEncoding, verifyMemDesc, verifyAgainstModule, verifyTtgType } from './verify.js';
@@ -27,6 +29,7 @@ export const ttgDialect: DialectDecl = {
   attrs: {
     ...Object.fromEntries(LAYOUT_SPECS.map((s) => [s.mnemonic, (p: Parameters<typeof StructAttr.parseBody>[1]) => StructAttr.parseBody(s, p)])),
     shared_memory: (p) => SharedMemorySpaceAttr.parseBody(p),
+    padded_shared: (p) => PaddedSharedAttr.parseBody(p),
   },
   verifyType: verifyTtgType,
 };

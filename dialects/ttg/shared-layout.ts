@@ -15,6 +15,7 @@
 import type { Attribute } from '../../ir/attributes.js';
 import { isLayout, SWIZZLED_SHARED } from './layout-attrs.js';
 import type { StructAttr } from './struct-attr.js';
+import { PaddedSharedAttr } from './padded-shared.js';
 
 /** The fields of a swizzled shared encoding, with the order as given. */
 export interface Swizzle {
@@ -79,8 +80,19 @@ export function sharedOffsetBases(enc: Attribute | null, shape: readonly number[
 }
 
 /** Elements a buffer of `shape` occupies under `enc` (padding included). */
-export function sharedAllocElems(_enc: Attribute | null, shape: readonly number[]): number {
-  return shape.reduce((p, n) => p * n, 1);
+export function sharedAllocElems(enc: Attribute | null, shape: readonly number[]): number {
+  const n = shape.reduce((p, k) => p * k, 1);
+  // A padded layout pads each buffer of its rank; leading dims (pipeline buffers) repeat it.
+  if (!(enc instanceof PaddedSharedAttr) || n === 0) return n;
+  const tile = shape.slice(shape.length - enc.rank).reduce((p, k) => p * k, 1);
+  const padding = enc.pairs.reduce((sum, { interval, padding: pad }) => sum + Math.floor(tile / interval) * pad, 0);
+  return (n / tile) * (tile + padding);
+}
+
+/** Why the target and the shared-memory model cannot place elements under `enc`, or null when they can (swizzled_shared). */
+export function unsupportedSharedEncoding(enc: Attribute | null): string | null {
+  if (enc === null || isLayout(enc, SWIZZLED_SHARED)) return null;
+  return `the shared encoding ${enc} is not supported here (only #ttg.swizzled_shared is)`;
 }
 
 /** The XOR of `bases[d][k]` over the set bits k of each coordinate `coords[d]`. */

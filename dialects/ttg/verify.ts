@@ -8,12 +8,14 @@ import { RankedTensorType, type Type } from '../../ir/types.js';
 import { StructAttr } from './struct-attr.js';
 import { NVMMA_SHARED, isDistributed, isSharedLayout, isTtgLayout, layoutRank, threadsAndWarps, verifyLayout } from './layout-attrs.js';
 import { MemDescType } from './types.js';
+import { PaddedSharedAttr } from './padded-shared.js';
 
 /**
  * Checks a ttg layout against the ranked tensor it encodes: the layout is self-consistent,
  * its rank equals the tensor's, and a shared layout is not put on a register tensor.
  */
 export function verifyEncoding(attr: Attribute, t: RankedTensorType): string | void {
+  if (attr instanceof PaddedSharedAttr) return `tensor ${t} cannot have the shared-memory layout ${attr}`;
   if (!isTtgLayout(attr)) return;
   const own = verifyLayout(attr);
   if (own) return own;
@@ -29,6 +31,7 @@ export function verifyEncoding(attr: Attribute, t: RankedTensorType): string | v
 export function verifyMemDesc(t: MemDescType): string | void {
   if (t.allocShape.length < t.rank) return `memdesc ${t} has an alloc shape of lower rank than its shape`;
   const enc = t.encoding;
+  if (enc instanceof PaddedSharedAttr && enc.rank > t.rank) return `memdesc ${t} has rank ${t.rank} but its layout ${enc} has rank ${enc.rank}`;
   if (!(enc instanceof StructAttr) || !isTtgLayout(enc)) return;
   const own = verifyLayout(enc);
   if (own) return own;

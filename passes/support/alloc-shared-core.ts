@@ -16,6 +16,7 @@ import { BlockArgument, OpResult } from '../../ir/ir.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { SharedMemorySpaceAttr, NVMMA_SHARED } from '../../dialects/ttg/layout-attrs.js';
+import { sharedAllocElems } from '../../dialects/ttg/shared-layout.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { ProgramOrder, intersects, type Interval } from '../analysis/liveness.js';
 import { elementBytes, scratchBytes } from './alloc-shared-scratch.js';
@@ -51,7 +52,7 @@ export function isSharedAlloc(op: Operation): boolean {
 /** Bytes and alignment of a shared local_alloc. */
 export function explicitSize(op: Operation): { size: number; alignment: number } {
   const t = op.result(0).type as MemDescType;
-  const size = t.allocShape.reduce((p, d) => p * d, 1) * elementBytes(t.elementType);
+  const size = sharedAllocElems(t.encoding, t.allocShape) * elementBytes(t.elementType);
   const attr = op.getAttr('alignment');
   if (attr instanceof IntegerAttr) return { size, alignment: Number(attr.value) };
   const nvmma = t.encoding instanceof StructAttr && t.encoding.spec === NVMMA_SHARED;

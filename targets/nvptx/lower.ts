@@ -11,6 +11,8 @@ import { FunctionType, RankedTensorType, type Type } from '../../ir/types.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import { PointerType } from '../../dialects/tt/types.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { unsupportedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { runPipeline } from '../../passes/manager.js';
 import '../../passes/all.js';
 import { LoweringContext, registerType, type LowerRule } from './context.js';
@@ -66,6 +68,11 @@ function lowerOp(ctx: LoweringContext, op: Operation): void {
   const elementwise = ELEMENTWISE[op.name];
   const rule = RULES[op.name];
   if (!elementwise && !rule) throw targetError(op, 'has no lowering to the nvptx target');
+  for (const v of [...op.operandValues(), ...op.results]) {
+    if (!(v.type instanceof MemDescType)) continue;
+    const why = unsupportedSharedEncoding(v.type.encoding);
+    if (why) throw targetError(op, `cannot be lowered to the nvptx target: ${why}`);
+  }
   try {
     if (elementwise) lowerElementwise(ctx, op, elementwise);
     else rule(ctx, op);
