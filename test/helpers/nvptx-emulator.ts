@@ -122,7 +122,7 @@ function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (
       });
     case 'nvptx.ld': {
       if (op.numOperands !== 1) throw new Error('emulator: guarded loads are not supported');
-      const { space, n, bits } = accessOf(op);
+      const { space, bits } = accessOf(op);
       return each((t) => op.results.forEach((r, k) => regs[t].set(r, load(mem, space, bits, operand(t, 0) + (k * bits) / 8))));
     }
     case 'nvptx.st': {
