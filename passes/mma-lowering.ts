@@ -8,6 +8,8 @@
  * Every other dot (f32 without tf32, integers, shapes that do not fit) stays on the FMA path
  * with a remark saying why; its operands still travel through shared memory (local_alloc, then
  * local_load into their blocked `#ttg.dot_op`), as Triton's FMA path does, so they can be pipelined.
+ * An mma operand that is a `tt.trans` of a tile is stored untransposed and read through a
+ * `ttg.memdesc_trans` view (support/trans-in-shared.ts), so its load can be pipelined too.
  *
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
  * conversions around the loop-carried value move out of the loop.
@@ -22,6 +24,7 @@ import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
 import { SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
 import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
+import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** mma.sync m16n8k16: what one warp computes per instruction. */
@@ -70,20 +73,26 @@ function stash(rw: Rewriter, dot: Operation, tile: Value, operandLayout: Attribu
   return rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result } }).result(0);
 }
 
-/** tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth = 2}> */
-function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr): Value {
-  return stash(rw, dot, beforeConversion(dot.operand(opIdx)), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth: 2 }));
+/**
+ * tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth = 2}>.
+ * A transposed tile is stored untransposed and read through a transposed view (trans-in-shared.ts).
+ */
+function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr, ctx: PassContext): Value {
+  const loaded = stash(rw, dot, beforeConversion(dot.operand(opIdx)), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth: 2 }));
+  // local_alloc (tt.trans %x) -> memdesc_trans (local_alloc %x)
+  if (transposeInShared(loaded.definingOp!.operand(0).definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
+  return loaded;
 }
 
 /** tt.dot %a, %b, %c (blocked) -> convert_layout(tt.dot local_load(local_alloc %a), local_load(local_alloc %b), convert_layout %c to #mma) */
-function toMma(rw: Rewriter, dot: Operation, numWarps: number): void {
+function toMma(rw: Rewriter, dot: Operation, numWarps: number, ctx: PassContext): void {
   const c = dot.operand(2);
   const ct = c.type as RankedTensorType;
   const warps = mmaWarpsPerCTA(ct.shape, numWarps);
   const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [INSTR.m, INSTR.n] });
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
-  const a = throughShared(rw, dot, 0, mma);
-  const b = throughShared(rw, dot, 1, mma);
+  const a = throughShared(rw, dot, 0, mma, ctx);
+  const b = throughShared(rw, dot, 1, mma, ctx);
   const acc = rw.createBefore(dot, 'ttg.convert_layout', { operands: { src: c }, results: { result: accType } }).result(0);
   const attrs = { ...(dot.properties ?? {}), ...(dot.attributes ?? {}) };
   const d = rw.createBefore(dot, 'tt.dot', { operands: { a, b, c: acc }, attrs, results: { d: accType } }).result(0);
@@ -91,7 +100,16 @@ function toMma(rw: Rewriter, dot: Operation, numWarps: number): void {
   const oldOperands = [dot.operand(0), dot.operand(1)];
   rw.replaceAllUsesWith(dot.result(0), back);
   rw.eraseOp(dot);
-  for (const v of oldOperands) if (!v.hasUses && v.definingOp?.name === 'ttg.convert_layout') rw.eraseOp(v.definingOp);
+  for (const v of oldOperands) eraseDeadChain(rw, v);
+}
+
+/** Erases the unused conversions and transpositions that computed `v` (the old operand path). */
+function eraseDeadChain(rw: Rewriter, v: Value): void {
+  for (let op = v.definingOp; op && (op.name === 'ttg.convert_layout' || op.name === 'tt.trans') && !op.result(0).hasUses; ) {
+    const next: Operation | null = op.operand(0).definingOp;
+    rw.eraseOp(op);
+    op = next;
+  }
 }
 
 /** convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through shared memory too. */
@@ -128,7 +146,7 @@ function run(module: Operation, ctx: PassContext): void {
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
     }
-    toMma(rw, dot, numWarps);
+    toMma(rw, dot, numWarps, ctx);
     ctx.bump('dots-on-mma');
   }
   ctx.bump('loop-carried-accumulators', hoistLoopCarriedConversions(module, rw));
@@ -145,6 +163,7 @@ export const mmaLowering: PassDecl = {
     'dots-on-fma': 'number of tt.dot left on the FMA path',
     'loop-carried-accumulators': 'number of scf.for accumulators carried in the mma layout',
     'fma-operands-through-shared': 'number of FMA-path operands moved through shared memory instead of a layout conversion',
+    'operands-transposed-in-shared': 'number of tt.trans operands stored untransposed and read through ttg.memdesc_trans',
   },
   run,
 };

@@ -11,8 +11,11 @@
  * row), perPhase in {1, 2, 4, 8} and maxPhase in {2, .., 16} (at most the row's vectors). Ties
  * go to Triton's mma-operand swizzle when ldmatrix reads the buffer, then to the smallest
  * swizzle (maxPhase, then vec, then perPhase). Buffers of other encodings (nvmma_shared), and
- * buffers nothing reads or writes, are left alone. An access the model cannot follow (a view
- * through memdesc_trans, a memdesc passed to an unknown op) is an error at that op.
+ * buffers nothing reads or writes, are left alone. An access through a `ttg.memdesc_trans` view
+ * is costed in the alloc's coordinates (the stores of the loaded rows and the ldmatrix of the
+ * transposed operand choose one swizzle together), and the view gets the chosen encoding
+ * transposed. An access the model cannot follow (a reshaped view, a memdesc passed to an
+ * unknown op) is an error at that op.
  */
 import type { Operation, Value } from '../ir/ir.js';
 import { MemDescType } from '../dialects/ttg/types.js';
@@ -20,7 +23,8 @@ import { SWIZZLED_SHARED, isLayout } from '../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { elementBytes } from './support/alloc-shared-scratch.js';
 import { bufferCost, type AccessCost, type TileAccess } from './support/bank-conflicts.js';
-import { bufferGroups, encodingRank, tileAccessOf, tileShapeOf, type BufferGroup, type ViewOrigin } from './support/shared-accesses.js';
+import { bufferGroups, encodingRank, tileAccessOf, tileShapeOf, viewEncoding, viewOrigin, type BufferGroup, type ViewOrigin } from './support/shared-accesses.js';
+import type { Attribute } from '../ir/attributes.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
@@ -64,23 +68,36 @@ export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], ele
   return cost && cost.wavefronts === best.cost.wavefronts ? { enc: triton, cost } : best;
 }
 
+/**
+ * The encoding value `v` of a group must have when its allocs have `enc` (`enc` itself, or
+ * transposed for a `ttg.memdesc_trans` view), or why it cannot be given.
+ */
+function encodingOfValue(v: Value, enc: StructAttr, memo: Map<Value, ViewOrigin | string>): Attribute | null | string {
+  const origin = viewOrigin(v, memo);
+  return typeof origin === 'string' ? origin : viewEncoding(origin, enc);
+}
+
 /** The one swizzled encoding of a group's allocs (null: not this pass's to change), failing on a mix. */
-function groupEncoding(g: BufferGroup, ctx: PassContext): StructAttr | null {
+function groupEncoding(g: BufferGroup, ctx: PassContext, memo: Map<Value, ViewOrigin | string>): StructAttr | null {
   const types = g.allocs.map((a) => a.result(0).type as MemDescType);
   const enc = types[0].encoding;
   if (!isLayout(enc, SWIZZLED_SHARED) || encodingRank(g.allocs[0]) !== 2 || types[0].allocShape.length < 2) return null;
   const key = (t: MemDescType) => `${t.encoding?.id}:${t.elementType.id}:${t.allocShape.join('x')}`;
   const odd = g.allocs.find((_, k) => key(types[k]) !== key(types[0]));
   if (odd) ctx.fail(odd, 'shares memdescs with a buffer of another encoding, type or shape; pad-shared cannot choose one swizzle for both');
-  const view = g.values.find((v) => v.type instanceof MemDescType && v.type.encoding !== enc);
+  // (a view the model cannot follow is reported at its access)
+  const view = g.values.find((v) => {
+    const want = encodingOfValue(v, enc as StructAttr, memo);
+    return typeof want !== 'string' && v.type instanceof MemDescType && v.type.encoding !== want;
+  });
   if (view) ctx.fail(view.definingOp ?? g.allocs[0], 'gives a view of a swizzled buffer another encoding; pad-shared cannot rewrite it');
-  return enc;
+  return enc as StructAttr;
 }
 
 function run(func: Operation, ctx: PassContext): void {
   const memo = new Map<Value, ViewOrigin | string>();
   for (const g of bufferGroups(func)) {
-    const enc = groupEncoding(g, ctx);
+    const enc = groupEncoding(g, ctx, memo);
     if (!enc) continue;
     if (g.unknown.length) ctx.fail(g.unknown[0].op, g.unknown[0].reason);
     const accesses: TileAccess[] = [];
@@ -102,10 +119,14 @@ function run(func: Operation, ctx: PassContext): void {
     if (chosen.enc === enc) continue;
     ctx.bump('buffers-changed');
     // !ttg.memdesc<..., #shared> -> !ttg.memdesc<..., #shared_new> on the alloc and every view of it
-    for (const v of g.values) {
+    // (a transposed view gets #shared_new transposed)
+    const retyped = g.values.map((v) => encodingOfValue(v, chosen.enc, memo));
+    g.values.forEach((v, k) => {
       const t = v.type as MemDescType;
-      v.type = MemDescType.get(t.shape, t.elementType, chosen.enc, t.memorySpace, t.mutable, t.allocShape);
-    }
+      const e = retyped[k];
+      if (typeof e === 'string' || !e) return ctx.fail(v.definingOp ?? g.allocs[0], `cannot give this view the chosen encoding: ${e ?? 'no transposed encoding'}`);
+      v.type = MemDescType.get(t.shape, t.elementType, e, t.memorySpace, t.mutable, t.allocShape);
+    });
   }
 }
 

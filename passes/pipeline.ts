@@ -30,7 +30,7 @@ import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
-import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, stashThroughShared } from './support/pipeline-emit.js';
+import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The loop after the prologue: its new init values and the buffers. */
@@ -157,6 +157,7 @@ function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, w
   }
   rw.replaceAllUsesWith(alloc.result(0), view);
   rw.eraseOp(alloc);
+  readViewsFromSlot(rw, view, wait);
 }
 
 /** Pipelines one loop by `plan` into `stages` stages. */

@@ -26,8 +26,10 @@ export const testPrintBankConflicts: PassDecl = {
       const a = tileAccessOf(op, memo);
       if (!a) return;
       if (typeof a === 'string') return ctx.remark(op, `not modeled: ${a}`);
-      const insts = warpAccesses(a.access, enc);
-      const cost = accessCost(a.access, enc);
+      // The access is in the coordinates of the buffer (a transposed view's included): its encoding applies.
+      const bufferEnc = (a.origin.alloc.result(0).type as MemDescType).encoding;
+      const insts = warpAccesses(a.access, bufferEnc);
+      const cost = accessCost(a.access, bufferEnc);
       if (typeof insts === 'string' || typeof cost === 'string') return ctx.remark(op, `not issuable: ${insts}`);
       ctx.remark(op, `${a.access.op} ${insts[0]?.width ?? 0}B x ${insts.length}: wavefronts = ${cost.wavefronts}, ideal = ${cost.ideal}`);
     }, 'pre');

@@ -12,6 +12,8 @@ import { RankedTensorType, i, type Type } from '../../ir/types.js';
 import { PointerType, pointeeLike } from '../tt/types.js';
 import { CacheModifier, EvictionPolicy } from '../tt/enums.js';
 import { AsyncToken, AsyncTokenType, MemDesc, MemDescType } from './types.js';
+import { transposedSharedEncoding } from './shared-layout.js';
+import type { Operation } from '../../ir/ir.js';
 
 
 const PtrTensor = typeIs('ranked tensor of ptr values', (t) => t instanceof RankedTensorType && t.elementType instanceof PointerType);
@@ -38,6 +40,24 @@ const offsetsDirective: CustomDirective = {
 function memdescOf(op: { operand(k: number): { type: Type }; result(k: number): { type: Type } }, which: 'operand' | 'result', k: number): MemDescType | null {
   const t = which === 'operand' ? op.operand(k).type : op.result(k).type;
   return t instanceof MemDescType ? t : null;
+}
+
+/**
+ * `ttg.memdesc_trans {order}`: order permutes the source's dims, the result's shape is the
+ * source's permuted (`result[k] = src[order[k]]`), and a swizzled_shared source gives the
+ * transposed encoding (`transposedSharedEncoding`), so every element keeps its address.
+ */
+function verifyMemdescTrans(op: Operation): string | void {
+  const src = memdescOf(op, 'operand', 0);
+  const res = memdescOf(op, 'result', 0);
+  const order = op.getAttr('order');
+  if (!src || !res || !(order instanceof DenseArrayAttr)) return;
+  const o = order.values.map(Number);
+  if (o.length !== src.rank || [...o].sort((a, b) => a - b).some((d, k) => d !== k)) return `order [${o.join(', ')}] must be a permutation of the source's ${src.rank} dims`;
+  if (res.rank !== src.rank || o.some((d, k) => src.shape[d] !== res.shape[k])) return `result shape ${res.shape.join('x')} must be the source shape ${src.shape.join('x')} permuted by the order`;
+  if (src.mutable !== res.mutable) return 'the view must be mutable exactly when its source is';
+  const want = transposedSharedEncoding(src.encoding, o);
+  if (want && res.encoding !== want) return `result encoding must be the transposed source encoding ${want}`;
 }
 
 /** The TritonGPU op table. */
@@ -166,6 +186,7 @@ export const ttgOps: OpDecl[] = [
     attrs: [{ name: 'order', kind: DenseI32ArrayAttr }],
     traits: ['Pure', 'SameOperandsAndResultElementType'],
     format: '$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))',
+    verify: verifyMemdescTrans,
   },
   {
     name: 'ttg.memdesc_reshape',

@@ -14,7 +14,7 @@
  */
 import type { Attribute } from '../../ir/attributes.js';
 import { isLayout, SWIZZLED_SHARED } from './layout-attrs.js';
-import type { StructAttr } from './struct-attr.js';
+import { StructAttr } from './struct-attr.js';
 import { PaddedSharedAttr } from './padded-shared.js';
 
 /** The fields of a swizzled shared encoding, with the order as given. */
@@ -32,6 +32,35 @@ export function swizzleOf(enc: Attribute | null, rank: number): Swizzle {
     return { vec: s.int('vec'), perPhase: s.int('perPhase'), maxPhase: s.int('maxPhase'), order: s.ints('order') };
   }
   return { vec: 1, perPhase: 1, maxPhase: 1, order: Array.from({ length: rank }, (_, k) => rank - 1 - k) };
+}
+
+/**
+ * The encoding of `ttg.memdesc_trans {order}` of a tile under `enc` (Triton's inferred result
+ * encoding): dim k of the view is dim `order[k]` of the source, so the view's fastest dims are
+ * the source's renamed (`order'[j] = k` where `order[k] = order_src[j]`), the CTA fields are
+ * permuted likewise (left as they are for a single CTA) and the swizzle fields stay. Every view coordinate then has the offset of the source coordinate it names. Null when
+ * `enc` is not a swizzled_shared encoding of `order`'s rank or `order` is not a permutation.
+ */
+export function transposedSharedEncoding(enc: Attribute | null, order: readonly number[]): StructAttr | null {
+  if (!isLayout(enc, SWIZZLED_SHARED)) return null;
+  const s = enc as StructAttr;
+  const rank = order.length;
+  if (s.ints('order').length !== rank || [...order].sort((a, b) => a - b).some((d, k) => d !== k)) return null;
+  const viewDimOf = new Array<number>(rank);
+  order.forEach((srcDim, k) => (viewDimOf[srcDim] = k));
+  const renamed = (dims: readonly number[]) => dims.map((d) => viewDimOf[d]);
+  const permuted = (perDim: readonly number[]) => order.map((d) => perDim[d]);
+  const order2 = renamed(s.ints('order'));
+  // One CTA: the CTA order means nothing and keeps its default (as Triton prints such views).
+  const oneCta = [...s.ints('CTAsPerCGA'), ...s.ints('CTASplitNum')].every((n) => n === 1);
+  if (oneCta) return StructAttr.get(SWIZZLED_SHARED, { ...s.values, order: order2 });
+  return StructAttr.get(SWIZZLED_SHARED, {
+    ...s.values,
+    order: order2,
+    CTAOrder: renamed(s.ints('CTAOrder')),
+    CTAsPerCGA: permuted(s.ints('CTAsPerCGA')),
+    CTASplitNum: permuted(s.ints('CTASplitNum')),
+  });
 }
 
 /** The element offset of `coords` in a tile of `shape` stored with swizzle `sw`. */

@@ -167,3 +167,23 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   l.convert = null;
 }
 
+
+/**
+ * Once slot `view` has replaced a stashing local_alloc: every `ttg.memdesc_trans` of it becomes
+ * mutable like the slot, and the local_loads through it wait on `wait` as the direct ones do.
+ *   %t = ttg.memdesc_trans %slot : !ttg.memdesc<..> -> !ttg.memdesc<..>; ttg.local_load %t
+ *     -> %t = ttg.memdesc_trans %slot : !ttg.memdesc<.., mutable> -> !ttg.memdesc<.., mutable>; ttg.local_load %t token %wait
+ */
+export function readViewsFromSlot(rw: Rewriter, view: Value, wait: Value): void {
+  const mutable = (view.type as MemDescType).mutable;
+  for (const u of view.users()) {
+    if (u.name !== 'ttg.memdesc_trans') continue;
+    const t = u.result(0).type as MemDescType;
+    u.result(0).type = MemDescType.get(t.shape, t.elementType, t.encoding, t.memorySpace, mutable, t.allocShape);
+    for (const load of u.result(0).users()) {
+      if (load.name !== 'ttg.local_load' || load.numOperands !== 1) continue;
+      rw.replaceOpWithNewOp(load, 'ttg.local_load', { operands: { src: u.result(0), token: wait }, results: { result: load.result(0).type } });
+    }
+    readViewsFromSlot(rw, u.result(0), wait);
+  }
+}

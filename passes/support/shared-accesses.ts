@@ -6,8 +6,9 @@
  *  - `ttg.local_load %m -> tensor<.., #dot_op<{parent = #mma v2, kWidth = 2}>>` of f16/bf16: ldmatrix.x4;
  *    to any other distributed layout: ld.shared of its registers;
  *  - `ttg.async_copy_global_to_local %p, %m`: cp.async, vectors capped by `contiguity`.
- * Views: `ttg.memdesc_index` (drops a leading buffer dim) and `ttg.memdesc_subslice` (moves the
- * origin), and memdescs carried by scf.for. Other views (trans, reshape, reinterpret) are not modeled.
+ * Views: `ttg.memdesc_index` (drops a leading buffer dim), `ttg.memdesc_subslice` (moves the
+ * origin), `ttg.memdesc_trans` (renames the dims: an access through it is modeled in the alloc's
+ * coordinates), and memdescs carried by scf.for. Other views (reshape, reinterpret) are not modeled.
  */
 import type { Operation, Value } from '../../ir/ir.js';
 import { BlockArgument, OpResult } from '../../ir/ir.js';
@@ -16,15 +17,32 @@ import { RankedTensorType } from '../../ir/types.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { DOT_OP, NVIDIA_MMA, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
 import { isSupportedLayout } from '../../dialects/ttg/layout-lib.js';
-import { swizzleOf } from '../../dialects/ttg/shared-layout.js';
+import { swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { elementBytes } from './alloc-shared-scratch.js';
 import { aliasesOf, isSharedAlloc } from './alloc-shared-core.js';
 import { ldmatrixAccess, vectorAccess, type TileAccess } from './bank-conflicts.js';
 
-/** Where a memdesc value points: its root alloc and the origin of the view in the alloc's coordinates. */
+/**
+ * Where a memdesc value points: its root alloc, the origin of the view in the alloc's
+ * coordinates, and which of those coordinates each dim of the view is (`dims[k]`: view dim k is
+ * alloc dim `dims[k]`; the identity unless the view went through `ttg.memdesc_trans`).
+ */
 export interface ViewOrigin {
   alloc: Operation;
   offsets: number[];
+  dims: number[];
+}
+
+const identity = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
+const isIdentity = (dims: readonly number[]): boolean => dims.every((d, k) => d === k);
+
+/**
+ * The encoding a memdesc value of `origin` has when its alloc's tile has encoding `enc`: `enc`
+ * itself, or for a transposed view the transposed encoding (null when it cannot be given).
+ */
+export function viewEncoding(origin: ViewOrigin, enc: Attribute | null): Attribute | null {
+  if (isIdentity(origin.dims)) return enc;
+  return transposedSharedEncoding(enc, origin.dims);
 }
 
 /** The rank of the tile an alloc's encoding describes (its order's length). */
@@ -57,25 +75,38 @@ function computeOrigin(v: Value, memo: Map<Value, ViewOrigin | string>): ViewOri
     memo.set(v, init);
     const yielded = v.owner.terminator?.operand(v.index - 1);
     const next = yielded ? viewOrigin(yielded, memo) : 'no yield';
-    if (typeof next === 'string' || next.alloc !== init.alloc || next.offsets.join() !== init.offsets.join()) {
+    if (typeof next === 'string' || next.alloc !== init.alloc || next.offsets.join() !== init.offsets.join() || next.dims.join() !== init.dims.join()) {
       return 'the loop-carried memdesc does not keep one view';
     }
     return init;
   }
   if (!(v instanceof OpResult)) return 'unknown memdesc';
   const op = v.owner;
-  if (isSharedAlloc(op)) return { alloc: op, offsets: (v.type as MemDescType).shape.map(() => 0) };
+  if (isSharedAlloc(op)) {
+    const rank = (v.type as MemDescType).rank;
+    return { alloc: op, offsets: new Array(rank).fill(0), dims: identity(rank) };
+  }
   if (op.name === 'scf.for') return viewOrigin(op.regions[0].entry!.args[v.index + 1], memo);
   const src = op.numOperands ? viewOrigin(op.operand(0), memo) : 'unknown memdesc';
   if (typeof src === 'string') return src;
   if (op.name === 'ttg.memdesc_index') {
     if (src.offsets.length <= encodingRank(src.alloc)) return "'ttg.memdesc_index' indexes into the encoded tile";
-    return { alloc: src.alloc, offsets: src.offsets.slice(1) };
+    if (!isIdentity(src.dims)) return "'ttg.memdesc_index' indexes a transposed view";
+    return { alloc: src.alloc, offsets: src.offsets.slice(1), dims: identity(src.dims.length - 1) };
   }
   if (op.name === 'ttg.memdesc_subslice') {
     const offs = op.getAttr('offsets');
     if (!(offs instanceof DenseArrayAttr) || offs.values.length !== src.offsets.length) return "'ttg.memdesc_subslice' has bad offsets";
-    return { alloc: src.alloc, offsets: src.offsets.map((o, d) => o + Number(offs.values[d])) };
+    const offsets = [...src.offsets];
+    offs.values.forEach((o, k) => (offsets[src.dims[k]] += Number(o)));
+    return { alloc: src.alloc, offsets, dims: src.dims };
+  }
+  if (op.name === 'ttg.memdesc_trans') {
+    // view dim k of the result is dim order[k] of the source
+    const order = op.getAttr('order');
+    if (!(order instanceof DenseArrayAttr) || order.values.length !== src.dims.length) return "'ttg.memdesc_trans' has a bad order";
+    if (src.dims.length !== encodingRank(src.alloc)) return "'ttg.memdesc_trans' of a buffer with leading dims";
+    return { alloc: src.alloc, offsets: src.offsets, dims: order.values.map((d) => src.dims[Number(d)]) };
   }
   return `the view comes from '${op.name}'`;
 }
@@ -116,21 +147,37 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
   const layout = vals.tensor.encoding;
   if (!isDistributed(layout) || !isSupportedLayout(layout)) return 'the tensor has no layout the model knows';
   const tile = { tileShape, offsets: origin.offsets, elemBytes: elementBytes(mem.elementType) };
+  const inAlloc = (access: TileAccess) => ({ origin, access: inAllocCoordinates(access, origin.dims) });
   try {
     if (op.name === 'ttg.local_load' && isLdmatrixOperand(layout)) {
       if (tile.elemBytes !== 2) return 'ldmatrix operands must have 16-bit elements';
       if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
-      return { origin, access: ldmatrixAccess(layout, shape, tile) };
+      return inAlloc(ldmatrixAccess(layout, shape, tile));
     }
     if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA)) return 'dot operands of an mma parent are only modeled as ldmatrix (kWidth = 2)';
     if (op.name === 'ttg.async_copy_global_to_local') {
       const c = op.getAttr('contiguity');
-      return { origin, access: vectorAccess('cp.async', layout, shape, tile, c instanceof IntegerAttr ? Math.max(1, Number(c.value)) : 1) };
+      return inAlloc(vectorAccess('cp.async', layout, shape, tile, c instanceof IntegerAttr ? Math.max(1, Number(c.value)) : 1));
     }
-    return { origin, access: vectorAccess(op.name === 'ttg.local_load' ? 'ld.shared' : 'st.shared', layout, shape, tile) };
+    return inAlloc(vectorAccess(op.name === 'ttg.local_load' ? 'ld.shared' : 'st.shared', layout, shape, tile));
   } catch (e) {
     return `the layout cannot be mapped (${(e as Error).message})`;
   }
+}
+
+/**
+ * `access` (its coordinates in a view's dims) in the coordinates of the alloc: view dim k is
+ * alloc dim `dims[k]`, so each coordinate vector is scattered there. The identity for a direct access.
+ */
+export function inAllocCoordinates(access: TileAccess, dims: readonly number[]): TileAccess {
+  if (isIdentity(dims)) return access;
+  const scatter = (c: readonly number[]): number[] => {
+    const out = new Array<number>(c.length).fill(0);
+    c.forEach((x, k) => (out[dims[k]] = x));
+    return out;
+  };
+  if (access.kind === 'ldmatrix') return { ...access, origins: access.origins.map((mats) => mats.map(scatter)) };
+  return { ...access, register: access.register.map(scatter), lane: access.lane.map(scatter), warp: access.warp.map(scatter) };
 }
 
 /** Ops using a memdesc without reading or writing through it. */

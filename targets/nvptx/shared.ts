@@ -8,7 +8,7 @@
  * over GF(2), an element's offset is the XOR of a per-thread part (hoisted into the prologue)
  * and a per-register constant, an addition where their bits are disjoint.
  */
-import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { DenseArrayAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import { constantOf } from '../../ir/patterns.js';
 import { splatFloat, splatInt } from '../../dialects/arith-canonicalize.js';
 import type { Operation, Value } from '../../ir/ir.js';
@@ -16,7 +16,7 @@ import { RankedTensorType } from '../../ir/types.js';
 import { isLayout, DOT_OP, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
-import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
+import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { F16, BF16, I32, targetError, type PtxEmitter } from './emitter.js';
 import { registersByCoords, type RegLayout } from './layout.js';
@@ -193,6 +193,21 @@ const lowerMemdescIndex: LowerRule = (ctx, op) => {
   ctx.set(op.result(0), [ctx.e.add(base, ctx.e.mulImm(idx, stride))]);
 };
 
+/**
+ * ttg.memdesc_trans %m -> %m's address: a view with no code. Its encoding is %m's transposed
+ * (the verifier checks it), so every coordinate of the view addresses the element of %m it names,
+ * and a local_load from it picks ldmatrix `.trans` by the view's contiguous dim.
+ */
+const lowerMemdescTrans: LowerRule = (ctx, op) => {
+  const src = op.operand(0).type as MemDescType;
+  const order = op.getAttr('order');
+  const want = order instanceof DenseArrayAttr ? transposedSharedEncoding(src.encoding, order.values.map(Number)) : null;
+  if (!want || (op.result(0).type as MemDescType).encoding !== want) {
+    throw targetError(op, `cannot lower a transposed view of '${src}' unless its result has the transposed swizzled_shared encoding`);
+  }
+  ctx.set(op.result(0), [ctx.scalar(op.operand(0), op)]);
+};
+
 /** ttg.local_store %t, %m -> st.shared.vN per vector of registers. */
 const lowerLocalStore: LowerRule = (ctx, op) => {
   storeTile(ctx, op, op.operand(0), ctx.scalar(op.operand(1), op), tileOf(op.operand(1), op));
@@ -267,6 +282,7 @@ export const SHARED_RULES: Record<string, LowerRule> = {
   'ttg.local_alloc': lowerLocalAlloc,
   'ttg.local_dealloc': () => {},
   'ttg.memdesc_index': lowerMemdescIndex,
+  'ttg.memdesc_trans': lowerMemdescTrans,
   'ttg.local_store': lowerLocalStore,
   'ttg.local_load': lowerLocalLoad,
   'ttg.async_copy_global_to_local': lowerAsyncCopy,

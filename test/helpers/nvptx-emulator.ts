@@ -1,0 +1,161 @@
+/**
+ * A small emulator of straight-line nvptx-dialect kernels (what targets/nvptx lowers to), for
+ * target tests that check data movement: every thread of one CTA runs each op before any thread
+ * runs the next (so `bar.sync` holds trivially and warp-collective ops see the whole warp).
+ * It implements the integer address arithmetic, 16/32-bit ld/st to global and shared memory, the
+ * register packing moves, `setp.eq`, and `ldmatrix` with the PTX ISA's fragment layout: for
+ * matrix q, lanes 8q..8q+7 give the addresses of its rows 0-7 (8 b16 elements each), and lane t
+ * receives elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1), or with `.trans` (2(t%4), t/4) and
+ * (2(t%4)+1, t/4). Anything else throws, naming the op. Values are bit patterns (numbers).
+ */
+import type { Operation, Value } from '../../ir/ir.js';
+import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+
+/** Memory of one launch: global memory as 16-bit words by byte address, shared memory as bytes. */
+export interface EmulatorMemory {
+  global: Map<number, number>;
+  shared: DataView;
+}
+
+const u32 = (x: number): number => x >>> 0;
+const s32 = (x: number): number => x | 0;
+
+/** The `ptx` attribute of an nvptx op. */
+function ptxOf(op: Operation): string {
+  const a = op.getAttr('ptx');
+  return a instanceof StringAttr ? a.value : '';
+}
+
+/** Bits of an access (`global.b16`, `shared.v4.b32`): space, vector length, element bits. */
+function accessOf(op: Operation): { space: string; n: number; bits: number } {
+  const m = /^(global|shared)(?:\.v(\d))?\.b(16|32)$/.exec(ptxOf(op));
+  if (!m) throw new Error(`emulator: unsupported access '${op.name} "${ptxOf(op)}"'`);
+  return { space: m[1], n: Number(m[2] ?? 1), bits: Number(m[3]) };
+}
+
+function load(mem: EmulatorMemory, space: string, bits: number, addr: number): number {
+  if (space === 'shared') return bits === 16 ? mem.shared.getUint16(addr, true) : mem.shared.getUint32(addr, true);
+  if (bits !== 16) throw new Error('emulator: global loads are 16-bit only');
+  const v = mem.global.get(addr);
+  if (v === undefined) throw new Error(`emulator: global load from unwritten address ${addr}`);
+  return v;
+}
+
+function store(mem: EmulatorMemory, space: string, bits: number, addr: number, v: number): void {
+  if (space === 'shared') return bits === 16 ? mem.shared.setUint16(addr, v & 0xffff, true) : mem.shared.setUint32(addr, u32(v), true);
+  if (bits !== 16) throw new Error('emulator: global stores are 16-bit only');
+  mem.global.set(addr, v & 0xffff);
+}
+
+/** Integer ops by name and ptx suffix. */
+function arith(op: Operation, a: number, b: number): number {
+  const key = `${op.name.slice(6)}.${ptxOf(op)}`;
+  switch (key) {
+    case 'add.s32': return s32(a + b);
+    case 'add.s64': return a + b;
+    case 'mul.lo.s32': return Math.imul(a, b);
+    case 'mul.wide.s32': return s32(a) * s32(b);
+    case 'and.b32': return u32(a & b);
+    case 'or.b32': return u32(a | b);
+    case 'xor.b32': return u32(a ^ b);
+    case 'shl.b32': return u32(a << b);
+    case 'shr.u32': return u32(a) >>> b;
+    default: throw new Error(`emulator: unsupported op '${op.name} "${ptxOf(op)}"'`);
+  }
+}
+
+/**
+ * Runs kernel `fn` (an nvptx-dialect `func.func`) with `threads` threads on `args` (one number per
+ * kernel parameter, e.g. global addresses) and `mem`.
+ */
+export function emulateKernel(fn: Operation, threads: number, args: number[], mem: EmulatorMemory): void {
+  const regs = Array.from({ length: threads }, () => new Map<Value, number>());
+  const get = (t: number, v: Value): number => {
+    const x = regs[t].get(v);
+    if (x === undefined) throw new Error('emulator: use of an undefined register');
+    return x;
+  };
+  let block = fn.region(0).blocks[0];
+  block.args.forEach((a, k) => regs.forEach((r) => r.set(a, args[k])));
+  for (;;) {
+    let next = null;
+    for (const op of block.ops) {
+      if (op.name === 'cf.br') {
+        next = op.successors[0];
+        break;
+      }
+      if (op.name === 'func.return') return;
+      step(op, threads, regs, get, mem);
+    }
+    if (!next) throw new Error('emulator: block without a terminator');
+    block = next;
+  }
+}
+
+function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
+  const each = (f: (t: number) => void) => { for (let t = 0; t < threads; t++) f(t); };
+  const operand = (t: number, k: number) => get(t, op.operand(k));
+  switch (op.name) {
+    case 'nvptx.imm': {
+      const v = op.getAttr('value');
+      if (!(v instanceof IntegerAttr)) throw new Error('emulator: only integer immediates');
+      return each((t) => regs[t].set(op.result(0), Number(v.value)));
+    }
+    case 'nvptx.sreg':
+      if ((op.getAttr('reg') as StringAttr).value !== 'tid.x') throw new Error('emulator: only %tid.x');
+      return each((t) => regs[t].set(op.result(0), t));
+    case 'nvptx.smem_base':
+      return each((t) => regs[t].set(op.result(0), 0));
+    case 'nvptx.bar':
+      return; // lockstep: every thread is already here
+    case 'nvptx.setp':
+      if (ptxOf(op) !== 'eq.b32') throw new Error(`emulator: unsupported setp '${ptxOf(op)}'`);
+      return each((t) => regs[t].set(op.result(0), u32(operand(t, 0)) === u32(operand(t, 1)) ? 1 : 0));
+    case 'nvptx.pack':
+      if (ptxOf(op) !== 'b32' || op.numOperands !== 2) throw new Error('emulator: only pack.b32 of two halves');
+      return each((t) => regs[t].set(op.result(0), u32((operand(t, 0) & 0xffff) | (operand(t, 1) << 16))));
+    case 'nvptx.unpack':
+      if (ptxOf(op) !== 'b32' || op.numResults !== 2) throw new Error('emulator: only unpack.b32 into two halves');
+      return each((t) => {
+        regs[t].set(op.result(0), operand(t, 0) & 0xffff);
+        regs[t].set(op.result(1), operand(t, 0) >>> 16);
+      });
+    case 'nvptx.ld': {
+      if (op.numOperands !== 1) throw new Error('emulator: guarded loads are not supported');
+      const { space, bits } = accessOf(op);
+      return each((t) => op.results.forEach((r, k) => regs[t].set(r, load(mem, space, bits, operand(t, 0) + (k * bits) / 8))));
+    }
+    case 'nvptx.st': {
+      const { space, n, bits } = accessOf(op);
+      const guarded = op.numOperands === n + 2;
+      return each((t) => {
+        if (guarded && !operand(t, 1)) return;
+        for (let k = 0; k < n; k++) store(mem, space, bits, operand(t, 0) + (k * bits) / 8, operand(t, op.numOperands - n + k));
+      });
+    }
+    case 'nvptx.ldmatrix':
+      return ldmatrix(op, threads, regs, get, mem);
+    default:
+      if (op.numOperands === 2 && op.numResults === 1) return each((t) => regs[t].set(op.result(0), arith(op, operand(t, 0), operand(t, 1))));
+      throw new Error(`emulator: unsupported op '${op.name}'`);
+  }
+}
+
+/** `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`, warp by warp. */
+function ldmatrix(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
+  const m = /^sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared\.b16$/.exec(ptxOf(op));
+  if (!m) throw new Error(`emulator: unsupported ldmatrix '${ptxOf(op)}'`);
+  const x = Number(m[1]);
+  const trans = !!m[2];
+  for (let w = 0; w * 32 < threads; w++) {
+    // element (r, c) of matrix q: column c of the row whose address lane 8q + r gives
+    const at = (q: number, r: number, c: number) => mem.shared.getUint16(get(w * 32 + 8 * q + r, op.operand(0)) + 2 * c, true);
+    for (let lane = 0; lane < 32; lane++) {
+      const [g, p] = [lane >> 2, (lane & 3) * 2];
+      for (let q = 0; q < x; q++) {
+        const [lo, hi] = trans ? [at(q, p, g), at(q, p + 1, g)] : [at(q, g, p), at(q, g, p + 1)];
+        regs[w * 32 + lane].set(op.result(q), u32(lo | (hi << 16)));
+      }
+    }
+  }
+}

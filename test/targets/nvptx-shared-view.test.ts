@@ -1,0 +1,127 @@
+/**
+ * The target's shared-memory data movement for mma operands, emulated thread by thread
+ * (test/helpers/nvptx-emulator.ts): a tile is loaded from global memory, stored to shared memory
+ * (`ttg.local_alloc`), read into an mma `#ttg.dot_op` with ldmatrix, directly or through a
+ * `ttg.memdesc_trans` view, then converted to a blocked layout and stored. Each element must
+ * arrive where the IR says: out[i][j] = X[i][j] directly, X[j][i] through the view. Run with the
+ * unswizzled encodings as written and with the swizzle pad-shared picks.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import '../../dialects/index.js';
+import { StringAttr } from '../../ir/attributes.js';
+import type { Operation } from '../../ir/ir.js';
+import { parseText } from '../../ir/parser.js';
+import { printModule } from '../../ir/printer.js';
+import '../../passes/all.js';
+import { runPipeline } from '../../passes/manager.js';
+import { lowerToNvptx } from '../../targets/nvptx/index.js';
+import { emulateKernel } from '../helpers/nvptx-emulator.js';
+
+interface Case {
+  /** Shape of the tile in global and shared memory (row-major). */
+  rows: number;
+  cols: number;
+  opIdx: 0 | 1;
+  /** Read through ttg.memdesc_trans (the operand is the transposed tile). */
+  view: boolean;
+}
+
+/** The kernel of `c`: load X (rows x cols), stash, read as the operand, store it row-major. */
+function kernel(c: Case): string {
+  const [R, C] = [c.rows, c.cols];
+  const [OR, OC] = c.view ? [C, R] : [R, C];
+  const dot = `#ttg.dot_op<{opIdx = ${c.opIdx}, parent = #mma, kWidth = 2}>`;
+  const read = c.view
+    ? `%t = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : !ttg.memdesc<${R}x${C}xf16, #shared, #smem> -> !ttg.memdesc<${OR}x${OC}xf16, #shared1, #smem>
+    %y = ttg.local_load %t : !ttg.memdesc<${OR}x${OC}xf16, #shared1, #smem> -> tensor<${OR}x${OC}xf16, ${dot}>`
+    : `%y = ttg.local_load %s : !ttg.memdesc<${R}x${C}xf16, #shared, #smem> -> tensor<${OR}x${OC}xf16, ${dot}>`;
+  /** Row-major pointers `base + i * cols + j` of a rows x cols tensor in `layout`. */
+  const ptrs = (name: string, base: string, rows: number, cols: number, layout: string) => `
+    %${name}r = tt.make_range {end = ${rows} : i32, start = 0 : i32} : tensor<${rows}xi32, #ttg.slice<{dim = 1, parent = ${layout}}>>
+    %${name}c = tt.make_range {end = ${cols} : i32, start = 0 : i32} : tensor<${cols}xi32, #ttg.slice<{dim = 0, parent = ${layout}}>>
+    %${name}r1 = tt.expand_dims %${name}r {axis = 1 : i32} : tensor<${rows}xi32, #ttg.slice<{dim = 1, parent = ${layout}}>> -> tensor<${rows}x1xi32, ${layout}>
+    %${name}w = arith.constant dense<${cols}> : tensor<${rows}x1xi32, ${layout}>
+    %${name}ro = arith.muli %${name}r1, %${name}w : tensor<${rows}x1xi32, ${layout}>
+    %${name}c1 = tt.expand_dims %${name}c {axis = 0 : i32} : tensor<${cols}xi32, #ttg.slice<{dim = 0, parent = ${layout}}>> -> tensor<1x${cols}xi32, ${layout}>
+    %${name}o0 = tt.broadcast %${name}ro : tensor<${rows}x1xi32, ${layout}> -> tensor<${rows}x${cols}xi32, ${layout}>
+    %${name}o1 = tt.broadcast %${name}c1 : tensor<1x${cols}xi32, ${layout}> -> tensor<${rows}x${cols}xi32, ${layout}>
+    %${name}o = arith.addi %${name}o0, %${name}o1 : tensor<${rows}x${cols}xi32, ${layout}>
+    %${name}s = tt.splat %${base} : !tt.ptr<f16> -> tensor<${rows}x${cols}x!tt.ptr<f16>, ${layout}>
+    %${name} = tt.addptr %${name}s, %${name}o : tensor<${rows}x${cols}x!tt.ptr<f16>, ${layout}>, tensor<${rows}x${cols}xi32, ${layout}>`;
+  return `#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [${32 / (C / 8)}, ${C / 8}], warpsPerCTA = [4, 1], order = [1, 0]}>
+#out = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {${ptrs('pa', 'a', R, C, '#blocked')}
+    %x = tt.load %pa : tensor<${R}x${C}x!tt.ptr<f16>, #blocked>
+    %s = ttg.local_alloc %x : (tensor<${R}x${C}xf16, #blocked>) -> !ttg.memdesc<${R}x${C}xf16, #shared, #smem>
+    ${read}
+    %z = ttg.convert_layout %y : tensor<${OR}x${OC}xf16, ${dot}> -> tensor<${OR}x${OC}xf16, #out>${ptrs('pc', 'c', OR, OC, '#out')}
+    tt.store %pc, %z : tensor<${OR}x${OC}x!tt.ptr<f16>, #out>
+    tt.return
+  }
+}
+`;
+}
+
+/** Lowers `c`'s kernel after `passes` and emulates it; returns out (row-major) and the module text. */
+function run(c: Case, passes: string, tamper?: (op: Operation) => void): { out: number[]; ir: string; ldmatrix: string[] } {
+  const { module } = parseText(kernel(c));
+  const r = runPipeline(module, passes);
+  assert.ok(r.ok, r.diagnostics.map((d) => d.format()).join('\n'));
+  const ir = printModule(module);
+  const lowered = lowerToNvptx(module, { arch: 'sm_80' }).module;
+  let fn: Operation | null = null;
+  lowered.walk((op) => void (op.name === 'func.func' && (fn ??= op)));
+  const ldmatrix: string[] = [];
+  fn!.walk((op) => void (op.name === 'nvptx.ldmatrix' && ldmatrix.push((op.getAttr('ptx') as StringAttr).value)));
+  if (tamper) fn!.walk(tamper);
+  const n = c.rows * c.cols;
+  const [A, C] = [4096, 4096 + 2 * n];
+  const global = new Map<number, number>();
+  // X[i][j] = i * cols + j + 1 (distinct, nonzero 16-bit patterns)
+  for (let k = 0; k < n; k++) global.set(A + 2 * k, k + 1);
+  const shared = new DataView(new ArrayBuffer(Math.max(16, Number((module.getAttr('ttg.shared') as { value?: bigint } | undefined)?.value ?? 0))));
+  emulateKernel(fn!, 128, [A, C], { global, shared });
+  return { out: Array.from({ length: n }, (_, k) => global.get(C + 2 * k) ?? -1), ir, ldmatrix };
+}
+
+/** What `c` must store: X itself, or X transposed through the view. */
+function expected(c: Case): number[] {
+  const [OR, OC] = c.view ? [c.cols, c.rows] : [c.rows, c.cols];
+  const out: number[] = [];
+  for (let i = 0; i < OR; i++) for (let j = 0; j < OC; j++) out.push((c.view ? j * c.cols + i : i * c.cols + j) + 1);
+  return out;
+}
+
+const CASES: [string, Case, string][] = [
+  ['A read directly (K contiguous: plain ldmatrix)', { rows: 64, cols: 32, opIdx: 0, view: false }, 'x4.shared'],
+  ['B read directly (N contiguous: ldmatrix.trans)', { rows: 32, cols: 64, opIdx: 1, view: false }, 'x4.trans.shared'],
+  ['A^T through memdesc_trans (M contiguous: ldmatrix.trans)', { rows: 32, cols: 64, opIdx: 0, view: true }, 'x4.trans.shared'],
+  ['B^T through memdesc_trans (K contiguous: plain ldmatrix)', { rows: 64, cols: 32, opIdx: 1, view: true }, 'x4.shared'],
+];
+
+for (const [name, c, form] of CASES) {
+  for (const passes of ['alloc-shared,insert-barriers', 'pad-shared,alloc-shared,insert-barriers']) {
+    test(`${name}, ${passes.startsWith('pad') ? 'swizzled by pad-shared' : 'unswizzled'}: every element lands where the IR says`, () => {
+      const { out, ir, ldmatrix } = run(c, passes);
+      assert.ok(ldmatrix.length > 0 && ldmatrix.every((p) => p === `sync.aligned.m8n8.${form}.b16`), `ldmatrix forms: ${ldmatrix.join(', ')}`);
+      if (passes.startsWith('pad')) assert.ok(/vec = 8, perPhase = \d, maxPhase = \d/.test(ir), 'pad-shared swizzled the tile');
+      assert.equal(out, expected(c));
+    });
+  }
+}
+
+test('the check can fail: the view kernel with its ldmatrix .trans dropped stores something else', () => {
+  const c: Case = { rows: 32, cols: 64, opIdx: 0, view: true };
+  const { out } = run(c, 'pad-shared,alloc-shared,insert-barriers', (op) => {
+    if (op.name === 'nvptx.ldmatrix') op.setAttr('ptx', StringAttr.get((op.getAttr('ptx') as StringAttr).value.replace('.trans', '')));
+  });
+  assert.not.equal(out, expected(c));
+});
+
+test.run();
