@@ -14,8 +14,6 @@ import { build } from 'esbuild';
 
 // Some bundled CommonJS dependencies (yargs) call require(); give ESM output a require.
 const ESM_REQUIRE = "import { createRequire as __tirCreateRequire } from 'node:module'; const require = __tirCreateRequire(import.meta.url);";
-/** The shebang's flags: the training run must use them too, or V8 rejects the cache (flags are part of its check). */
-const NODE_FLAGS = ['--max-semi-space-size=64'];
 
 const plain = ['triton-translate', 'triton-run', 'filecheck', 'lit', 'not'];
 for (const name of plain) {
@@ -60,6 +58,9 @@ try {
   const input = join(work, 'train.mlir');
   writeFileSync(input, trainingInput());
   const launcher = readFileSync('tools/launcher.mjs', 'utf8');
+  // The launcher's shebang flags: the training run must use them too, or V8 rejects the cache
+  // (V8 flags are part of its check).
+  const nodeFlags = launcher.slice(0, launcher.indexOf('\n')).split(' ').slice(3);
   /** Each CLI behind a launcher and the arguments of its training run (one that returns: `--help` exits early). */
   const cached = {
     'triton-opt': [input, '--split-input-file', '-o', join(work, 'out.mlir')],
@@ -79,7 +80,7 @@ try {
     chmodSync(bin, 0o755);
     const cache = `dist/bin/${name}.cache`;
     rmSync(cache, { force: true });
-    execFileSync(process.execPath, [...NODE_FLAGS, bin, ...trainArgs], {
+    execFileSync(process.execPath, [...nodeFlags, bin, ...trainArgs], {
       env: { ...process.env, TRITON_IR_CODE_CACHE_OUT: cache },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

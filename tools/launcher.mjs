@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 // Launcher of a bundled CLI (template: tools/bundle.mjs copies it to dist/bin/NAME.mjs, naming the bundle).
 //
 // The CLI itself is the CommonJS bundle dist/bin/NAME.cjs. It is compiled here with V8's code cache

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * `triton-opt`: parses, verifies, transforms (pass pipelines) and prints Triton IR, with
  * mlir-opt's flags for debugging pipelines.
