@@ -3,7 +3,7 @@
  * in one function. Prints times, ops/second and peak memory; when mlir-opt is installed, times
  * it on the same file for comparison. A script that prints figures, not a pass/fail test.
  *
- * Usage: node --max-semi-space-size=64 dist/bench/parse.js [--ops N] [--runs R] [--keep]
+ * Usage: node --max-semi-space-size=16 dist/bench/parse.js [--ops N] [--runs R] [--keep]
  * (the flag is the one the CLIs' shebang passes; `npm run bench:parse` adds it).
  */
 
@@ -96,24 +96,23 @@ function main(): void {
   console.log(`triton-ir  total ${total.toFixed(0)} ms (median of ${runs}), ${((n / total) * 1000).toFixed(0)} ops/s, peak RSS ${peakMB.toFixed(0)} MB`);
   // The first run is the one a whole `triton-opt` process makes: code not yet optimized, heap still small.
   console.log(`triton-ir  first run: parse ${times.parse[0].toFixed(0)} ms, verify ${times.verify[0].toFixed(0)} ms, print ${times.print[0].toFixed(0)} ms, total ${times.total[0].toFixed(0)} ms`);
+  // Whole processes, ours and mlir-opt's alternating (the machine's load drifts between runs).
   const cli = join(dirname(fileURLToPath(import.meta.url)), '../bin/triton-opt.mjs');
-  const ct: number[] = [];
-  for (let r = 0; r < runs; r++) {
+  const mlirOpt = ['/usr/lib/llvm-19/bin/mlir-opt', '/usr/bin/mlir-opt'].find(existsSync);
+  const timed = (command: string, args: string[]): number => {
     const t0 = performance.now();
-    execFileSync(process.execPath, ['--max-semi-space-size=64', cli, file, '-o', join(dir, 'ours.mlir')]);
-    ct.push(performance.now() - t0);
+    execFileSync(command, args);
+    return performance.now() - t0;
+  };
+  const ct: number[] = [];
+  const mt: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    ct.push(timed(process.execPath, ['--max-semi-space-size=16', cli, file, '-o', join(dir, 'ours.mlir')]));
+    if (mlirOpt) mt.push(timed(mlirOpt, [file, '-o', join(dir, 'out.mlir')]));
   }
   console.log(`triton-opt total ${median(ct).toFixed(0)} ms (median of ${runs}, whole process incl. startup, as for mlir-opt below)`);
-  const mlirOpt = ['/usr/lib/llvm-19/bin/mlir-opt', '/usr/bin/mlir-opt'].find(existsSync);
-  if (mlirOpt) {
-    const mt: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      const t0 = performance.now();
-      execFileSync(mlirOpt, [file, '-o', join(dir, 'out.mlir')]);
-      mt.push(performance.now() - t0);
-    }
-    console.log(`mlir-opt   total ${median(mt).toFixed(0)} ms (median of ${runs}, whole process incl. startup)`);
-  } else console.log('mlir-opt   not installed; no comparison');
+  if (mlirOpt) console.log(`mlir-opt   total ${median(mt).toFixed(0)} ms (median of ${runs}, whole process incl. startup, alternating with triton-opt)`);
+  else console.log('mlir-opt   not installed; no comparison');
   if (process.argv.includes('--keep')) console.log(`kept ${file}`);
   else rmSync(dir, { recursive: true, force: true });
 }

@@ -298,6 +298,15 @@ export class DenseElementsAttr extends Attribute {
 
 /** Base of attributes defined by a dialect, printed `#dialect.mnemonic<body>`. */
 export abstract class DialectAttr extends Attribute {
+  /**
+   * How many dialect attributes of classes that name aliases (override `aliasName`) this process has
+   * made. While there are none, no attribute can get an alias name, and the printer skips looking for them.
+   */
+  static withAliasNames = 0;
+  constructor() {
+    super();
+    if (this.aliasName !== DialectAttr.prototype.aliasName) DialectAttr.withAliasNames++;
+  }
   abstract readonly dialect: string;
   abstract readonly mnemonic: string;
   /** Prints what follows `#dialect.mnemonic`. */

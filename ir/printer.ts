@@ -338,6 +338,9 @@ export class Printer implements FormatPrinter {
   }
 
   private collectAliases(root: Operation): void {
+    // Aliases come from names the user gave, dialect attributes that name aliases and (with debug
+    // info) locations: without any of them, the walk over every op would find nothing.
+    if (!this.options.debugInfo && !this.options.aliasNames?.size && DialectAttr.withAliasNames === 0) return;
     const collector = new AliasCollector(this.options.aliasNames);
     this.visitForAliases(root, collector);
     for (const [value, name] of collector.finish()) this.aliases.set(value, name);

@@ -20,12 +20,20 @@ export abstract class Type {
 /** Integer signedness as MLIR spells it: `i32`, `si32`, `ui32`. */
 export type Signedness = 'signless' | 'signed' | 'unsigned';
 
+/** Widths below this have their signless `IntegerType` in `signlessInts`. */
+const SIGNLESS_CACHED = 129;
+const signlessInts: (IntegerType | undefined)[] = [];
+
 /** `iN`, `siN`, `uiN`. */
 export class IntegerType extends Type {
   private constructor(readonly width: number, readonly signedness: Signedness) {
     super();
   }
   static get(width: number, signedness: Signedness = 'signless'): IntegerType {
+    // Signless types, asked for all the time (`i(1)` in constraints), skip building the uniquer's key.
+    if (signedness === 'signless' && width < SIGNLESS_CACHED) {
+      return (signlessInts[width] ??= unique(`i:${width}:signless`, () => new IntegerType(width, 'signless')));
+    }
     return unique(`i:${width}:${signedness}`, () => new IntegerType(width, signedness));
   }
   print(p: AsmPrinter): void {

@@ -114,7 +114,8 @@ class Verifier {
     this.verifyTypesInContext(op);
     const outerModule = this.currentModule;
     if (op.name === 'builtin.module') this.currentModule = op;
-    for (const r of op.regions) this.verifyRegion(op, r);
+    const regions = op.regions;
+    for (let k = 0; k < regions.length; k++) this.verifyRegion(op, regions[k]);
     this.currentModule = outerModule;
     this.report(op, spec?.decl.verifyRegions?.(op));
   }
@@ -139,7 +140,10 @@ class Verifier {
     this.lastChecked = checked;
     const results = op.results;
     for (let k = 0; k < results.length; k++) if (!checked.has(results[k].type)) this.checkType(results[k].type, op, checked);
-    for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) if (!checked.has(a.type)) this.checkType(a.type, op, checked);
+    const regions = op.regions;
+    for (let k = 0; k < regions.length; k++) {
+      for (const b of regions[k].blocks) for (const a of b.args) if (!checked.has(a.type)) this.checkType(a.type, op, checked);
+    }
   }
 
   /** Runs the dialects' type hooks on `t` (reported at `op`) and records it as checked. */
@@ -173,7 +177,8 @@ class Verifier {
     }
     const attrs = spec.decl.attrs;
     if (attrs) {
-      for (const a of attrs) {
+      for (let k = 0; k < attrs.length; k++) {
+        const a = attrs[k];
         const v = op.getAttr(a.name);
         if (v === undefined) {
           if (!a.optional && !a.default) this.fail(op, `requires attribute '${a.name}'`);
@@ -222,12 +227,15 @@ class Verifier {
     const spec = op.spec!;
     const traits = traitsOf(spec);
     if (traits.sameOperandsAndResultType) {
-      const t = op.numOperands ? op.operands[0].value.type : op.numResults ? op.results[0].type : null;
-      for (const o of op.operands) if (o.value.type !== t) this.fail(op, 'requires the same type for all operands and results');
-      for (const r of op.results) if (r.type !== t) this.fail(op, 'requires the same type for all operands and results');
+      const operands = op.operands;
+      const results = op.results;
+      const t = operands.length ? operands[0].value.type : results.length ? results[0].type : null;
+      for (let k = 0; k < operands.length; k++) if (operands[k].value.type !== t) this.fail(op, 'requires the same type for all operands and results');
+      for (let k = 0; k < results.length; k++) if (results[k].type !== t) this.fail(op, 'requires the same type for all operands and results');
     }
     if (traits.sameTypeOperands) {
-      for (const o of op.operands) if (o.value.type !== op.operands[0].value.type) this.fail(op, 'requires all operands to have the same type');
+      const operands = op.operands;
+      for (let k = 1; k < operands.length; k++) if (operands[k].value.type !== operands[0].value.type) this.fail(op, 'requires all operands to have the same type');
     }
     if (traits.sameOperandsAndResultShape && !sameShapes(op, true)) this.fail(op, 'requires the same shape for all operands and results');
     if (traits.sameOperandsShape && !sameShapes(op, false)) this.fail(op, 'requires the same shape for all operands');
@@ -259,8 +267,9 @@ class Verifier {
       for (let inner = b.first; inner; inner = inner.next) {
         this.verifyOperandsDominate(inner);
         this.verifyOp(inner);
-        for (const s of inner.successors) {
-          if (s.parent !== r) this.fail(inner, `branching to block of a different region`);
+        const successors = inner.successors;
+        for (let k = 0; k < successors.length; k++) {
+          if (successors[k].parent !== r) this.fail(inner, `branching to block of a different region`);
         }
       }
       if (noTerminator || !op.spec) continue;

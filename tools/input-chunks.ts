@@ -20,18 +20,17 @@ export function readInput(path: string): string {
 export class UserError extends Error {}
 
 /**
- * Runs a CLI's `main`: user mistakes print `tool: error: ...` (exit 1); anything else is a bug,
- * printed as `tool: internal error: ...` (exit 2), never as a stack trace.
+ * Runs a CLI's `main` (which may finish later, through a promise): user mistakes print
+ * `tool: error: ...` (exit 1); anything else is a bug, printed as `tool: internal error: ...`
+ * (exit 2), never as a stack trace.
  */
-export function runTool(tool: string, main: () => void, debug = false): void {
+export function runTool(tool: string, main: () => void | Promise<void>, debug = false): void {
   // A reader that stops early (`| head`) closes our stdout: that ends the run quietly, it is no error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
-  try {
-    main();
-  } catch (e) {
+  const fail = (e: unknown): void => {
     if (debug && !(e instanceof UserError)) throw e;
     if (e instanceof UserError) {
       process.stderr.write(`${tool}: error: ${e.message}\n`);
@@ -40,6 +39,12 @@ export function runTool(tool: string, main: () => void, debug = false): void {
       process.stderr.write(`${tool}: internal error: ${(e as Error).message ?? e}\n`);
       process.exitCode = 2;
     }
+  };
+  try {
+    const done = main();
+    if (done) done.catch(fail);
+  } catch (e) {
+    fail(e);
   }
 }
 

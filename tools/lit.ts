@@ -78,7 +78,7 @@ function findRepoRoot(): string {
 /** Command line that runs one of our own tools: the bundle (fast start), else the built JS, else the TS source via tsx. */
 function ownTool(repo: string, name: string): string {
   const bundle = join(repo, 'dist', 'bin', `${name}.mjs`);
-  if (existsSync(bundle)) return `node --max-semi-space-size=64 ${shellQuote(bundle)}`;
+  if (existsSync(bundle)) return `node --max-semi-space-size=16 ${shellQuote(bundle)}`;
   const js = join(repo, 'dist', 'tools', `${name}.js`);
   if (existsSync(js)) return `node ${shellQuote(js)}`;
   const ts = join(repo, 'tools', `${name}.ts`);

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * `triton-opt`: parses, verifies, transforms (pass pipelines) and prints Triton IR, with
  * mlir-opt's flags for debugging pipelines.
@@ -9,12 +9,12 @@ import { DiagnosticError, type Diagnostic, type SourceFile } from '../ir/diagnos
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
-import '../passes/all.js';
 import { PassManager } from '../passes/manager.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
 import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
-import { parseOptArgs, type OptOptions } from './opt-flags.js';
+import { simpleOptArgs } from './opt-args-simple.js';
+import type { OptOptions } from './opt-flags.js';
 import { writeOpGraphSvg } from './op-graph.js';
 import { writeLayoutSvg } from './view-layout.js';
 import { checkDiagnostics } from './verify-diagnostics.js';
@@ -118,10 +118,20 @@ function run(o: OptOptions): number {
   return failed ? 1 : 0;
 }
 
-runTool(
-  'triton-opt',
-  () => {
-    process.exitCode = run(parseOptArgs(process.argv.slice(2)));
-  },
-  process.argv.includes('--debug'),
-);
+/**
+ * `triton-opt FILE -o OUT` runs at once; any other command line first loads yargs and the passes
+ * (loaded on demand: they are most of the start-up of a plain parse and print).
+ */
+function main(): void | Promise<void> {
+  const args = process.argv.slice(2);
+  const simple = simpleOptArgs(args);
+  if (simple) {
+    process.exitCode = run(simple);
+    return;
+  }
+  return Promise.all([import('./opt-flags.js'), import('../passes/all.js')]).then(([flags]) => {
+    process.exitCode = run(flags.parseOptArgs(args));
+  });
+}
+
+runTool('triton-opt', main, process.argv.includes('--debug'));

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * `triton-translate`: translations into and out of Triton IR. In: `--from-c` (Triton-C with `-D`
  * definitions and autotuning lists). Out: the IR (default), or `--to-mlir` (upstream MLIR generic

@@ -1,0 +1,37 @@
+#!/usr/bin/env -S node --max-semi-space-size=16
+// Launcher of a bundled CLI (template: tools/bundle.mjs copies it to dist/bin/NAME.mjs, naming the bundle).
+//
+// The CLI itself is the CommonJS bundle dist/bin/NAME.cjs. It is compiled here with V8's code cache
+// dist/bin/NAME.cache, which `npm run build` writes after a training run: the bundle's top level and
+// the functions that run used need no parsing or compiling at start-up. A cache written by another
+// Node/V8 version (or under other V8 flags) is rejected by V8 and the bundle compiles as usual; a
+// missing cache is the same. With TRITON_IR_CODE_CACHE_OUT=FILE in the environment the launcher writes
+// the cache to FILE after the run (that is how the build makes it).
+//
+// Builtins are taken through `require`, not `import`: importing `node:fs` from ESM builds its ESM
+// facade, which loads all of Node's streams (~10 ms).
+import { createRequire } from 'node:module';
+
+const BUNDLE = '__BUNDLE__';
+const require = createRequire(import.meta.url);
+const { readFileSync, writeFileSync } = require('node:fs');
+const { Script } = require('node:vm');
+const { fileURLToPath } = require('node:url');
+
+const file = fileURLToPath(new URL(`./${BUNDLE}.cjs`, import.meta.url));
+const dir = fileURLToPath(new URL('.', import.meta.url));
+let cachedData;
+try {
+  cachedData = readFileSync(fileURLToPath(new URL(`./${BUNDLE}.cache`, import.meta.url)));
+} catch {
+  cachedData = undefined; // no cache: compile as usual
+}
+// Same wrapper as Node's CommonJS loader, on the bundle's first line (line numbers stay those of the file).
+const source = readFileSync(file, 'utf8').replace(/^#!/, '//');
+const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  filename: file,
+  cachedData,
+});
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
+if (process.env.TRITON_IR_CODE_CACHE_OUT) writeFileSync(process.env.TRITON_IR_CODE_CACHE_OUT, script.createCachedData());
