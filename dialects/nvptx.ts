@@ -178,9 +178,10 @@ export const nvptxDialect: DialectDecl = {
       traits: ['Pure'],
       format: PLAIN_FORMAT,
       verify: (op) => {
-        const ptx = op.getAttr('ptx');
-        const n = ptx instanceof StringAttr ? mmaFragments(ptx.value) : null;
-        if (!n) return `has an unknown mma form '${ptx instanceof StringAttr ? ptx.value : ''}'; expected sync.aligned.m16n8k{8,16,32}.row.col.<d>.<a>.<b>.<c>`;
+        const attr = op.getAttr('ptx');
+        const ptx = attr instanceof StringAttr ? attr.value : '';
+        const n = mmaFragments(ptx);
+        if (!n) return `has an unknown mma form '${ptx}'; expected sync.aligned.m16n8k{8,16,32}.row.col.<d>.<a>.<b>.<c>`;
         const want = n.a + n.b + n.c;
         return op.numOperands === want && op.results.length === n.d ? undefined : `expects ${want} operands and ${n.d} results for '${ptx}', got ${op.numOperands} and ${op.results.length}`;
       },
