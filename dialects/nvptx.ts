@@ -11,6 +11,24 @@ import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
 
 const PTX = { name: 'ptx', kind: StrAttr };
+
+/** Bits of an mma operand type. */
+const MMA_BITS: Record<string, number> = { f16: 16, bf16: 16, tf32: 32, f32: 32, s32: 32, s8: 8, u8: 8, e4m3: 8, e5m2: 8 };
+
+/**
+ * The per-thread registers of `mma.<ptx>` for an m16n8kK form (`sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`):
+ * A holds 16 x K, B K x 8, C and D 16 x 8 elements spread over 32 lanes, packed into b32
+ * registers (f32/s32 accumulators: one element each). Null for forms this dialect does not know.
+ */
+export function mmaFragments(ptx: string): { a: number; b: number; c: number; d: number } | null {
+  const m = /^sync\.aligned\.m16n8k(8|16|32)\.row\.col\.(\w+)\.(\w+)\.(\w+)\.(\w+)$/.exec(ptx);
+  if (!m) return null;
+  const k = Number(m[1]);
+  const [d, a, b, c] = m.slice(2).map((t) => MMA_BITS[t]);
+  if (!d || !a || !b || !c || a !== b || (k * a) % 128) return null;
+  const regs = (elems: number, bits: number) => (elems * bits) / 32 / 32;
+  return { a: regs(16 * k, a), b: regs(8 * k, b), c: regs(128, c), d: regs(128, d) };
+}
 /** `"mods" %a, %b : (T, T) -> R`: every plain instruction reads this way. */
 const PLAIN_FORMAT = '$ptx $args attr-dict `:` functional-type($args, results)';
 
@@ -153,13 +171,20 @@ export const nvptxDialect: DialectDecl = {
     },
     {
       name: 'nvptx.mma',
-      summary: 'a warp-wide tensor-core product (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}`): 4 A, 2 B and 4 C registers',
+      summary: 'a warp-wide tensor-core product (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}`): the A, B, C and D register counts follow the shape and types in `ptx`',
       operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
       results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
       attrs: [PTX],
       traits: ['Pure'],
       format: PLAIN_FORMAT,
-      verify: (op) => (op.numOperands === 10 && op.results.length === 4 ? undefined : `expects 10 operands and 4 results, got ${op.numOperands} and ${op.results.length}`),
+      verify: (op) => {
+        const attr = op.getAttr('ptx');
+        const ptx = attr instanceof StringAttr ? attr.value : '';
+        const n = mmaFragments(ptx);
+        if (!n) return `has an unknown mma form '${ptx}'; expected sync.aligned.m16n8k{8,16,32}.row.col.<d>.<a>.<b>.<c>`;
+        const want = n.a + n.b + n.c;
+        return op.numOperands === want && op.results.length === n.d ? undefined : `expects ${want} operands and ${n.d} results for '${ptx}', got ${op.numOperands} and ${op.results.length}`;
+      },
     },
     {
       name: 'nvptx.cp_async',

@@ -5,7 +5,9 @@
  * each operand travels global -> shared -> registers: `ttg.local_alloc` of the loaded tile (its
  * shared encoding unswizzled until pad-shared picks one) and `ttg.local_load` into
  * `#ttg.dot_op<{opIdx, parent = #mma, kWidth = 2}>`, which the target reads with `ldmatrix`.
- * Every other dot (f32 without tf32, integers, shapes that do not fit) stays on the FMA path
+ * An f32 dot that asks for tf32 (`inputPrecision = tf32`) takes the same path with
+ * `kWidth = 1` operands (Triton's choice for 32-bit operands) for `mma.sync.m16n8k8` tf32.
+ * Every other dot (f32 with ieee or tf32x3 precision, integers, shapes that do not fit) stays on the FMA path
  * with a remark saying why; its operands still travel through shared memory (local_alloc, then
  * local_load into their blocked `#ttg.dot_op`), as Triton's FMA path does, so they can be pipelined.
  * An mma operand that is a `tt.trans` of a tile is stored untransposed and read through a
@@ -22,13 +24,24 @@ import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, isDistributed, isLayout } from '..
 import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
+import { InputPrecision } from '../dialects/tt/enums.js';
 import { SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
 import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
 import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
 
-/** mma.sync m16n8k16: what one warp computes per instruction. */
-const INSTR = { m: 16, n: 8, k: 16 };
+/** An mma.sync instruction: what one warp computes per instruction, and the operands' kWidth. */
+interface Instr {
+  m: number;
+  n: number;
+  k: number;
+  kWidth: number;
+}
+
+/** mma.sync m16n8k16 on f16/bf16 pairs. */
+const INSTR: Instr = { m: 16, n: 8, k: 16, kWidth: 2 };
+/** mma.sync m16n8k8 on tf32 pairs (f32 operands rounded to tf32). */
+const INSTR_TF32: Instr = { m: 16, n: 8, k: 8, kWidth: 1 };
 
 /** Warps along M and N for an MxN accumulator (Triton's warpsPerTileV2): double the dimension with more tiles left per warp. */
 export function mmaWarpsPerCTA(shape: readonly number[], numWarps: number): [number, number] {
@@ -40,20 +53,32 @@ export function mmaWarpsPerCTA(shape: readonly number[], numWarps: number): [num
   return ret;
 }
 
-/** Why `dot` cannot go to tensor cores, or null when it can. */
-function whyNotMma(dot: Operation): string | null {
+/** The instruction `dot` goes to tensor cores with, or why it cannot. */
+function mmaInstr(dot: Operation): Instr | string {
   const [a, b, c] = [0, 1, 2].map((k) => dot.operand(k).type);
   if (!(a instanceof RankedTensorType) || !(b instanceof RankedTensorType) || !(c instanceof RankedTensorType)) return 'operands are not tensors';
   if (c.rank !== 2) return `a rank-${c.rank} dot is not supported on tensor cores yet`;
   if (!isDistributed(c.encoding)) return 'operands have no layout; run convert-to-gpu first';
   const elt = a.elementType;
-  if (!(elt instanceof FloatType) || (elt.kind !== 'f16' && elt.kind !== 'bf16') || b.elementType !== elt)
-    return `operands are '${a.elementType}' and '${b.elementType}'; mma.sync m16n8k16 takes f16 or bf16 pairs`;
+  const kind = elt instanceof FloatType && b.elementType === elt ? elt.kind : '';
+  let instr = INSTR;
+  if (kind === 'f32') {
+    const p = dot.getAttr('inputPrecision');
+    const precision = p ? InputPrecision.nameOf(p) : 'ieee';
+    if (precision !== 'tf32') {
+      return `f32 operands with inputPrecision = ${precision}; tensor cores take f32 only as tf32 when asked (inputPrecision = tf32)${
+        precision === 'tf32x3' ? ', and tf32x3 (three tf32 products) is not supported yet' : ''
+      }`;
+    }
+    instr = INSTR_TF32;
+  } else if (kind !== 'f16' && kind !== 'bf16') {
+    return `operands are '${a.elementType}' and '${b.elementType}'; mma.sync takes f16 or bf16 pairs (m16n8k16), or f32 pairs as tf32 (m16n8k8)`;
+  }
   if (!(c.elementType instanceof FloatType) || c.elementType.kind !== 'f32') return `the accumulator is '${c.elementType}'; f32 is supported`;
   const [M, N] = c.shape;
   const K = a.shape[1];
-  if (M % INSTR.m || N % INSTR.n || K % INSTR.k) return `shape ${M}x${N}x${K} does not fit mma.sync tiles of ${INSTR.m}x${INSTR.n}x${INSTR.k}`;
-  return null;
+  if (M % instr.m || N % instr.n || K % instr.k) return `shape ${M}x${N}x${K} does not fit mma.sync tiles of ${instr.m}x${instr.n}x${instr.k}`;
+  return instr;
 }
 
 /** The value before any `ttg.convert_layout`s (the loaded tile in the layout it was loaded in). */
@@ -74,25 +99,25 @@ function stash(rw: Rewriter, dot: Operation, tile: Value, operandLayout: Attribu
 }
 
 /**
- * tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth = 2}>.
+ * tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth}>.
  * A transposed tile is stored untransposed and read through a transposed view (trans-in-shared.ts).
  */
-function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr, ctx: PassContext): Value {
-  const loaded = stash(rw, dot, beforeConversion(dot.operand(opIdx)), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth: 2 }));
+function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr, kWidth: number, ctx: PassContext): Value {
+  const loaded = stash(rw, dot, beforeConversion(dot.operand(opIdx)), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth }));
   // local_alloc (tt.trans %x) -> memdesc_trans (local_alloc %x)
   if (transposeInShared(loaded.definingOp!.operand(0).definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
   return loaded;
 }
 
 /** tt.dot %a, %b, %c (blocked) -> convert_layout(tt.dot local_load(local_alloc %a), local_load(local_alloc %b), convert_layout %c to #mma) */
-function toMma(rw: Rewriter, dot: Operation, numWarps: number, ctx: PassContext): void {
+function toMma(rw: Rewriter, dot: Operation, instr: Instr, numWarps: number, ctx: PassContext): void {
   const c = dot.operand(2);
   const ct = c.type as RankedTensorType;
   const warps = mmaWarpsPerCTA(ct.shape, numWarps);
-  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [INSTR.m, INSTR.n] });
+  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [instr.m, instr.n] });
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
-  const a = throughShared(rw, dot, 0, mma, ctx);
-  const b = throughShared(rw, dot, 1, mma, ctx);
+  const a = throughShared(rw, dot, 0, mma, instr.kWidth, ctx);
+  const b = throughShared(rw, dot, 1, mma, instr.kWidth, ctx);
   const acc = rw.createBefore(dot, 'ttg.convert_layout', { operands: { src: c }, results: { result: accType } }).result(0);
   const attrs = { ...(dot.properties ?? {}), ...(dot.attributes ?? {}) };
   const d = rw.createBefore(dot, 'tt.dot', { operands: { a, b, c: acc }, attrs, results: { d: accType } }).result(0);
@@ -139,27 +164,29 @@ function run(module: Operation, ctx: PassContext): void {
   }, 'pre');
   const rw = ctx.rewriter();
   for (const dot of dots) {
-    const why = whyNotMma(dot);
-    if (why) {
-      ctx.remark(dot, `'tt.dot' op stays on the FMA path: ${why}`);
+    const instr = mmaInstr(dot);
+    if (typeof instr === 'string') {
+      ctx.remark(dot, `'tt.dot' op stays on the FMA path: ${instr}`);
       ctx.bump('dots-on-fma');
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
     }
-    toMma(rw, dot, numWarps, ctx);
+    toMma(rw, dot, instr, numWarps, ctx);
     ctx.bump('dots-on-mma');
+    if (instr === INSTR_TF32) ctx.bump('dots-on-mma-tf32');
   }
   ctx.bump('loop-carried-accumulators', hoistLoopCarriedConversions(module, rw));
 
 }
 
-/** The `mma-lowering` pass: tt.dot on f16/bf16 to mma.sync layouts, operands through shared memory. */
+/** The `mma-lowering` pass: tt.dot on f16/bf16 (and f32 as tf32 when asked) to mma.sync layouts, operands through shared memory. */
 export const mmaLowering: PassDecl = {
   name: 'mma-lowering',
-  summary: 'Put f16/bf16 tt.dot on tensor cores: #ttg.nvidia_mma accumulators, operands through shared memory into #ttg.dot_op',
+  summary: 'Put f16/bf16 tt.dot (and f32 with inputPrecision = tf32) on tensor cores: #ttg.nvidia_mma accumulators, operands through shared memory into #ttg.dot_op',
   anchor: 'module',
   statistics: {
     'dots-on-mma': 'number of tt.dot rewritten to mma layouts',
+    'dots-on-mma-tf32': 'number of those with f32 operands taken as tf32 (kWidth 1, mma.sync m16n8k8)',
     'dots-on-fma': 'number of tt.dot left on the FMA path',
     'loop-carried-accumulators': 'number of scf.for accumulators carried in the mma layout',
     'fma-operands-through-shared': 'number of FMA-path operands moved through shared memory instead of a layout conversion',

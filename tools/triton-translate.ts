@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { compileTritonC } from '../frontend/triton-c/index.js';
+import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
 import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
@@ -108,8 +108,8 @@ function bracketDepth(s: string): number {
 }
 
 /** Compiles Triton-C to verified tt IR text, for one variant of the `-D` lists. */
-function compileC(source: SourceFile, defines: Record<string, string>): string {
-  const module = compileTritonC(source.text, source.name, defines);
+function compileC(source: SourceFile, defines: Record<string, string>, options: FrontendOptions): string {
+  const module = compileTritonC(source.text, source.name, defines, options);
   const d = verifyDiagnostic(module);
   if (d) throw new DiagnosticError(d);
   return printModule(module);
@@ -119,10 +119,11 @@ function compileC(source: SourceFile, defines: Record<string, string>): string {
 function fromC(
   source: SourceFile,
   parsed: ParsedDefines,
-  argv: TargetArgs & { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean },
+  argv: TargetArgs & { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean; 'allow-tf32'?: boolean },
   translation?: Translation,
 ): void {
   const all = variants(parsed);
+  const options: FrontendOptions = { allowTf32: argv['allow-tf32'] };
   if (argv['list-variants']) {
     all.forEach((v, k) => process.stdout.write(`${k}: ${describeVariant(parsed, v) || '(no -D lists)'}\n`));
     return;
@@ -131,7 +132,7 @@ function fromC(
     const dir = argv['all-variants'];
     mkdirSync(dir, { recursive: true });
     const stem = basename(source.name).replace(/\.[^.]*$/, '');
-    all.forEach((v, k) => writeFileSync(join(dir, `${stem}.${k}.tir`), `// ${describeVariant(parsed, v)}\n` + compileC(source, v)));
+    all.forEach((v, k) => writeFileSync(join(dir, `${stem}.${k}.tir`), `// ${describeVariant(parsed, v)}\n` + compileC(source, v, options)));
     process.stderr.write(`wrote ${all.length} variant${all.length === 1 ? '' : 's'} to ${dir}\n`);
     return;
   }
@@ -140,7 +141,7 @@ function fromC(
   const k = argv.variant ?? 0;
   if (!Number.isInteger(k) || k < 0 || k >= all.length) throw new UserError(`--variant=${k} is out of range: there are ${all.length} variants (0..${all.length - 1})`);
   if (translation) {
-    const module = compileTritonC(source.text, source.name, all[k]);
+    const module = compileTritonC(source.text, source.name, all[k], options);
     const d = verifyDiagnostic(module);
     if (d) throw new DiagnosticError(d);
     const text = translation.run(module, argv);
@@ -148,7 +149,7 @@ function fromC(
     else process.stdout.write(text);
     return;
   }
-  const out = compileC(source, all[k]);
+  const out = compileC(source, all[k], options);
   if (argv.o) writeFileSync(argv.o, out);
   else process.stdout.write(out);
 }
@@ -165,6 +166,7 @@ function main(): void {
     .option('list-variants', { type: 'boolean', default: false, describe: 'with --from-c: print the autotuning space, one line per variant' })
     .option('variant', { type: 'number', describe: 'with --from-c: compile variant N of the -D lists', requiresArg: true })
     .option('all-variants', { type: 'string', describe: 'with --from-c: compile every variant into DIR', requiresArg: true })
+    .option('allow-tf32', { type: 'boolean', default: false, describe: 'with --from-c: f32 dots may use tf32 tensor cores (inputPrecision = tf32; default ieee)' })
     .option('arch', { type: 'string', describe: 'with --to-ptx: the GPU architecture, sm_80 (default) or sm_90a', requiresArg: true })
     .option('num-warps', { type: 'number', describe: 'with --to-ptx: warps per program for tt-level input (default 4)', requiresArg: true })
     .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes) as JSON', requiresArg: true });
@@ -197,6 +199,7 @@ function main(): void {
     return;
   }
   if (defines.length) throw new UserError('-D definitions need --from-c');
+  if (argv['allow-tf32']) throw new UserError('--allow-tf32 needs --from-c (tt IR says its precision on each tt.dot)');
   if (chosen.length !== 1)
     throw new UserError(`choose exactly one translation (${TRANSLATIONS.map((t) => '--' + t.flag).join(', ')}); see --list-translations`);
   const inputs = argv._.map(String);

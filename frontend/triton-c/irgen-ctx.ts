@@ -41,6 +41,8 @@ export class Gen {
   /** The file's functions, callable by name. */
   functions = new Map<string, FunctionSig>();
   readonly b = new Builder();
+  /** Whether f32 `@` may run as tf32 (`inputPrecision = tf32`); otherwise ieee. */
+  allowTf32 = false;
   /** The name of the variable being defined; ops created meanwhile get `loc("name"(...))`, as Triton does. */
   curName: string | null = null;
   private scopes: Map<string, VarSlot>[] = [new Map()];

@@ -65,8 +65,9 @@ export function genDot(g: Gen, a: TV, b: TV, acc: ((t: CType) => TV | null) | nu
   const c = acc?.(t) ?? g.constOf(t, 0, pos);
   const d = g.val('tt.dot', {
     operands: { a: x.v, b: y.v, c: c.v },
-    // f32 operands keep full precision (Triton-C's `@`); for narrower types Triton prints tf32, which changes nothing.
-    attrs: { inputPrecision: InputPrecision.byName(s === 'float' ? 'ieee' : 'tf32') },
+    // f32 operands keep full precision (Triton-C's `@`) unless tf32 is allowed; for narrower types
+    // Triton prints tf32, which changes nothing.
+    attrs: { inputPrecision: InputPrecision.byName(s === 'float' && !g.allowTf32 ? 'ieee' : 'tf32') },
     results: { d: irType(t) },
   }, pos);
   return { v: d, t };

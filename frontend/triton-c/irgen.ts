@@ -55,8 +55,17 @@ function calledNames(program: Program): Set<string> {
   return out;
 }
 
+/** Options of IR generation. */
+export interface FrontendOptions {
+  /**
+   * Lets f32 `a @ b` run on tensor cores as tf32 (`inputPrecision = tf32`, Triton's default).
+   * Off by default: Triton-C's `@` is a full-precision product, so f32 dots are `ieee`.
+   */
+  allowTf32?: boolean;
+}
+
 /** Generates the module for a parsed (preprocessed) Triton-C program. */
-export function generateModule(program: Program, diag: DiagContext): Operation {
+export function generateModule(program: Program, diag: DiagContext, options: FrontendOptions = {}): Operation {
   const module = Operation.create({ name: 'builtin.module', spec: registry.lookupOp('builtin.module'), regions: 1 });
   const body = module.region(0).addBlock(new Block());
   const sigs = new Map<string, FunctionSig>();
@@ -67,11 +76,11 @@ export function generateModule(program: Program, diag: DiagContext): Operation {
   const called = calledNames(program);
   const b = new Builder();
   b.setInsertionPointToEnd(body);
-  for (const f of program.functions) genFunction(b, f, sigs, !f.global && called.has(f.name), diag);
+  for (const f of program.functions) genFunction(b, f, sigs, !f.global && called.has(f.name), diag, options);
   return module;
 }
 
-function genFunction(b: Builder, f: FunctionDef, sigs: Map<string, FunctionSig>, isPrivate: boolean, diag: DiagContext): void {
+function genFunction(b: Builder, f: FunctionDef, sigs: Map<string, FunctionSig>, isPrivate: boolean, diag: DiagContext, options: FrontendOptions): void {
   const sig = sigs.get(f.name)!;
   const argTypes = sig.params.map(irType);
   const resTypes = sig.result ? [irType(sig.result)] : [];
@@ -90,6 +99,7 @@ function genFunction(b: Builder, f: FunctionDef, sigs: Map<string, FunctionSig>,
   const entry = fn.region(0).addBlock(new Block(argTypes, f.params.map((p) => NameLoc.get(p.name, floc))));
   const g = new Gen(diag, entry);
   g.functions = sigs;
+  g.allowTf32 = options.allowTf32 ?? false;
   f.params.forEach((p, k) => g.declare(p.name, sig.params[k], entry.args[k], p.pos));
   genBody(g, f, sig);
   // Conversions of literals can leave hoisted constants unused.

@@ -4,7 +4,8 @@
  * `test-print-bank-conflicts`.
  *  - `ttg.local_alloc %t`, `ttg.local_store %t, %m`: st.shared of %t's registers;
  *  - `ttg.local_load %m -> tensor<.., #dot_op<{parent = #mma v2, kWidth = 2}>>` of f16/bf16: ldmatrix.x4;
- *    to any other distributed layout: ld.shared of its registers;
+ *    `kWidth = 1` of 32-bit elements (tf32 operands): ld.shared of its registers, as the target
+ *    reads them; to any other distributed layout: ld.shared of its registers;
  *  - `ttg.async_copy_global_to_local %p, %m`: cp.async, vectors capped by `contiguity`.
  * Views: `ttg.memdesc_index` (drops a leading buffer dim), `ttg.memdesc_subslice` (moves the
  * origin), `ttg.memdesc_trans` (renames the dims: an access through it is modeled in the alloc's
@@ -154,7 +155,10 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
       if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
       return inAlloc(ldmatrixAccess(layout, shape, tile));
     }
-    if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA)) return 'dot operands of an mma parent are only modeled as ldmatrix (kWidth = 2)';
+    // (the target reads 32-bit kWidth-1 operands with ld.shared: targets/nvptx/shared.ts loadTile)
+    if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA) && !(layout.int('kWidth') === 1 && tile.elemBytes === 4)) {
+      return 'dot operands of an mma parent are only modeled as ldmatrix (kWidth = 2, 16-bit) or ld.shared (kWidth = 1, 32-bit)';
+    }
     if (op.name === 'ttg.async_copy_global_to_local') {
       const c = op.getAttr('contiguity');
       return inAlloc(vectorAccess('cp.async', layout, shape, tile, c instanceof IntegerAttr ? Math.max(1, Number(c.value)) : 1));

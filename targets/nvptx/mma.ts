@@ -1,13 +1,15 @@
 /**
  * `tt.dot` on tensor cores (sm_80 and later): an accumulator in `#ttg.nvidia_mma` version 2 and
  * 16-bit operands in its `#ttg.dot_op` layouts become `mma.sync.aligned.m16n8k16.row.col` per
- * 16x8 accumulator block and 16-deep K step. Which register holds which fragment element comes
+ * 16x8 accumulator block and 16-deep K step; f32 operands (kWidth 1, tf32 asked for by the pass)
+ * become `mma.sync.aligned.m16n8k8.row.col...tf32` per 8-deep K step. Which register holds which fragment element comes
  * from the layouts themselves (lane 0 of warp 0), so a layout that is not the mma fragment is a
  * located error rather than wrong code.
  */
 import { StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
+import { InputPrecision } from '../../dialects/tt/enums.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { LoweringContext } from './context.js';
@@ -20,35 +22,58 @@ export function isMmaDot(op: Operation): boolean {
   return isLayout(enc, NVIDIA_MMA) && (enc as StructAttr).int('versionMajor') === 2;
 }
 
-/** tt.dot %a, %b, %c (mma v2) -> mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16} per block and K step. */
+/**
+ * The instruction for operand type `elt`: its K depth, how fragment registers are formed (`pair`:
+ * two 16-bit elements along K per b32; `tf32`: one f32 element rounded by `cvt.rna.tf32.f32`), and
+ * the lane-0 offsets (M/N, K) of the A and B registers. PTX ISA, mma.m16n8k16 (.f16/.bf16): a0-a3
+ * at (g, 2t), (g+8, 2t), (g, 2t+8), (g+8, 2t+8), b0-b1 at (2t, g), (2t+8, g); mma.m16n8k8 (.tf32):
+ * a0-a3 at (g, t), (g+8, t), (g, t+4), (g+8, t+4), b0-b1 at (t, g), (t+4, g); g = lane / 4, t = lane % 4.
+ */
+function instrFor(elt: unknown): { k: number; form: 'pair' | 'tf32'; kind: string; a: number[][]; b: number[] } | null {
+  if (elt === F16 || elt === BF16) return { k: 16, form: 'pair', kind: elt === F16 ? 'f16' : 'bf16', a: [[0, 0], [8, 0], [0, 8], [8, 8]], b: [0, 8] };
+  if (elt === F32) return { k: 8, form: 'tf32', kind: 'tf32', a: [[0, 0], [8, 0], [0, 4], [8, 4]], b: [0, 4] };
+  return null;
+}
+
+/**
+ * tt.dot %a, %b, %c (mma v2) -> mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16} per block and
+ * K step of 16; with f32 operands (kWidth 1, inputPrecision = tf32): cvt.rna.tf32.f32 of each
+ * operand register, then mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 per K step of 8.
+ */
 export function lowerMmaDot(ctx: LoweringContext, op: Operation): void {
   const [a, b, c] = [0, 1, 2].map((k) => op.operand(k));
   const [at, ct] = [a, c].map((v) => v.type as RankedTensorType);
   const elt = at.elementType;
-  if (elt !== F16 && elt !== BF16) throw targetError(op, `cannot lower an mma tt.dot with '${elt}' operands; f16 and bf16 are supported`);
+  const instr = instrFor(elt);
+  if (!instr) throw targetError(op, `cannot lower an mma tt.dot with '${elt}' operands; f16, bf16 and f32 (as tf32) are supported`);
   if (ct.elementType !== F32) throw targetError(op, `cannot lower an mma tt.dot with a '${ct.elementType}' accumulator; f32 is supported`);
+  const precision = op.getAttr('inputPrecision');
+  if (instr.form === 'tf32' && (!precision || InputPrecision.nameOf(precision) !== 'tf32')) {
+    throw targetError(op, `f32 operands go to tensor cores only as tf32; this dot asks for inputPrecision = ${precision ? InputPrecision.nameOf(precision) : 'ieee'}`);
+  }
   if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on tensor cores yet`);
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
   const [ma, mb, mc] = [la, lb, lc].map((l) => registersByCoords(l));
   const [aRegs, bRegs, cRegs] = [a, b, c].map((v) => ctx.get(v, op));
   const e = ctx.e;
   const K = at.shape[1];
-  const packed = new Map<string, Value>();
-  const pair = (m: Map<string, number>, regs: Value[], tag: string, x: number[], y: number[]): Value => {
+  const words = new Map<string, Value>();
+  /** The b32 fragment register holding element `x` of operand `tag` (and, for pairs, the next one along K). */
+  const word = (m: Map<string, number>, regs: Value[], tag: string, x: number[], kd: number): Value => {
     const key = `${tag}:${x}`;
-    const hit = packed.get(key);
+    const hit = words.get(key);
     if (hit) return hit;
-    const rx = m.get(x.join(','));
-    const ry = m.get(y.join(','));
-    if (rx === undefined || ry === undefined) throw targetError(op, `operand '${tag === 'a' ? a.type : b.type}' holds no register for element (${x}) of an mma fragment`);
-    const v = e.pack('b32', [regs[rx], regs[ry]], I32);
-    packed.set(key, v);
+    const elems = instr.form === 'pair' ? [x, x.map((v, d) => (d === kd ? v + 1 : v))] : [x];
+    const rs = elems.map((y) => m.get(y.join(',')));
+    if (rs.some((r) => r === undefined)) throw targetError(op, `operand '${tag === 'a' ? a.type : b.type}' holds no register for element (${x}) of an mma fragment`);
+    const v = instr.form === 'pair' ? e.pack('b32', rs.map((r) => regs[r!]), I32) : e.op('cvt', 'rna.tf32.f32', [regs[rs[0]!]], I32);
+    words.set(key, v);
     return v;
   };
   const out = [...cRegs];
   const blocks = lc.regCoords.map((co, r) => ({ co, r })).filter(({ co, r }) => co[0] % 16 === 0 && co[1] % 8 === 0 && mc.get(co.join(',')) === r);
-  const kind = elt === F16 ? 'f16' : 'bf16';
-  for (let k0 = 0; k0 < K; k0 += 16) {
+  const ptx = `sync.aligned.m16n8k${instr.k}.row.col.f32.${instr.kind}.${instr.kind}.f32`;
+  for (let k0 = 0; k0 < K; k0 += instr.k) {
     for (const { co } of blocks) {
       const [m0, n0] = co;
       const cIdx = [[m0, n0], [m0, n0 + 1], [m0 + 8, n0], [m0 + 8, n0 + 1]].map((x) => {
@@ -56,11 +81,11 @@ export function lowerMmaDot(ctx: LoweringContext, op: Operation): void {
         if (r === undefined) throw targetError(op, `accumulator '${c.type}' holds no register for element (${x}) of an mma fragment`);
         return r;
       });
-      const aw = [[m0, k0], [m0 + 8, k0], [m0, k0 + 8], [m0 + 8, k0 + 8]].map(([m, k]) => pair(ma, aRegs, 'a', [m, k], [m, k + 1]));
-      const bw = [k0, k0 + 8].map((k) => pair(mb, bRegs, 'b', [k, n0], [k + 1, n0]));
+      const aw = instr.a.map(([dm, dk]) => word(ma, aRegs, 'a', [m0 + dm, k0 + dk], 1));
+      const bw = instr.b.map((dk) => word(mb, bRegs, 'b', [k0 + dk, n0], 0));
       const d = e.b.create('nvptx.mma', {
         operands: { args: [...aw, ...bw, ...cIdx.map((r) => out[r])] },
-        attrs: { ptx: StringAttr.get(`sync.aligned.m16n8k16.row.col.f32.${kind}.${kind}.f32`) },
+        attrs: { ptx: StringAttr.get(ptx) },
         results: { dst: [F32, F32, F32, F32] },
       }).results;
       cIdx.forEach((r, j) => (out[r] = d[j]));

@@ -9,6 +9,7 @@ import { ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr, floatBit
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
 import { internalError, ptxType, widthOf, type Arch } from './emitter.js';
+import { mmaFragments } from '../../dialects/nvptx.js';
 
 /** A register class: PTX type and name prefix. */
 interface RegClass {
@@ -146,7 +147,9 @@ const PRINTERS: Record<string, (k: KernelPrinter, op: Operation) => void> = {
   'nvptx.mma': (k, op) => {
     const r = op.operandValues().map((v) => k.regs.of(v));
     const d = op.results.map((v) => k.regs.of(v));
-    k.emit(`\tmma.${ptxOf(op)} \t{${d.join(', ')}}, {${r.slice(0, 4).join(', ')}}, {${r.slice(4, 6).join(', ')}}, {${r.slice(6).join(', ')}};`);
+    // the verifier checked the counts against the form
+    const n = mmaFragments(ptxOf(op)) ?? { a: 4, b: 2 };
+    k.emit(`\tmma.${ptxOf(op)} \t{${d.join(', ')}}, {${r.slice(0, n.a).join(', ')}}, {${r.slice(n.a, n.a + n.b).join(', ')}}, {${r.slice(n.a + n.b).join(', ')}};`);
   },
   'nvptx.cp_async': (k, op) => {
     const [dst, src, n] = op.operandValues().map((v) => k.regs.of(v));

@@ -6,10 +6,14 @@
  * register packing moves, `setp.eq`, and `ldmatrix` with the PTX ISA's fragment layout: for
  * matrix q, lanes 8q..8q+7 give the addresses of its rows 0-7 (8 b16 elements each), and lane t
  * receives elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1), or with `.trans` (2(t%4), t/4) and
- * (2(t%4)+1, t/4). Anything else throws, naming the op. Values are bit patterns (numbers).
+ * (2(t%4)+1, t/4). For tf32 tensor cores: `cvt.rna.tf32.f32` (round to 10 mantissa bits, ties
+ * away from zero) and `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32` with the ISA's
+ * fragments (g = lane / 4, t = lane % 4): a0-a3 = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4);
+ * b0-b1 = B(t, g), B(t+4, g); c0-c3 = C(g, 2t), C(g, 2t+1), C(g+8, 2t), C(g+8, 2t+1).
+ * Anything else throws, naming the op. Values are bit patterns (numbers).
  */
 import type { Operation, Value } from '../../ir/ir.js';
-import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 
 /** Memory of one launch: global memory as 16-bit words by byte address, shared memory as bytes. */
 export interface EmulatorMemory {
@@ -35,16 +39,32 @@ function accessOf(op: Operation): { space: string; n: number; bits: number } {
 
 function load(mem: EmulatorMemory, space: string, bits: number, addr: number): number {
   if (space === 'shared') return bits === 16 ? mem.shared.getUint16(addr, true) : mem.shared.getUint32(addr, true);
-  if (bits !== 16) throw new Error('emulator: global loads are 16-bit only');
-  const v = mem.global.get(addr);
-  if (v === undefined) throw new Error(`emulator: global load from unwritten address ${addr}`);
-  return v;
+  // global memory: little-endian 16-bit words
+  const word = (a: number) => {
+    const v = mem.global.get(a);
+    if (v === undefined) throw new Error(`emulator: global load from unwritten address ${a}`);
+    return v;
+  };
+  return bits === 16 ? word(addr) : u32(word(addr) | (word(addr + 2) << 16));
 }
 
 function store(mem: EmulatorMemory, space: string, bits: number, addr: number, v: number): void {
   if (space === 'shared') return bits === 16 ? mem.shared.setUint16(addr, v & 0xffff, true) : mem.shared.setUint32(addr, u32(v), true);
-  if (bits !== 16) throw new Error('emulator: global stores are 16-bit only');
   mem.global.set(addr, v & 0xffff);
+  if (bits === 32) mem.global.set(addr + 2, u32(v) >>> 16);
+}
+
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+/** The f32 value of bit pattern `b`. */
+const toFloat = (b: number): number => ((U32[0] = b), F32[0]);
+/** The bit pattern of `v` rounded to f32. */
+const toBits = (v: number): number => ((F32[0] = v), U32[0]);
+
+/** `cvt.rna.tf32.f32`: keeps 10 mantissa bits, rounding to nearest with ties away from zero (NaN and infinities unchanged). */
+function roundTf32(b: number): number {
+  if (((b >>> 23) & 0xff) === 0xff) return b;
+  return u32((b + 0x1000) & 0xffffe000);
 }
 
 /** Integer ops by name and ptx suffix. */
@@ -98,9 +118,15 @@ function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (
   switch (op.name) {
     case 'nvptx.imm': {
       const v = op.getAttr('value');
-      if (!(v instanceof IntegerAttr)) throw new Error('emulator: only integer immediates');
+      if (v instanceof FloatAttr && v.type.toString() === 'f32') return each((t) => regs[t].set(op.result(0), toBits(v.value)));
+      if (!(v instanceof IntegerAttr)) throw new Error('emulator: only integer and f32 immediates');
       return each((t) => regs[t].set(op.result(0), Number(v.value)));
     }
+    case 'nvptx.cvt':
+      if (ptxOf(op) !== 'rna.tf32.f32') throw new Error(`emulator: unsupported cvt '${ptxOf(op)}'`);
+      return each((t) => regs[t].set(op.result(0), roundTf32(operand(t, 0))));
+    case 'nvptx.mma':
+      return mmaTf32(op, threads, regs, get);
     case 'nvptx.sreg':
       if ((op.getAttr('reg') as StringAttr).value !== 'tid.x') throw new Error('emulator: only %tid.x');
       return each((t) => regs[t].set(op.result(0), t));
@@ -156,6 +182,31 @@ function ldmatrix(op: Operation, threads: number, regs: Map<Value, number>[], ge
         const [lo, hi] = trans ? [at(q, p, g), at(q, p + 1, g)] : [at(q, g, p), at(q, g, p + 1)];
         regs[w * 32 + lane].set(op.result(q), u32(lo | (hi << 16)));
       }
+    }
+  }
+}
+
+/** `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, warp by warp: D = A x B + C in f32 (the operands hold tf32 values). */
+function mmaTf32(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number): void {
+  if (ptxOf(op) !== 'sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32') throw new Error(`emulator: unsupported mma '${ptxOf(op)}'`);
+  for (let w = 0; w * 32 < threads; w++) {
+    const A = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));
+    const B = Array.from({ length: 8 }, () => new Array<number>(8).fill(NaN));
+    const C = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));
+    const r = (lane: number, k: number) => toFloat(get(w * 32 + lane, op.operand(k)));
+    for (let lane = 0; lane < 32; lane++) {
+      const [g, t] = [lane >> 2, lane & 3];
+      [[g, t], [g + 8, t], [g, t + 4], [g + 8, t + 4]].forEach(([i, k], j) => (A[i][k] = r(lane, j)));
+      [[t, g], [t + 4, g]].forEach(([k, j], q) => (B[k][j] = r(lane, 4 + q)));
+      [[g, 2 * t], [g, 2 * t + 1], [g + 8, 2 * t], [g + 8, 2 * t + 1]].forEach(([i, j], q) => (C[i][j] = r(lane, 6 + q)));
+    }
+    for (let lane = 0; lane < 32; lane++) {
+      const [g, t] = [lane >> 2, lane & 3];
+      [[g, 2 * t], [g, 2 * t + 1], [g + 8, 2 * t], [g + 8, 2 * t + 1]].forEach(([i, j], q) => {
+        let s = C[i][j];
+        for (let k = 0; k < 8; k++) s += A[i][k] * B[k][j];
+        regs[w * 32 + lane].set(op.result(q), toBits(s));
+      });
     }
   }
 }

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
-import { compileTritonC } from '../../frontend/triton-c/index.js';
+import { compileTritonC, type FrontendOptions } from '../../frontend/triton-c/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { verify } from '../../ir/verifier.js';
 import { type ArgValue, interpret } from '../../tools/interpreter/interpreter.js';
@@ -89,9 +89,9 @@ export function exampleSource(file: string): string {
   return readFileSync(new URL(`../../examples/triton-c/${file}`, import.meta.url), 'utf8');
 }
 
-/** Compiles examples/triton-c/<file> with `defines` and verifies the module. */
-export function compileExample(file: string, defines: Record<string, string>): Operation {
-  const module = compileTritonC(exampleSource(file), file, defines);
+/** Compiles examples/triton-c/<file> with `defines` (and frontend `options`) and verifies the module. */
+export function compileExample(file: string, defines: Record<string, string>, options: FrontendOptions = {}): Operation {
+  const module = compileTritonC(exampleSource(file), file, defines, options);
   verify(module);
   return module;
 }

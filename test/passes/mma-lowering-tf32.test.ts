@@ -1,0 +1,80 @@
+/**
+ * The `mma-lowering` pass on f32 dots that ask for tf32 (`--allow-tf32`): matmul-fused-trans.tc
+ * in f32 for all four operand layouts. The tt-level kernel is the reference (checked against a
+ * float64 product); each pass of the default pipeline keeps the CPU interpreter's C bit for bit
+ * (the interpreter's tt.dot does not depend on layouts), the dot goes to the mma layout with
+ * kWidth-1 operands, and transposed operands are read through ttg.memdesc_trans. Without
+ * --allow-tf32 the same kernel stays on the FMA path.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import '../../dialects/index.js';
+import { verify } from '../../ir/verifier.js';
+import type { Operation } from '../../ir/ir.js';
+import { printModule } from '../../ir/printer.js';
+import '../../passes/all.js';
+import { runPipeline } from '../../passes/manager.js';
+import { parsePipeline } from '../../passes/pipeline-text.js';
+import { NAMED_PIPELINES } from '../../passes/registry.js';
+import { parseDefines } from '../../frontend/triton-c/autotune.js';
+import { Memory } from '../../tools/interpreter/memory.js';
+import { at, compileExample, launch, makeRandom, matmulRef, matmulTolerance, outputMatrix, randomMatrix, BASE_SEED } from '../helpers/tc-kernels.js';
+import { type Layout, fusedTransOptions } from '../helpers/tc-matmul.js';
+
+const FILE = 'matmul-fused-trans.tc';
+const [M, N, K, PAD] = [64, 32, 48, 8];
+const TILE = { TM: 32, TN: 32, TK: 16 };
+const steps = parsePipeline(NAMED_PIPELINES.default).map((e) => e.pass.name);
+
+/** Runs `module` on the inputs seeded by `seed`; returns C and how many elements miss the float64 product. */
+function run(module: Operation, a: Layout, b: Layout, seed: number): { c: number[]; wrong: number } {
+  const random = makeRandom(seed);
+  const mem = new Memory();
+  const [aRows, aCols] = a === 'N' ? [M, K] : [K, M];
+  const [bRows, bCols] = b === 'N' ? [K, N] : [N, K];
+  const A = randomMatrix(mem, 'f32', aRows, aCols, aCols + PAD, (TILE.TK + 1) * (aCols + PAD), random, 'A');
+  const B = randomMatrix(mem, 'f32', bRows, bCols, bCols + PAD, (TILE.TK + 1) * (bCols + PAD), random, 'B');
+  const C = outputMatrix(mem, 'f32', M, N, N + PAD, -7.25, 'C');
+  launch(`${FILE} f32 tf32 ${a}${b}`, module, 'dot', [M / TILE.TM, N / TILE.TN], [A.buffer, B.buffer, C.buffer, M, N, K, A.ld, B.ld, C.ld], mem);
+  const { ref, mag } = matmulRef(M, N, K, (i, k) => (a === 'N' ? at(A, i, k) : at(A, k, i)), (k, j) => (b === 'N' ? at(B, k, j) : at(B, j, k)));
+  const c = Array.from({ length: M * (N + PAD) }, (_, k) => Number(C.buffer.get(k)));
+  let wrong = 0;
+  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) if (!(Math.abs(c[i * (N + PAD) + j] - ref[i * N + j]) <= matmulTolerance('f32', K, ref[i * N + j], mag[i * N + j]))) wrong++;
+  return { c, wrong };
+}
+
+const compile = (a: Layout, b: Layout, allowTf32: boolean): Operation =>
+  compileExample(FILE, parseDefines([`-DTYPE=float -DTM=${TILE.TM} -DTN=${TILE.TN} -DTK=${TILE.TK} ${fusedTransOptions(a, b)}`]).fixed, { allowTf32 });
+
+for (const [a, b] of [['N', 'N'], ['T', 'N'], ['N', 'T'], ['T', 'T']] as [Layout, Layout][]) {
+  test(`${FILE} f32 --allow-tf32 ${a}${b}: every pass of the default pipeline keeps C (seed ${BASE_SEED}); the dot is on mma with kWidth-1 operands`, () => {
+    const reference = run(compile(a, b, true), a, b, BASE_SEED);
+    assert.is(reference.wrong, 0, 'the tt-level kernel computes A x B');
+    const module = compile(a, b, true);
+    assert.ok(printModule(module).includes('inputPrecision = tf32'), 'the frontend asks for tf32');
+    for (const pass of steps) {
+      const r = runPipeline(module, pass);
+      assert.ok(r.ok, `${pass}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
+      verify(module);
+      assert.equal(run(module, a, b, BASE_SEED).c, reference.c, `C changed after '${pass}' (seed ${BASE_SEED})`);
+      if (pass === 'mma-lowering') {
+        const text = printModule(module);
+        assert.ok(/tt\.dot .*inputPrecision = tf32 : tensor<32x16xf32, #ttg\.dot_op<\{opIdx = 0, parent = #mma, kWidth = 1\}>> \* tensor<16x32xf32, #ttg\.dot_op<\{opIdx = 1, parent = #mma, kWidth = 1\}>> -> tensor<32x32xf32, #mma>/.test(text), text);
+        assert.is(text.match(/ttg\.memdesc_trans/g)?.length ?? 0, (a === 'T' ? 1 : 0) + (b === 'T' ? 1 : 0), 'one transposed view per transposed operand');
+      }
+    }
+    const text = printModule(module);
+    assert.is(text.match(/ttg\.async_copy_global_to_local/g)?.length, 6, 'both loads pipelined');
+  });
+}
+
+test(`${FILE} f32 without --allow-tf32: the dot stays on the FMA path`, () => {
+  const module = compile('N', 'N', false);
+  const r = runPipeline(module, 'convert-to-gpu,mma-lowering');
+  assert.ok(r.ok);
+  const text = printModule(module);
+  assert.not.ok(text.includes('nvidia_mma'), 'no mma layout');
+  assert.not.ok(text.includes('tf32'), 'no tf32 anywhere');
+});
+
+test.run();
