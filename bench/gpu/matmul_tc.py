@@ -4,6 +4,9 @@ transpositions and hand-written register prefetching (examples/triton-c/matmul-f
 TK=16, 4 warps), each in the four variants NN, TN (A stored K x M), NT (B stored N x K) and TT,
 selected with the tutorial's -D options. Compared with the same tiling written in Triton
 (tl.trans for the transposed operands; fp32 with input_precision="ieee", i.e. no tf32).
+`tf32.plain` is the plain kernel on fp32 data compiled with `--allow-tf32` (TM=TN=128, TK=32,
+8 warps: mma.sync m16n8k8 tf32), next to Triton with input_precision="tf32"; it is checked with a
+tolerance for tf32's 10-bit mantissa.
 
 The kernel has no bounds checks (M, N, K multiples of the tiles) and prefetches one K tile past the
 end, so A and B are allocated with TK spare rows after them.
@@ -17,6 +20,7 @@ import casekit
 BUILDS = {
     'f16.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 8, 'flags': ['-DTYPE=half', '-DTM=128', '-DTN=128', '-DTK=32']},
     'f32.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 4, 'flags': ['-DTYPE=float', '-DTM=64', '-DTN=64', '-DTK=16']},
+    'tf32.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 8, 'flags': ['-DTYPE=float', '-DTM=128', '-DTN=128', '-DTK=32', '--allow-tf32']},
     'f16.NN': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
                'flags': ['-DTYPE=half', '-DTM=128', '-DTN=128', '-DTK=32', '-DUSE_A=a', '-DSTRIDE_AK=1', '-DSTRIDE_AM=lda', '-DBROADCAST_AK=newaxis,:', '-DBROADCAST_AM=:,newaxis', '-DSHAPE_A=TM,TK', '-DUSE_B=b', '-DSTRIDE_BK=ldb', '-DSTRIDE_BN=1', '-DBROADCAST_BK=:,newaxis', '-DBROADCAST_BN=newaxis,:', '-DSHAPE_B=TK,TN']},
     'f16.NT': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
@@ -38,7 +42,7 @@ BUILDS = {
 
 @triton.jit
 def tc_matmul(A, B, C, M, N, K, lda, ldb, ldc, TM: tl.constexpr, TN: tl.constexpr, TK: tl.constexpr,
-              TRANS_A: tl.constexpr, TRANS_B: tl.constexpr):
+              TRANS_A: tl.constexpr, TRANS_B: tl.constexpr, PRECISION: tl.constexpr):
     pm = tl.program_id(0)
     pn = tl.program_id(1)
     rm = pm * TM + tl.arange(0, TM)
@@ -60,7 +64,7 @@ def tc_matmul(A, B, C, M, N, K, lda, ldb, ldc, TM: tl.constexpr, TN: tl.constexp
             a = tl.trans(a)
         if TRANS_B:
             b = tl.trans(b)
-        acc = tl.dot(a, b, acc, input_precision='ieee')
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
         if TRANS_A:
             pa += TK * lda
         else:
@@ -91,9 +95,11 @@ class MatmulTC(casekit.Case):
 
     def _cfg(self, size):
         f16 = size['v'].startswith('f16')
+        tf32 = size['v'].startswith('tf32')
         trans = size['v'].split('.')[1]  # NN, TN, NT, TT, or 'plain' (NN)
-        return {'dtype': torch.float16 if f16 else torch.float32, 'TM': 128 if f16 else 64, 'TN': 128 if f16 else 64,
-                'TK': 32 if f16 else 16, 'ta': trans in ('TN', 'TT'), 'tb': trans in ('NT', 'TT')}
+        big = f16 or tf32
+        return {'dtype': torch.float16 if f16 else torch.float32, 'TM': 128 if big else 64, 'TN': 128 if big else 64,
+                'TK': 32 if big else 16, 'ta': trans in ('TN', 'TT'), 'tb': trans in ('NT', 'TT'), 'tf32': tf32}
 
     def params_for(self, size):
         ty = 'f16' if size['v'].startswith('f16') else 'f32'
@@ -117,7 +123,8 @@ class MatmulTC(casekit.Case):
 
     def constexprs(self, size):
         c = self._cfg(size)
-        return {'TM': c['TM'], 'TN': c['TN'], 'TK': c['TK'], 'TRANS_A': c['ta'], 'TRANS_B': c['tb']}
+        return {'TM': c['TM'], 'TN': c['TN'], 'TK': c['TK'], 'TRANS_A': c['ta'], 'TRANS_B': c['tb'],
+                'PRECISION': 'tf32' if c['tf32'] else 'ieee'}
 
     def grid(self, size):
         c = self._cfg(size)
@@ -131,6 +138,10 @@ class MatmulTC(casekit.Case):
         K = size['K']
         if c['dtype'] == torch.float16:
             return {'c': (ref, 2e-3, 1e-2 * (K ** 0.5) / 16)}
+        if c['tf32']:
+            # tf32 keeps 10 mantissa bits: each product is off by up to ~2^-10 relative, a random walk
+            # over K steps of N(0,1) products: std ~ 6e-4 * sqrt(K); the bound is about 6 standard deviations.
+            return {'c': (ref, 2e-3, 4e-3 * K ** 0.5)}
         # fp32 sums of K products of N(0,1) values (|c| ~ sqrt(K)): rounding adds up to ~eps*sqrt(K) per
         # step over a K-step random walk; 1e-5*sqrt(K)*4 is about 6 standard deviations at K = 4096.
         return {'c': (ref, 1e-5, 1e-5 * K ** 0.5 * 4)}
