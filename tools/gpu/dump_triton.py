@@ -59,15 +59,16 @@ def compile_offline(fn, args, kw, arch=90):
     return triton.compile(ASTSource(fn, signature, constexprs, attrs), target=target, options=options.__dict__)
 
 
-def metadata_for(case, compiled, ptx):
-    """Our compiler's metadata JSON for Triton's PTX: the case's parameters plus Triton's extra
-    scratch pointers (named '__...' so that the runner passes null for them)."""
+def metadata_for(case, size, compiled, ptx):
+    """Our compiler's metadata JSON for Triton's PTX: the case's parameters for `size` plus Triton's
+    extra scratch pointers (named '__...' so that the runner passes null for them)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import runner
     name, ptx_params = runner.ptx_entry_params(ptx)
-    params = [{'name': n, 'kind': kind, 'type': ty} for n, kind, ty in case.params]
+    ours = case.params_for(size)
+    params = [{'name': n, 'kind': kind, 'type': ty} for n, kind, ty in ours]
     for i in range(len(params), len(ptx_params)):
-        params.append({'name': f'__triton_extra_{i - len(case.params)}', 'kind': 'pointer', 'type': 'i8'})
+        params.append({'name': f'__triton_extra_{i - len(ours)}', 'kind': 'pointer', 'type': 'i8'})
     md = compiled.metadata
     return {'name': name, 'arch': 'sm_90a', 'num_warps': md.num_warps, 'threads_per_block': 32 * md.num_warps,
             'shared_bytes': md.shared, 'params': params}
@@ -115,7 +116,7 @@ def dump_case(case, opts, summary):
             with open(os.path.join(opts.out, 'ptx', stem + '.ttgir'), 'w') as f:
                 f.write(compiled.asm['ttgir'].replace(case_registry.REPO + '/', ''))
         with open(os.path.join(opts.out, 'ptx', stem + '.json'), 'w') as f:
-            json.dump(metadata_for(case, compiled, ptx), f, indent=1)
+            json.dump(metadata_for(case, size, compiled, ptx), f, indent=1)
         spec = re.search(r'tt\.func public @\w+\((.*?)\) attributes', strip_locations(ttir))
         summary[stem] = {'size': size, 'num_warps': md.num_warps, 'shared': md.shared, 'name': md.name,
                          'ttir_signature': spec.group(1) if spec else None, 'ptx_bytes': len(ptx), **extra}
