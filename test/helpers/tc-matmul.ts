@@ -4,7 +4,8 @@
  * float64 reference, with the `-D` options of the fused-transposition variants.
  */
 import { Memory } from '../../tools/interpreter/memory.js';
-import { type Random, at, checkMatrix, compileExample, eltOf, launch, matmulRef, matmulTolerance, outputMatrix, randomMatrix } from './tc-kernels.js';
+import type { Operation } from '../../ir/ir.js';
+import { type Random, at, checkMatrix, compileExample, eltOf, launch, makeRandom, matmulRef, matmulTolerance, outputMatrix, randomMatrix } from './tc-kernels.js';
 
 /** How operand A or B is laid out in memory: as the logical matrix or as its transpose. */
 export type Layout = 'N' | 'T';
@@ -73,4 +74,29 @@ export function checkMatmul(c: MatmulCase, random: Random): void {
     (i, k) => (layoutA === 'N' ? at(A, i, k) : at(A, k, i)),
     (k, j) => (layoutB === 'N' ? at(B, k, j) : at(B, j, k)));
   checkMatrix(label, C, ref, (k) => matmulTolerance(elt, K, ref[k], mag[k]), -7.25);
+}
+
+/** The small fused-transposition problem the pass tests run after every pass: sizes, padding and tiles. */
+export const FUSED_TRANS = { file: 'matmul-fused-trans.tc', M: 64, N: 32, K: 48, pad: 8, tile: { TM: 32, TN: 32, TK: 16 } } as const;
+
+/**
+ * Runs the fused-transposition kernel `module` (elements `elt`, A and B stored as `a`/`b` say) on
+ * inputs seeded by `seed`, with one K tile past each operand (the kernel's last prefetch reads it);
+ * returns C and how many elements miss the float64 product's tolerance.
+ */
+export function runFusedTrans(module: Operation, elt: 'f16' | 'f32', a: Layout, b: Layout, seed: number, label: string): { c: number[]; wrong: number } {
+  const { file, M, N, K, pad, tile } = FUSED_TRANS;
+  const random = makeRandom(seed);
+  const mem = new Memory();
+  const [aRows, aCols] = a === 'N' ? [M, K] : [K, M];
+  const [bRows, bCols] = b === 'N' ? [K, N] : [N, K];
+  const A = randomMatrix(mem, elt, aRows, aCols, aCols + pad, (tile.TK + 1) * (aCols + pad), random, 'A');
+  const B = randomMatrix(mem, elt, bRows, bCols, bCols + pad, (tile.TK + 1) * (bCols + pad), random, 'B');
+  const C = outputMatrix(mem, elt, M, N, N + pad, -7.25, 'C');
+  launch(`${file} ${label}`, module, 'dot', [M / tile.TM, N / tile.TN], [A.buffer, B.buffer, C.buffer, M, N, K, A.ld, B.ld, C.ld], mem);
+  const { ref, mag } = matmulRef(M, N, K, (i, k) => (a === 'N' ? at(A, i, k) : at(A, k, i)), (k, j) => (b === 'N' ? at(B, k, j) : at(B, j, k)));
+  const c = Array.from({ length: M * (N + pad) }, (_, k) => Number(C.buffer.get(k)));
+  let wrong = 0;
+  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) if (!(Math.abs(c[i * (N + pad) + j] - ref[i * N + j]) <= matmulTolerance(elt, K, ref[i * N + j], mag[i * N + j]))) wrong++;
+  return { c, wrong };
 }

@@ -17,31 +17,15 @@ import { runPipeline } from '../../passes/manager.js';
 import { parsePipeline } from '../../passes/pipeline-text.js';
 import { NAMED_PIPELINES } from '../../passes/registry.js';
 import { parseDefines } from '../../frontend/triton-c/autotune.js';
-import { Memory } from '../../tools/interpreter/memory.js';
-import { at, compileExample, launch, makeRandom, matmulRef, matmulTolerance, outputMatrix, randomMatrix, BASE_SEED } from '../helpers/tc-kernels.js';
-import { type Layout, fusedTransOptions } from '../helpers/tc-matmul.js';
+import { compileExample, BASE_SEED } from '../helpers/tc-kernels.js';
+import { type Layout, FUSED_TRANS, fusedTransOptions, runFusedTrans } from '../helpers/tc-matmul.js';
 
-const FILE = 'matmul-fused-trans.tc';
-const [M, N, K, PAD] = [64, 32, 48, 8];
-const TILE = { TM: 32, TN: 32, TK: 16 };
+const { file: FILE, tile: TILE } = FUSED_TRANS;
 const steps = parsePipeline(NAMED_PIPELINES.default).map((e) => e.pass.name);
 
 /** Runs `module` on the inputs seeded by `seed`; returns C and how many elements miss the float64 product. */
-function run(module: Operation, a: Layout, b: Layout, seed: number): { c: number[]; wrong: number } {
-  const random = makeRandom(seed);
-  const mem = new Memory();
-  const [aRows, aCols] = a === 'N' ? [M, K] : [K, M];
-  const [bRows, bCols] = b === 'N' ? [K, N] : [N, K];
-  const A = randomMatrix(mem, 'f32', aRows, aCols, aCols + PAD, (TILE.TK + 1) * (aCols + PAD), random, 'A');
-  const B = randomMatrix(mem, 'f32', bRows, bCols, bCols + PAD, (TILE.TK + 1) * (bCols + PAD), random, 'B');
-  const C = outputMatrix(mem, 'f32', M, N, N + PAD, -7.25, 'C');
-  launch(`${FILE} f32 tf32 ${a}${b}`, module, 'dot', [M / TILE.TM, N / TILE.TN], [A.buffer, B.buffer, C.buffer, M, N, K, A.ld, B.ld, C.ld], mem);
-  const { ref, mag } = matmulRef(M, N, K, (i, k) => (a === 'N' ? at(A, i, k) : at(A, k, i)), (k, j) => (b === 'N' ? at(B, k, j) : at(B, j, k)));
-  const c = Array.from({ length: M * (N + PAD) }, (_, k) => Number(C.buffer.get(k)));
-  let wrong = 0;
-  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) if (!(Math.abs(c[i * (N + PAD) + j] - ref[i * N + j]) <= matmulTolerance('f32', K, ref[i * N + j], mag[i * N + j]))) wrong++;
-  return { c, wrong };
-}
+const run = (module: Operation, a: Layout, b: Layout, seed: number): { c: number[]; wrong: number } =>
+  runFusedTrans(module, 'f32', a, b, seed, `f32 tf32 ${a}${b}`);
 
 const compile = (a: Layout, b: Layout, allowTf32: boolean): Operation =>
   compileExample(FILE, parseDefines([`-DTYPE=float -DTM=${TILE.TM} -DTN=${TILE.TN} -DTK=${TILE.TK} ${fusedTransOptions(a, b)}`]).fixed, { allowTf32 });

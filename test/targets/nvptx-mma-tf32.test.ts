@@ -11,13 +11,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
-import { parseText } from '../../ir/parser.js';
-import { printModule } from '../../ir/printer.js';
-import { StringAttr } from '../../ir/attributes.js';
 import '../../passes/all.js';
-import { runPipeline } from '../../passes/manager.js';
-import { lowerToNvptx } from '../../targets/nvptx/index.js';
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
+import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
 
 const [M, N, K] = [32, 32, 16];
 
@@ -83,16 +79,7 @@ const bAt = (k: number, j: number): number => ((k * 7 + j * 2) % 9) - 4;
 
 /** Lowers the kernel after `passes`, emulates it; returns C (row-major) and the module text. */
 function run(transB: boolean, passes: string, tamper?: (op: Operation) => void): { out: number[]; ir: string; ptx: string[] } {
-  const { module } = parseText(kernel(transB));
-  const r = runPipeline(module, passes);
-  assert.ok(r.ok, r.diagnostics.map((d) => d.format()).join('\n'));
-  const ir = printModule(module);
-  const lowered = lowerToNvptx(module, { arch: 'sm_80' }).module;
-  let fn: Operation | null = null;
-  lowered.walk((op) => void (op.name === 'func.func' && (fn ??= op)));
-  const ptx: string[] = [];
-  fn!.walk((op) => void (op.name === 'nvptx.mma' && ptx.push((op.getAttr('ptx') as StringAttr).value)));
-  if (tamper) fn!.walk(tamper);
+  const { module, ir, fn, ptx } = lowerForEmulation(kernel(transB), passes, 'nvptx.mma', tamper);
   const [A, B, C] = [4096, 8192, 12288];
   const global = new Map<number, number>();
   const put = (addr: number, v: number) => {
@@ -103,7 +90,7 @@ function run(transB: boolean, passes: string, tamper?: (op: Operation) => void):
   for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) put(A + 4 * (i * K + k), aAt(i, k));
   for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) put(B + 4 * (transB ? j * K + k : k * N + j), bAt(k, j));
   const shared = new DataView(new ArrayBuffer(Math.max(16, Number((module.getAttr('ttg.shared') as { value?: bigint } | undefined)?.value ?? 0))));
-  emulateKernel(fn!, 128, [A, B, C], { global, shared });
+  emulateKernel(fn, 128, [A, B, C], { global, shared });
   const out = Array.from({ length: M * N }, (_, k) => {
     const [lo, hi] = [global.get(C + 4 * k), global.get(C + 4 * k + 2)];
     return lo === undefined || hi === undefined ? NaN : bitsF32(((hi << 16) | lo) >>> 0);

@@ -11,12 +11,9 @@ import * as assert from 'uvu/assert';
 import '../../dialects/index.js';
 import { StringAttr } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
-import { parseText } from '../../ir/parser.js';
-import { printModule } from '../../ir/printer.js';
 import '../../passes/all.js';
-import { runPipeline } from '../../passes/manager.js';
-import { lowerToNvptx } from '../../targets/nvptx/index.js';
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
+import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
 
 interface Case {
   /** Shape of the tile in global and shared memory (row-major). */
@@ -70,23 +67,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 /** Lowers `c`'s kernel after `passes` and emulates it; returns out (row-major) and the module text. */
 function run(c: Case, passes: string, tamper?: (op: Operation) => void): { out: number[]; ir: string; ldmatrix: string[] } {
-  const { module } = parseText(kernel(c));
-  const r = runPipeline(module, passes);
-  assert.ok(r.ok, r.diagnostics.map((d) => d.format()).join('\n'));
-  const ir = printModule(module);
-  const lowered = lowerToNvptx(module, { arch: 'sm_80' }).module;
-  let fn: Operation | null = null;
-  lowered.walk((op) => void (op.name === 'func.func' && (fn ??= op)));
-  const ldmatrix: string[] = [];
-  fn!.walk((op) => void (op.name === 'nvptx.ldmatrix' && ldmatrix.push((op.getAttr('ptx') as StringAttr).value)));
-  if (tamper) fn!.walk(tamper);
+  const { module, ir, fn, ptx: ldmatrix } = lowerForEmulation(kernel(c), passes, 'nvptx.ldmatrix', tamper);
   const n = c.rows * c.cols;
   const [A, C] = [4096, 4096 + 2 * n];
   const global = new Map<number, number>();
   // X[i][j] = i * cols + j + 1 (distinct, nonzero 16-bit patterns)
   for (let k = 0; k < n; k++) global.set(A + 2 * k, k + 1);
   const shared = new DataView(new ArrayBuffer(Math.max(16, Number((module.getAttr('ttg.shared') as { value?: bigint } | undefined)?.value ?? 0))));
-  emulateKernel(fn!, 128, [A, C], { global, shared });
+  emulateKernel(fn, 128, [A, C], { global, shared });
   return { out: Array.from({ length: n }, (_, k) => global.get(C + 2 * k) ?? -1), ir, ldmatrix };
 }
 
