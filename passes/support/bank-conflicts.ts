@@ -105,31 +105,35 @@ export function vectorAccess(
 }
 
 /**
- * An `ldmatrix` access loading `shape` into a dot operand layout (mma v2 parent, 16-bit
- * elements), grouped as the target groups them. Warp 0's 8x8 matrices are those holding a
- * register of lane 0 (in register order). An ldmatrix.x4 starts at such a matrix (K a multiple
- * of 16; the other dim a multiple of 16 for A, 8 for B) and loads matrix q at origin +
- * (q % 2) step0 + floor(q / 2) step1, where step0 is 8 along M (A) or K (B), and step1 is 8
- * along K (A) or, for B, the distance to the warp's next column block along N. Matrices no x4
+ * An `ldmatrix` access loading `shape` into a dot operand layout (mma v2 parent: 16-bit elements,
+ * kWidth 2, or tf32, kWidth 1), grouped as the target groups them. A matrix is 8 rows of 16 bytes,
+ * w = 16 / elemBytes elements along K (8 halves or 4 floats). Warp 0's matrices are those holding
+ * a register of lane 0 (in register order). An ldmatrix.x4 starts at such a matrix (K a multiple
+ * of 2w; the other dim a multiple of 16 for A, 8 for B) and loads matrix q at origin +
+ * (q % 2) step0 + floor(q / 2) step1, where step0 is 8 along M (A) or w along K (B), and step1 is
+ * w along K (A) or, for B, the distance to the warp's next column block along N. Matrices no x4
  * takes are loaded in pairs (x2, step0 only).
  */
 export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile: { tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number }): TileAccess {
   const ll = toLinearLayout(layout, shape);
   const isA = (layout as StructAttr).int('opIdx') === 0;
   const [kd, nd] = isA ? [1, 0] : [0, 1];
+  const w = 16 / tile.elemBytes;
   const along = (d: number, v: number): number[] => (d === 0 ? [v, 0] : [0, v]);
   const blocks = new Map<string, number[]>();
   for (const c of spanOf(basesByDim(ll, 'register', 2))) {
-    const b = [c[0] & ~7, c[1] & ~7];
+    const b = [0, 0];
+    b[nd] = c[nd] & ~7;
+    b[kd] = c[kd] - (c[kd] % w);
     if (!blocks.has(b.join())) blocks.set(b.join(), b);
   }
-  const step0 = along(isA ? nd : kd, 8);
-  let step1: number[] | null = along(kd, 8);
+  const step0 = isA ? along(nd, 8) : along(kd, w);
+  let step1: number[] | null = along(kd, w);
   if (!isA) {
     const next = [...blocks.values()].filter((b) => b[kd] === 0 && b[nd] >= 8).map((b) => b[nd]);
     step1 = next.length ? along(nd, Math.min(...next)) : null;
   }
-  const starts = [...blocks.values()].filter((b) => b[kd] % 16 === 0 && b[nd] % (isA ? 16 : 8) === 0);
+  const starts = [...blocks.values()].filter((b) => b[kd] % (2 * w) === 0 && b[nd] % (isA ? 16 : 8) === 0);
   const taken = new Set<string>();
   const origins: number[][][] = [];
   for (const x of [4, 2]) {

@@ -4,8 +4,9 @@
  * `test-print-bank-conflicts`.
  *  - `ttg.local_alloc %t`, `ttg.local_store %t, %m`: st.shared of %t's registers;
  *  - `ttg.local_load %m -> tensor<.., #dot_op<{parent = #mma v2, kWidth = 2}>>` of f16/bf16: ldmatrix.x4;
- *    `kWidth = 1` of 32-bit elements (tf32 operands): ld.shared of its registers, as the target
- *    reads them; to any other distributed layout: ld.shared of its registers;
+ *    `kWidth = 1` of 32-bit elements (tf32 operands): ldmatrix (8 rows of 4 floats) when the buffer
+ *    is contiguous along K, else ld.shared of its registers, as the target reads them; to any other
+ *    distributed layout: ld.shared of its registers;
  *  - `ttg.async_copy_global_to_local %p, %m`: cp.async, vectors capped by `contiguity`.
  * Views: `ttg.memdesc_index` (drops a leading buffer dim), `ttg.memdesc_subslice` (moves the
  * origin), `ttg.memdesc_trans` (renames the dims: an access through it is modeled in the alloc's
@@ -131,6 +132,15 @@ function isLdmatrixOperand(layout: Attribute): boolean {
   return isLayout(p, NVIDIA_MMA) && p.int('versionMajor') === 2 && layout.int('kWidth') === 2;
 }
 
+/** Whether `layout` is a tf32 dot operand (mma v2 parent, kWidth 1, 32-bit) read from `mem`, contiguous along K: the target loads it with ldmatrix. */
+function isTf32LdmatrixOperand(layout: Attribute, mem: MemDescType, elemBytes: number): boolean {
+  if (!isLayout(layout, DOT_OP) || elemBytes !== 4 || layout.int('kWidth') !== 1) return false;
+  const p = layout.attr('parent');
+  if (!isLayout(p, NVIDIA_MMA) || p.int('versionMajor') !== 2) return false;
+  const kd = layout.int('opIdx') === 0 ? 1 : 0;
+  return swizzleOf(mem.encoding, 2).order[0] === kd;
+}
+
 /**
  * The tile access of `op` (null: `op` is not a shared access), or why pad-shared cannot model it.
  */
@@ -155,7 +165,13 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
       if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
       return inAlloc(ldmatrixAccess(layout, shape, tile));
     }
-    // (the target reads 32-bit kWidth-1 operands with ld.shared: targets/nvptx/shared.ts loadTile)
+    // tf32 operands contiguous along K: ldmatrix of 8 rows x 4 floats (targets/nvptx/shared.ts
+    // loadMatrices; an encoding that splits those 16-byte rows is one the model rejects); other
+    // 32-bit kWidth-1 operands: ld.shared (loadTile), modelled below as a vector access.
+    if (op.name === 'ttg.local_load' && isTf32LdmatrixOperand(layout, mem, tile.elemBytes)) {
+      if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
+      return inAlloc(ldmatrixAccess(layout, shape, tile));
+    }
     if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA) && !(layout.int('kWidth') === 1 && tile.elemBytes === 4)) {
       return 'dot operands of an mma parent are only modeled as ldmatrix (kWidth = 2, 16-bit) or ld.shared (kWidth = 1, 32-bit)';
     }

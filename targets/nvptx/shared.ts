@@ -18,7 +18,7 @@ import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
-import { F16, BF16, I32, targetError, type PtxEmitter } from './emitter.js';
+import { F16, BF16, F32, I32, targetError, type PtxEmitter } from './emitter.js';
 import { registersByCoords, type RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
 import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
@@ -105,35 +105,51 @@ function loadTile(ctx: LoweringContext, op: Operation, type: RankedTensorType, b
   return out;
 }
 
-/** Whether lane bases of `l` are the mma.sync operand fragment's: lane bits 0-1 step K by 2, 4 and bits 2-4 step the other dim by 1, 2, 4. */
-function isMmaFragment(l: RegLayout, kd: number, nd: number): boolean {
-  const want = [[kd, 2], [kd, 4], [nd, 1], [nd, 2], [nd, 4]];
+/**
+ * Whether lane bases of `l` are an mma.sync operand fragment's: lane bits 0-1 step K by `kStep`
+ * and 2 * `kStep` (2 for 16-bit operands, whose registers hold K pairs; 1 for tf32), bits 2-4
+ * step the other dim by 1, 2, 4.
+ */
+function isMmaFragment(l: RegLayout, kd: number, nd: number, kStep: number): boolean {
+  const want = [[kd, kStep], [kd, 2 * kStep], [nd, 1], [nd, 2], [nd, 4]];
   return l.laneBases.length === 5 && want.every(([d, v], k) => l.laneBases[k][d] === v && l.laneBases[k][1 - d] === 0);
 }
 
+/** Whether 4 consecutive 32-bit elements along the K bases `kBases` stay one aligned 16-byte row of `tile`'s layout. */
+function rowsOf16Bytes(tile: Tile, kBases: number[][]): boolean {
+  return sharedVectorElems(tile.type.encoding, tile.type.shape, tile.bytes, { register: kBases, lane: [], warp: [] }) >= 4;
+}
+
 /**
- * ttg.local_load -> ldmatrix.x4 (or .x2) into a 16-bit `#ttg.dot_op` of an mma v2 parent: lane l
- * gives row l%8 of 8x8 matrix l/8. A loads one 16x16 block (M 0-7/8-15 by K 0-7/8-15) per x4; B
- * loads K 0-7/8-15 of two of this thread's 8-wide column blocks (x2 for a lone one). `.trans`
- * when the tile is contiguous along the non-K dim. Null when the layout is not the fragment's.
+ * ttg.local_load -> ldmatrix.x4 (or .x2) into an mma v2 `#ttg.dot_op`. An 8x8 b16 matrix is 8 rows
+ * of 16 bytes: 8 K values of a 16-bit operand, 4 of a tf32 one (`w` = 8 or 4 elements per row);
+ * lane l gives row l%8 of matrix l/8 and receives word (l/4, l%4) of each matrix. A loads one
+ * 16 x 2w block (M 0-7/8-15 by K 0-w/w-2w) per x4; B loads K 0-w/w-2w of two of this thread's
+ * 8-wide column blocks (x2 for a lone one). 16-bit tiles contiguous along the non-K dim use
+ * `.trans`; tf32 tiles must be contiguous along K (a transposing ldmatrix would split the words).
+ * Null when the layout is not the fragment's or the tile cannot be read this way.
  */
 function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorType, base: Value, tile: Tile): Value[] | null {
   const enc = type.encoding as StructAttr;
   const opIdx = enc.int('opIdx');
   const elt = type.elementType;
-  if ((elt !== F16 && elt !== BF16) || tile.bytes !== 2 || type.shape.length !== 2) return null;
+  const half = (elt === F16 || elt === BF16) && tile.bytes === 2;
+  const tf32 = elt === F32 && tile.bytes === 4 && enc.int('kWidth') === 1;
+  if ((!half && !tf32) || type.shape.length !== 2) return null;
+  const w = 16 / tile.bytes;
   const kd = opIdx === 0 ? 1 : 0;
   const nd = 1 - kd;
   const l = ctx.layoutOf(type, op);
-  if (!isMmaFragment(l, kd, nd)) return null;
+  if (!isMmaFragment(l, kd, nd, half ? 2 : 1)) return null;
+  const vec = (d: number, v: number) => (d === 0 ? [v, 0] : [0, v]);
   const contiguous = swizzleOf(tile.type.encoding, 2).order[0];
   const trans = contiguous === nd;
+  if (tf32 && (trans || !rowsOf16Bytes(tile, [vec(kd, 1), vec(kd, 2)]))) return null;
   const at = registersByCoords(l);
-  const vec = (d: number, v: number) => (d === 0 ? [v, 0] : [0, v]);
   const add = (a: number[], b: number[]) => [a[0] + b[0], a[1] + b[1]];
-  // Matrix q of a block sits at (q%2, q/2) steps of 8: A along (M, K), B along (K, N).
-  const step0 = opIdx === 0 ? vec(nd, 8) : vec(kd, 8);
-  let step1 = opIdx === 0 ? vec(kd, 8) : vec(nd, 8);
+  // Matrix q of a block sits at (q%2, q/2) steps: A along (M by 8, K by w), B along (K by w, N).
+  const step0 = opIdx === 0 ? vec(nd, 8) : vec(kd, w);
+  let step1 = opIdx === 0 ? vec(kd, w) : vec(nd, 8);
   const rowStep = (v: number) => vec(trans ? kd : nd, v);
   const out: Value[] = new Array(l.numRegs);
   const e = ctx.e;
@@ -144,7 +160,7 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   }
   const origins = [...at.entries()].filter(([key]) => {
     const c = key.split(',').map(Number);
-    return c[kd] % 16 === 0 && c[nd] % (opIdx === 0 ? 16 : 8) === 0;
+    return c[kd] % (2 * w) === 0 && c[nd] % (opIdx === 0 ? 16 : 8) === 0;
   });
   for (const x of [4, 2]) {
     if (x === 4 && step1[0] === 0 && step1[1] === 0) continue;
@@ -154,25 +170,24 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
       const origin = key.split(',').map(Number);
       if (out[r0]) continue;
       const mats = Array.from({ length: x }, (_, q) => add(add(origin, q & 1 ? step0 : [0, 0]), q & 2 ? step1 : [0, 0]));
-      const regs = mats.map((m) => [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))]);
-      if (regs.some(([a, b]) => a === undefined || b === undefined || out[a] || out[b])) continue;
+      // The registers of each matrix's word: a K pair of halves, or one tf32 value.
+      const regs = mats.map((m) => (half ? [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))] : [at.get(m.join(','))]));
+      if (regs.some((rs) => rs.some((r) => r === undefined || out[r]))) continue;
       const addr = elementAddress(e, base, thread, offsetFromBases(tile.bases, origin) * tile.bytes);
       const words = e.b.create('nvptx.ldmatrix', {
         operands: { addr },
         attrs: { ptx: StringAttr.get(`sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`) },
-        results: { dst: new Array(x).fill(I32) },
+        results: { dst: new Array(x).fill(half ? I32 : elt) },
       }).results;
-      words.forEach((w, q) => {
-        const [lo, hi] = e.unpack('b32', w, [elt, elt]);
-        out[regs[q][0]!] = lo;
-        out[regs[q][1]!] = hi;
+      words.forEach((word, q) => {
+        const values = half ? e.unpack('b32', word, [elt, elt]) : [word];
+        values.forEach((v, j) => (out[regs[q][j]!] = v));
       });
     }
   }
   for (let r = 0; r < l.numRegs; r++) if (!out[r]) throw targetError(op, `register ${r} of '${type}' is not covered by ldmatrix blocks`);
   return out;
 }
-
 
 /** The tile address `local_alloc` placed at its allocation offset. */
 const lowerLocalAlloc: LowerRule = (ctx, op) => {

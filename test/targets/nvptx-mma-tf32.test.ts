@@ -2,7 +2,8 @@
  * The target's tf32 tensor-core path, emulated thread by thread (test/helpers/nvptx-emulator.ts,
  * whose `mma.sync.m16n8k8` tf32 and `cvt.rna.tf32.f32` follow the PTX ISA): A and B (f32) are
  * loaded, stored to shared memory, read into `#ttg.dot_op<{kWidth = 1}>` operands (directly, or B
- * through a `ttg.memdesc_trans` view), multiplied by `tt.dot ... inputPrecision = tf32` on an
+ * through a `ttg.memdesc_trans` view; operands contiguous along K with ldmatrix, the others with
+ * ld.shared), multiplied by `tt.dot ... inputPrecision = tf32` on an
  * `#ttg.nvidia_mma` accumulator, converted to a blocked layout and stored. The inputs are small
  * integers, exact in tf32 and in every f32 partial sum, so C must equal A x B exactly; run with
  * the unswizzled encodings as written and with the swizzles pad-shared picks.
@@ -78,8 +79,10 @@ const aAt = (i: number, k: number): number => ((i * 5 + k * 3) % 11) - 5;
 const bAt = (k: number, j: number): number => ((k * 7 + j * 2) % 9) - 4;
 
 /** Lowers the kernel after `passes`, emulates it; returns C (row-major) and the module text. */
-function run(transB: boolean, passes: string, tamper?: (op: Operation) => void): { out: number[]; ir: string; ptx: string[] } {
+function run(transB: boolean, passes: string, tamper?: (op: Operation) => void): { out: number[]; ir: string; ptx: string[]; ldmatrix: number } {
   const { module, ir, fn, ptx } = lowerForEmulation(kernel(transB), passes, 'nvptx.mma', tamper);
+  let ldmatrix = 0;
+  fn.walk((op) => void (op.name === 'nvptx.ldmatrix' && ldmatrix++));
   const [A, B, C] = [4096, 8192, 12288];
   const global = new Map<number, number>();
   const put = (addr: number, v: number) => {
@@ -95,7 +98,7 @@ function run(transB: boolean, passes: string, tamper?: (op: Operation) => void):
     const [lo, hi] = [global.get(C + 4 * k), global.get(C + 4 * k + 2)];
     return lo === undefined || hi === undefined ? NaN : bitsF32(((hi << 16) | lo) >>> 0);
   });
-  return { out, ir, ptx };
+  return { out, ir, ptx, ldmatrix };
 }
 
 /** A x B. */
@@ -113,9 +116,13 @@ function expected(): number[] {
 for (const transB of [false, true]) {
   for (const passes of ['alloc-shared,insert-barriers', 'pad-shared,alloc-shared,insert-barriers']) {
     test(`tf32 mma.sync, B ${transB ? 'through memdesc_trans' : 'direct'}, ${passes.startsWith('pad') ? 'swizzled by pad-shared' : 'unswizzled'}: C = A x B exactly`, () => {
-      const { out, ir, ptx } = run(transB, passes);
+      const { out, ir, ptx, ldmatrix } = run(transB, passes);
       // warps 2 x 2 over 32 x 32: each warp 16 x 16 = 2 blocks of 16 x 8, times 2 K steps of 8
       assert.equal(ptx, new Array(4).fill('sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32'));
+      // A (contiguous along K): one ldmatrix.x4 per 16 x 8 block, 2 per warp; B through the view
+      // (contiguous along K too): one x4 per K step for the warp's two 8-wide column blocks, 2 more;
+      // B stored K x N (contiguous along N) is read with ld.shared instead.
+      assert.is(ldmatrix, transB ? 4 : 2, 'ldmatrix count');
       if (passes.startsWith('pad')) assert.ok(/maxPhase = [248]/.test(ir), 'pad-shared swizzled a tile');
       assert.equal(out, expected());
     });
