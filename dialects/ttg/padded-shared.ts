@@ -10,8 +10,9 @@
  * `i + sum over pairs of (i >> log2 I) << log2 P`.
  */
 import type { AsmParser, AsmPrinter } from '../../ir/asm.js';
-import { ArrayAttr, DialectAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
+import { DialectAttr } from '../../ir/attributes.js';
 import { unique } from '../../ir/uniquer.js';
+import { fieldValue, listText } from './struct-attr.js';
 
 /** One `I:+P` pair: `padding` elements after every `interval` elements. */
 export interface PaddingInterval {
@@ -20,7 +21,6 @@ export interface PaddingInterval {
 }
 
 const isPow2 = (x: number): boolean => Number.isInteger(x) && x > 0 && (x & (x - 1)) === 0;
-const listText = (v: readonly (readonly number[])[]): string => '[' + v.map((b) => `[${b.join(', ')}]`).join(', ') + ']';
 
 /** Checks the pairs and the linear component; returns the first problem, in Triton's words. */
 export function verifyPaddedShared(pairs: readonly PaddingInterval[], offset: readonly (readonly number[])[], block: readonly (readonly number[])[]): string | undefined {
@@ -97,30 +97,23 @@ export class PaddedSharedAttr extends DialectAttr {
     p.parsePunct(']');
     const entries = new Map(p.parseDictionaryBody());
     p.parsePunct('>');
-    const ints = (k: string): number[] | undefined => {
+    const field = (kind: 'ints' | 'ints2', k: string) => {
       const a = entries.get(k);
-      if (!(a instanceof ArrayAttr) || !a.value.every((x) => x instanceof IntegerAttr)) return undefined;
-      return a.value.map((x) => (x as IntegerAttr).num);
-    };
-    const ints2 = (k: string): number[][] | undefined => {
-      const a = entries.get(k);
-      if (!(a instanceof ArrayAttr)) return undefined;
-      const rows = a.value.map((r: Attribute) => (r instanceof ArrayAttr && r.value.every((x) => x instanceof IntegerAttr) ? r.value.map((x) => (x as IntegerAttr).num) : null));
-      return rows.every((r) => r !== null) ? (rows as number[][]) : undefined;
+      return a ? fieldValue(kind, a) : undefined;
     };
     const keys = [...entries.keys()].sort().join(',');
     let offset: number[][] | undefined;
     let block: number[][] = [];
     if (keys === 'order,shape') {
-      const order = ints('order');
-      const shape = ints('shape');
+      const order = field('ints', 'order') as number[] | undefined;
+      const shape = field('ints', 'shape') as number[] | undefined;
       if (!order || !shape) return p.error("expected integer arrays for 'order' and 'shape' in #ttg.padded_shared", pos);
-      if (order.length !== shape.length || [...order].sort().some((x, k) => x !== k)) return p.error("'order' must be a permutation of the dimensions of 'shape'", pos);
+      if (order.length !== shape.length || [...order].sort((a, b) => a - b).some((x, k) => x !== k)) return p.error("'order' must be a permutation of the dimensions of 'shape'", pos);
       if (!shape.every(isPow2)) return p.error("'shape' values must all be power of two", pos);
       offset = orderedBases(order, shape);
     } else if (keys === 'block,offset') {
-      offset = ints2('offset');
-      const b = ints2('block');
+      offset = field('ints2', 'offset') as number[][] | undefined;
+      const b = field('ints2', 'block') as number[][] | undefined;
       if (!offset || !b) return p.error("expected arrays of integer arrays for 'offset' and 'block' in #ttg.padded_shared", pos);
       block = b;
     } else {

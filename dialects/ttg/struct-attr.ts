@@ -155,7 +155,7 @@ export class StructAttr extends DialectAttr {
     for (const [k, a] of entries) {
       const d = decls.get(k);
       if (!d) return p.error(`unexpected key: ${k}`, pos);
-      const val = convert(d.kind, a);
+      const val = fieldValue(d.kind, a);
       if (val === undefined) return p.error(`expected ${kindText(d.kind)} for '${k}' in #${spec.dialect}.${spec.mnemonic}`, pos);
       values[k] = val;
     }
@@ -203,7 +203,8 @@ function printField(p: AsmPrinter, f: FieldDecl, v: FieldValue): void {
   else p.write(String(v));
 }
 
-function listText(v: readonly unknown[]): string {
+/** `[1, 2]`, `[[0, 1], [1, 0]]`: integer lists as Triton prints them. */
+export function listText(v: readonly unknown[]): string {
   return '[' + v.map((x) => (Array.isArray(x) ? listText(x) : String(x))).join(', ') + ']';
 }
 
@@ -222,7 +223,8 @@ function intsOf(a: Attribute): number[] | undefined {
   return out.every((x) => x !== undefined) ? (out as number[]) : undefined;
 }
 
-function convert(kind: FieldKind, a: Attribute): FieldValue | undefined {
+/** The value of a field of kind `kind` read from attribute `a`, or undefined when `a` is not one. */
+export function fieldValue(kind: FieldKind, a: Attribute): FieldValue | undefined {
   switch (kind) {
     case 'int':
       return intOf(a);

@@ -49,7 +49,7 @@ export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted:
     const dConst = splatInt(constantOf(step.operand(1)));
     if (!base || (!d && dConst === null) || !step.result(0).hasOneUse) continue;
     if (d && d.parentBlock === body && !hoistInvariant(d, loop)) continue;
-    // %p = iter_arg; %q = tt.addptr %p, splat %d; yield %q -> %p_i = tt.addptr(tt.addptr(splat %base, %off), splat(i * %d))
+    // %p = iter_arg; %q = tt.addptr %p, splat %d; yield %q -> %p_i = tt.addptr(splat(tt.addptr %base, i * %d), %off)
     rw.setInsertionPointToStart(body);
     rw.loc = step.loc;
     const i64 = i(64);

@@ -125,20 +125,19 @@ export function accessedValues(op: Operation): { mem: Value; tensor: RankedTenso
   return { mem, tensor: t };
 }
 
-/** Whether `layout` is a dot operand that the target loads with ldmatrix (mma v2 parent, kWidth 2). */
-function isLdmatrixOperand(layout: Attribute): boolean {
+/**
+ * Whether the target reads `layout`, a dot operand of an mma v2 parent, from `mem` with ldmatrix:
+ * always for kWidth 2 (16-bit operands), and for tf32 operands (kWidth 1, 32-bit) when `mem` is
+ * contiguous along K (8 rows of 4 floats; an encoding that splits those rows is one the model
+ * rejects). Other 32-bit kWidth-1 operands are read with ld.shared.
+ */
+function isLdmatrixOperand(layout: Attribute, mem: MemDescType, elemBytes: number): boolean {
   if (!isLayout(layout, DOT_OP)) return false;
   const p = layout.attr('parent');
-  return isLayout(p, NVIDIA_MMA) && p.int('versionMajor') === 2 && layout.int('kWidth') === 2;
-}
-
-/** Whether `layout` is a tf32 dot operand (mma v2 parent, kWidth 1, 32-bit) read from `mem`, contiguous along K: the target loads it with ldmatrix. */
-function isTf32LdmatrixOperand(layout: Attribute, mem: MemDescType, elemBytes: number): boolean {
-  if (!isLayout(layout, DOT_OP) || elemBytes !== 4 || layout.int('kWidth') !== 1) return false;
-  const p = layout.attr('parent');
   if (!isLayout(p, NVIDIA_MMA) || p.int('versionMajor') !== 2) return false;
+  if (layout.int('kWidth') === 2) return true;
   const kd = layout.int('opIdx') === 0 ? 1 : 0;
-  return swizzleOf(mem.encoding, 2).order[0] === kd;
+  return layout.int('kWidth') === 1 && elemBytes === 4 && swizzleOf(mem.encoding, 2).order[0] === kd;
 }
 
 /**
@@ -160,15 +159,8 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
   const tile = { tileShape, offsets: origin.offsets, elemBytes: elementBytes(mem.elementType) };
   const inAlloc = (access: TileAccess) => ({ origin, access: inAllocCoordinates(access, origin.dims) });
   try {
-    if (op.name === 'ttg.local_load' && isLdmatrixOperand(layout)) {
-      if (tile.elemBytes !== 2) return 'ldmatrix operands must have 16-bit elements';
-      if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
-      return inAlloc(ldmatrixAccess(layout, shape, tile));
-    }
-    // tf32 operands contiguous along K: ldmatrix of 8 rows x 4 floats (targets/nvptx/shared.ts
-    // loadMatrices; an encoding that splits those 16-byte rows is one the model rejects); other
-    // 32-bit kWidth-1 operands: ld.shared (loadTile), modelled below as a vector access.
-    if (op.name === 'ttg.local_load' && isTf32LdmatrixOperand(layout, mem, tile.elemBytes)) {
+    if (op.name === 'ttg.local_load' && isLdmatrixOperand(layout, mem, tile.elemBytes)) {
+      if (layout.int('kWidth') === 2 && tile.elemBytes !== 2) return 'ldmatrix operands must have 16-bit elements';
       if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
       return inAlloc(ldmatrixAccess(layout, shape, tile));
     }

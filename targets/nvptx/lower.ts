@@ -63,16 +63,20 @@ function lowerElementwise(ctx: LoweringContext, op: Operation, rule: ElementRule
   ctx.set(op.result(0), out);
 }
 
+/** A located error when `v` is a memdesc whose shared encoding the target cannot address. */
+function checkSharedEncoding(op: Operation, v: Value): void {
+  if (!(v.type instanceof MemDescType)) return;
+  const why = unsupportedSharedEncoding(v.type.encoding);
+  if (why) throw targetError(op, `cannot be lowered to the nvptx target: ${why}`);
+}
+
 /** Lowers one source op by the tables; a bug in a rule becomes an internal error naming the op. */
 function lowerOp(ctx: LoweringContext, op: Operation): void {
   const elementwise = ELEMENTWISE[op.name];
   const rule = RULES[op.name];
   if (!elementwise && !rule) throw targetError(op, 'has no lowering to the nvptx target');
-  for (const v of [...op.operandValues(), ...op.results]) {
-    if (!(v.type instanceof MemDescType)) continue;
-    const why = unsupportedSharedEncoding(v.type.encoding);
-    if (why) throw targetError(op, `cannot be lowered to the nvptx target: ${why}`);
-  }
+  for (const o of op.operands) checkSharedEncoding(op, o.value);
+  for (const r of op.results) checkSharedEncoding(op, r);
   try {
     if (elementwise) lowerElementwise(ctx, op, elementwise);
     else rule(ctx, op);
