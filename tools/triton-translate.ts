@@ -25,12 +25,13 @@ interface TargetArgs {
   arch?: string;
   'num-warps'?: number;
   'emit-metadata'?: string;
+  'residency-hint'?: boolean;
 }
 
 /** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
 function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
   const arch = archOf(args);
-  const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args) });
+  const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args), residencyHint: args['residency-hint'] !== false });
   if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
   return r;
 }
@@ -169,7 +170,8 @@ function main(): void {
     .option('allow-tf32', { type: 'boolean', default: false, describe: 'with --from-c: f32 dots may use tf32 tensor cores (inputPrecision = tf32; default ieee)' })
     .option('arch', { type: 'string', describe: 'with --to-ptx: the GPU architecture, sm_80 (default) or sm_90a', requiresArg: true })
     .option('num-warps', { type: 'number', describe: 'with --to-ptx: warps per program for tt-level input (default 4)', requiresArg: true })
-    .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes) as JSON', requiresArg: true });
+    .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes, CTAs per SM) as JSON', requiresArg: true })
+    .option('residency-hint', { type: 'boolean', default: true, describe: 'with --to-ptx: ask the launcher for fewer CTAs per SM where scattered loads gain from it (--no-residency-hint: as many as fit)' });
   for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
   const argv = y
     .strictOptions()

@@ -25,6 +25,8 @@ export interface PtxOptions {
   arch: Arch;
   /** Warps per program when the module is still tt-level (default 4). */
   numWarps?: number;
+  /** Compute each kernel's residency hint, `ctas_per_sm` in the metadata (default true). */
+  residencyHint?: boolean;
 }
 
 /** The passes a module still needs before lowering: the whole default pipeline for tt IR, the tail for ttg IR. */
@@ -53,7 +55,7 @@ export interface PtxResult {
 export function compileToPtx(module: Operation, opts: PtxOptions): PtxResult {
   const prep = preparationPipeline(module, opts.numWarps ?? 4);
   if (prep) runOrThrow(module, prep);
-  const { module: nvptx, kernels } = lowerToNvptx(module, { arch: opts.arch });
+  const { module: nvptx, kernels } = lowerToNvptx(module, { arch: opts.arch, residencyHint: opts.residencyHint });
   return { ptx: printPtx(nvptx, opts.arch), kernels, nvptx };
 }
 
@@ -65,6 +67,7 @@ export function metadataJson(kernels: readonly KernelInfo[], arch: Arch): string
     num_warps: k.numWarps,
     threads_per_block: k.numWarps * k.threadsPerWarp,
     shared_bytes: k.sharedBytes,
+    ...(k.ctasPerSM ? { ctas_per_sm: k.ctasPerSM } : {}),
     params: k.params.map((p) => ({ name: p.name, kind: p.kind, type: p.type, ...(p.divisibility ? { divisibility: p.divisibility } : {}) })),
   });
   const first = one(kernels[0]);

@@ -25,6 +25,8 @@ import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
 import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
+import { residencyHint } from './residency.js';
+import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 /** Every non-elementwise rule, by op name. */
 const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...CONTROL_RULES };
@@ -46,11 +48,15 @@ export interface KernelInfo {
   numWarps: number;
   threadsPerWarp: number;
   sharedBytes: number;
+  /** CTAs per SM the launcher should keep resident (see residency.ts); absent: as many as fit. */
+  ctasPerSM?: number;
 }
 
 /** Options of the nvptx lowering. */
 export interface NvptxOptions {
   arch: Arch;
+  /** Compute each kernel's residency hint (default true). */
+  residencyHint?: boolean;
 }
 
 /** Applies an elementwise rule register by register (scalar operands are reused for every register). */
@@ -105,7 +111,7 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
 }
 
 /** Lowers one kernel into `module`'s body; returns its launch description. */
-function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number): KernelInfo {
+function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number, axis: AxisInfoAnalysis | null): KernelInfo {
   const name = (fn.getAttr('sym_name') as StringAttr).value;
   const body = fn.region(0);
   const entry = body.entry;
@@ -129,6 +135,8 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   });
   kernel.setAttr('nvptx.kernel', UnitAttr.get());
   kernel.setAttr('nvptx.reqntid', IntegerAttr.get(numWarps * threadsPerWarp, I32));
+  const hint = axis && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes);
+  if (hint) kernel.setAttr('nvptx.ctas_per_sm', IntegerAttr.get(hint.ctasPerSM, I32));
   const region = kernel.region(0);
   const prologue = region.addBlock(new Block(paramTypes));
   const start = new Block();
@@ -142,7 +150,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     b.setInsertionPointToEnd(dest);
     for (const op of src) lowerOp(ctx, op);
   }
-  return { name, params, numWarps, threadsPerWarp, sharedBytes };
+  return { name, params, numWarps, threadsPerWarp, sharedBytes, ...(hint ? { ctasPerSM: hint.ctasPerSM } : {}) };
 }
 
 /** The result of lowering a module: the nvptx-dialect module and one description per kernel. */
@@ -166,10 +174,11 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   const body = out.region(0).addBlock(new Block());
   out.setAttr('nvptx.arch', StringAttr.get(opts.arch));
   const kernels: KernelInfo[] = [];
+  const axis = opts.residencyHint !== false && sharedBytes > 0 ? new AxisInfoAnalysis(module) : null;
   for (const op of module.region(0).entry ?? []) {
     if (op.name !== 'tt.func') continue;
     if (op.getAttr('sym_visibility') instanceof StringAttr && (op.getAttr('sym_visibility') as StringAttr).value === 'private') continue;
-    kernels.push(lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes));
+    kernels.push(lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis));
   }
   if (!kernels.length) throw targetError(module, 'has no public tt.func to compile');
   const result = runPipeline(out, 'cse,dce', { reproducerDir: null });

@@ -230,6 +230,7 @@ function printKernel(kernel: Operation, index: number): string {
     for (const op of b) printOp(k, op);
   });
   const reqntid = kernel.getAttr('nvptx.reqntid') as IntegerAttr;
+  const ctasPerSM = kernel.getAttr('nvptx.ctas_per_sm');
   const params = entry.args.map((a, i) => paramDecl(kernel, name, a.type, i));
   return [
     `\t// .globl\t${name}`,
@@ -238,6 +239,7 @@ function printKernel(kernel: Operation, index: number): string {
     ')',
     `.reqntid ${reqntid.value}, 1, 1`,
     `.maxnreg ${maxRegisters(Number(reqntid.value))}`,
+    ...(ctasPerSM instanceof IntegerAttr ? [`// residency hint: ${ctasPerSM.value} CTAs per SM (ctas_per_sm in the launch metadata)`] : []),
     '{',
     ...regs.declarations(),
     '',

@@ -104,14 +104,15 @@ def run_size(case, size, k, seed, opts, report):
                'triton_us': tri_us, 'ours_gbps': gbps(nbytes, ours_us), 'triton_gbps': gbps(nbytes, tri_us),
                'ratio': (tri_us / ours_us) if tri_us else None, 'ours_min_us': ours_min, 'triton_min_us': tri_min,
                'bytes': nbytes, 'regs': k.regs, 'local_bytes': k.local_bytes, 'threads': k.threads,
-               'shared_bytes': k.shared, 'correct': ok}
+               'shared_bytes': k.shared, 'resident_ctas': k.resident_ctas, 'ctas_per_sm_hint': k.ctas_per_sm,
+               'carveout_percent': k.carveout, 'correct': ok}
         flops = case.flops(size) if hasattr(case, 'flops') else None
         if flops:
             row['ours_tflops'] = flops / ours_us / 1e6
             row['triton_tflops'] = flops / tri_us / 1e6 if tri_us else None
         report['timings'].append(row)
         rate = (lambda us: f'{flops / us / 1e6:7.1f} TFLOP/s') if flops else (lambda us: f'{gbps(nbytes, us):7.1f} GB/s')
-        log(f'TIME  {label} ours {ours_us:9.2f} us {rate(ours_us)} regs {k.regs} local {k.local_bytes}'
+        log(f'TIME  {label} ours {ours_us:9.2f} us {rate(ours_us)} regs {k.regs} local {k.local_bytes} ctas/SM {k.resident_ctas}'
             + (f' | triton {tri_us:9.2f} us {rate(tri_us)} | ratio {row["ratio"]:.3f}' if tri_us else ''))
     return ok
 

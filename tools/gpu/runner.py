@@ -33,6 +33,10 @@ CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
 CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3
 CU_FUNC_ATTRIBUTE_NUM_REGS = 4
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
+CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81
+# Shared memory the system keeps per resident CTA (sm_80 and later).
+RESERVED_SHARED_PER_CTA = 1024
 CU_JIT_INFO_LOG_BUFFER = 3
 CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4
 CU_JIT_ERROR_LOG_BUFFER = 5
@@ -184,6 +188,9 @@ class Kernel:
         if self.shared > DEFAULT_SHARED_LIMIT:
             check(cu.cuFuncSetAttribute(self.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                         self.shared), 'cuFuncSetAttribute(max dynamic shared)')
+        self.ctas_per_sm = self.meta.get('ctas_per_sm')
+        self.carveout = self._apply_residency_hint(cu) if self.ctas_per_sm else None
+        self.resident_ctas = self.occupancy()
         self.regs = self.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS)
         self.local_bytes = self.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
         self.static_shared = self.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
@@ -207,6 +214,27 @@ class Kernel:
             except CudaError as e:
                 raise CudaError(f'{e}\nJIT log: {err.value.decode(errors="replace").strip()}') from None
         self.jit_log = info.value.decode(errors='replace').strip()
+
+    def _apply_residency_hint(self, cu):
+        """Realizes the metadata's `ctas_per_sm` with the shared memory carveout: the percentage of the
+        SM's shared memory that holds that many CTAs (the driver rounds it up to a size the SM supports,
+        and gives the rest of the unified storage to L1). Returns the percentage."""
+        dev, per_sm = ctypes.c_int(), ctypes.c_int()
+        check(cu.cuCtxGetDevice(ctypes.byref(dev)), 'cuCtxGetDevice')
+        check(cu.cuDeviceGetAttribute(ctypes.byref(per_sm), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, dev),
+              'cuDeviceGetAttribute(max shared per SM)')
+        want = int(self.ctas_per_sm) * (self.shared + RESERVED_SHARED_PER_CTA)
+        percent = max(1, min(100, -(-want * 100 // per_sm.value)))
+        check(cu.cuFuncSetAttribute(self.function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent),
+              'cuFuncSetAttribute(preferred shared memory carveout)')
+        return percent
+
+    def occupancy(self):
+        """CTAs of this kernel an SM holds at once, as the driver computes it (carveout included)."""
+        n = ctypes.c_int()
+        check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(n), self.function, self.threads, self.shared),
+              'cuOccupancyMaxActiveBlocksPerMultiprocessor')
+        return n.value
 
     def attribute(self, attr):
         """An integer CUfunction_attribute of the loaded kernel."""
@@ -247,7 +275,8 @@ class Kernel:
     def describe(self):
         """A one-line summary: name, threads, shared memory, registers, local memory."""
         return (f'{self.name}: {self.threads} threads/block, {self.shared} B dynamic shared, {self.regs} regs, '
-                f'{self.local_bytes} B local, {self.static_shared} B static shared')
+                f'{self.local_bytes} B local, {self.static_shared} B static shared, {self.resident_ctas} CTAs/SM'
+                + (f' (hint {self.ctas_per_sm}, carveout {self.carveout}%)' if self.ctas_per_sm else ''))
 
 
 _flush_buffer = None

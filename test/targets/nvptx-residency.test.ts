@@ -1,0 +1,106 @@
+/**
+ * The residency hint (targets/nvptx/residency.ts): which kernels ask the launcher for fewer CTAs
+ * per SM, and how many. Kernels come from Triton-C through the default pipeline, as
+ * `triton-translate --from-c --to-ptx` compiles them.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import '../../dialects/index.js';
+import { compileTritonC } from '../../frontend/triton-c/index.js';
+import type { Operation } from '../../ir/ir.js';
+import { IntegerAttr } from '../../ir/attributes.js';
+import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
+import { compileToPtx, metadataJson } from '../../targets/nvptx/index.js';
+import { maxResidentCtas, residencyHint } from '../../targets/nvptx/residency.js';
+
+const TRANSPOSE = `
+__global__ void transpose(float * X, float * Y, int M, int N, int ldx, int ldy) {
+  int rm[TM] = get_program_id(0) * TM + 0 ... TM;
+  int rn[TN] = get_program_id(1) * TN + 0 ... TN;
+  float* px[TM, TN] = X + rm[:, newaxis] * ldx + rn[newaxis, :];
+  float* py[TN, TM] = Y + rm[newaxis, :] + rn[:, newaxis] * ldy;
+  bool checkx[TM, TN] = (rm[:, newaxis] < M) && (rn[newaxis, :] < N);
+  bool checky[TN, TM] = (rm[newaxis, :] < M) && (rn[:, newaxis] < N);
+  *?(checky)py = ^(*?(checkx)px);
+}`;
+
+/** The same tile transposition, a column of tiles per program in a loop. */
+const TRANSPOSE_LOOP = `
+__global__ void transpose_loop(float * X, float * Y, int M, int ldx, int ldy) {
+  int rm[64] = 0 ... 64;
+  int rn[64] = get_program_id(0) * 64 + 0 ... 64;
+  float* px[64, 64] = X + rm[:, newaxis] * ldx + rn[newaxis, :];
+  float* py[64, 64] = Y + rm[newaxis, :] + rn[:, newaxis] * ldy;
+  for (int k = 0; k < M; k = k + 64) {
+    *py = ^(*px);
+    px = px + 64 * ldx;
+    py = py + 64;
+  }
+}`;
+
+/** A row-wise copy: contiguous 1-D loads. */
+const COPY = `
+__global__ void copy(float * X, float * Y, int n) {
+  int r[1024] = get_program_id(0) * 1024 + 0 ... 1024;
+  bool m[1024] = r < n;
+  *?(m)(Y + r) = *?(m)(X + r);
+}`;
+
+/** Compiles Triton-C to PTX (mutating the module to ttg level) and returns the module and its kernel info. */
+function compile(src: string, defines: Record<string, string>, numWarps: number, residency = true) {
+  const module = compileTritonC(src, 'k.tc', defines);
+  const r = compileToPtx(module, { arch: 'sm_90a', numWarps, residencyHint: residency });
+  return { module, kernel: r.kernels[0], ptx: r.ptx };
+}
+
+/** The first tt.func of a module. */
+function kernelOf(module: Operation): Operation {
+  return [...module.region(0).entry!].find((op) => op.name === 'tt.func')!;
+}
+
+test('a 64x64 f32 transpose with 8 warps asks for 3 CTAs per SM', () => {
+  const { module, kernel, ptx } = compile(TRANSPOSE, { TM: '64', TN: '64' }, 8);
+  assert.is(kernel.sharedBytes, 16384);
+  assert.is(kernel.ctasPerSM, 3);
+  assert.match(ptx, '// residency hint: 3 CTAs per SM');
+  assert.is(JSON.parse(metadataJson([kernel], 'sm_90a')).ctas_per_sm, 3);
+  const hint = residencyHint(kernelOf(module), new AxisInfoAnalysis(module), 'sm_90a', 8, kernel.sharedBytes);
+  assert.equal(hint, { ctasPerSM: 3, scatteredLoadBytes: 64 * 64 * 4 });
+});
+
+test('the hint scales with the tile: 32x32 asks for 12, 16x32 for 24 (16 fit by warps: none)', () => {
+  assert.is(compile(TRANSPOSE, { TM: '32', TN: '32' }, 4).kernel.ctasPerSM, 12);
+  // 2 KiB per CTA -> 24 CTAs, but only 16 CTAs of 4 warps fit in an SM's 64 warps.
+  assert.is(compile(TRANSPOSE, { TM: '16', TN: '32' }, 4).kernel.ctasPerSM, undefined);
+});
+
+test('rows of 512 bytes or more are not scattered: no hint', () => {
+  assert.is(compile(TRANSPOSE, { TM: '128', TN: '128' }, 8).kernel.ctasPerSM, undefined);
+  assert.is(compile(TRANSPOSE, { TM: '32', TN: '128' }, 4).kernel.ctasPerSM, undefined);
+});
+
+test('a loop around the loads, contiguous loads, or residencyHint = false: no hint', () => {
+  const loop = compile(TRANSPOSE_LOOP, {}, 8);
+  assert.ok(loop.kernel.sharedBytes > 0, 'the loop kernel exchanges through shared memory');
+  assert.is(loop.kernel.ctasPerSM, undefined);
+  assert.is(compile(COPY, {}, 4).kernel.ctasPerSM, undefined);
+  const off = compile(TRANSPOSE, { TM: '64', TN: '64' }, 8, false);
+  assert.is(off.kernel.ctasPerSM, undefined);
+  assert.not.match(off.ptx, 'residency hint');
+  assert.not.ok('ctas_per_sm' in JSON.parse(metadataJson([off.kernel], 'sm_90a')));
+});
+
+test('without shared memory the carveout cannot bound residency: no hint', () => {
+  const { module } = compile(TRANSPOSE, { TM: '64', TN: '64' }, 8);
+  assert.ok(module.getAttr('ttg.shared') instanceof IntegerAttr);
+  assert.is(residencyHint(kernelOf(module), new AxisInfoAnalysis(module), 'sm_90a', 8, 0), null);
+});
+
+test('maxResidentCtas: bounded by warps, CTAs and shared memory (plus 1 KiB per CTA)', () => {
+  assert.is(maxResidentCtas('sm_90a', 8, 16384), 8); // 64 warps / 8
+  assert.is(maxResidentCtas('sm_90a', 1, 0), 32); // the CTA limit
+  assert.is(maxResidentCtas('sm_90a', 8, 65536), 3); // 228 KiB / 65 KiB
+  assert.is(maxResidentCtas('sm_80', 4, 65536), 2); // 164 KiB / 65 KiB
+});
+
+test.run();
