@@ -25,7 +25,7 @@ import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
 import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
-import { residencyHint } from './residency.js';
+import { registerBudget, residencyHint } from './residency.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 /** Every non-elementwise rule, by op name. */
@@ -137,6 +137,8 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   kernel.setAttr('nvptx.reqntid', IntegerAttr.get(numWarps * threadsPerWarp, I32));
   const hint = axis && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes);
   if (hint) kernel.setAttr('nvptx.ctas_per_sm', IntegerAttr.get(hint.ctasPerSM, I32));
+  const maxnreg = registerBudget(fn, opts.arch, numWarps, sharedBytes);
+  if (maxnreg) kernel.setAttr('nvptx.maxnreg', IntegerAttr.get(maxnreg, I32));
   const region = kernel.region(0);
   const prologue = region.addBlock(new Block(paramTypes));
   const start = new Block();

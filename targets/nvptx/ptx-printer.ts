@@ -212,6 +212,7 @@ function paramDecl(kernel: Operation, name: string, t: Type, k: number): string 
  * The register budget per thread: all of a multiprocessor's 64K registers for one CTA, at most
  * 255, in multiples of 8. Stated explicitly because ptxas otherwise sometimes falls back to 32
  * registers and spills everything in kernels with very many live values (seen with 256 threads).
+ * A kernel's `nvptx.maxnreg` (residency.ts's `registerBudget`) replaces it.
  */
 const maxRegisters = (threads: number): number => Math.min(255, Math.floor(65536 / threads / 8) * 8);
 
@@ -231,6 +232,7 @@ function printKernel(kernel: Operation, index: number): string {
   });
   const reqntid = kernel.getAttr('nvptx.reqntid') as IntegerAttr;
   const ctasPerSM = kernel.getAttr('nvptx.ctas_per_sm');
+  const budget = kernel.getAttr('nvptx.maxnreg');
   const params = entry.args.map((a, i) => paramDecl(kernel, name, a.type, i));
   return [
     `\t// .globl\t${name}`,
@@ -238,7 +240,7 @@ function printKernel(kernel: Operation, index: number): string {
     params.join(',\n'),
     ')',
     `.reqntid ${reqntid.value}, 1, 1`,
-    `.maxnreg ${maxRegisters(Number(reqntid.value))}`,
+    `.maxnreg ${budget instanceof IntegerAttr ? budget.value : maxRegisters(Number(reqntid.value))}`,
     ...(ctasPerSM instanceof IntegerAttr ? [`// residency hint: ${ctasPerSM.value} CTAs per SM (ctas_per_sm in the launch metadata)`] : []),
     '{',
     ...regs.declarations(),

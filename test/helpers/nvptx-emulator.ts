@@ -6,8 +6,9 @@
  * register packing moves, `setp.eq`, and `ldmatrix` with the PTX ISA's fragment layout: for
  * matrix q, lanes 8q..8q+7 give the addresses of its rows 0-7 (8 b16 elements each), and lane t
  * receives elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1), or with `.trans` (2(t%4), t/4) and
- * (2(t%4)+1, t/4). For tf32 tensor cores: `cvt.rna.tf32.f32` (round to 10 mantissa bits, ties
- * away from zero) and `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32` with the ISA's
+ * (2(t%4)+1, t/4). For tf32 tensor cores: `mov.b32` of the f32 operands and
+ * `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, which uses the operands' tf32 bits (sign,
+ * exponent, upper 10 mantissa bits: rounded toward zero) and the ISA's
  * fragments (g = lane / 4, t = lane % 4): a0-a3 = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4);
  * b0-b1 = B(t, g), B(t+4, g); c0-c3 = C(g, 2t), C(g, 2t+1), C(g+8, 2t), C(g+8, 2t+1).
  * Anything else throws, naming the op. Values are bit patterns (numbers).
@@ -61,11 +62,8 @@ const toFloat = (b: number): number => ((U32[0] = b), F32[0]);
 /** The bit pattern of `v` rounded to f32. */
 const toBits = (v: number): number => ((F32[0] = v), U32[0]);
 
-/** `cvt.rna.tf32.f32`: keeps 10 mantissa bits, rounding to nearest with ties away from zero (NaN and infinities unchanged). */
-function roundTf32(b: number): number {
-  if (((b >>> 23) & 0xff) === 0xff) return b;
-  return u32((b + 0x1000) & 0xffffe000);
-}
+/** The tf32 value a tensor core reads from f32 bits `b`: the low 13 mantissa bits dropped (rounded toward zero). */
+const truncateTf32 = (b: number): number => u32(b & 0xffffe000);
 
 /** Integer ops by name and ptx suffix. */
 function arith(op: Operation, a: number, b: number): number {
@@ -122,9 +120,9 @@ function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (
       if (!(v instanceof IntegerAttr)) throw new Error('emulator: only integer and f32 immediates');
       return each((t) => regs[t].set(op.result(0), Number(v.value)));
     }
-    case 'nvptx.cvt':
-      if (ptxOf(op) !== 'rna.tf32.f32') throw new Error(`emulator: unsupported cvt '${ptxOf(op)}'`);
-      return each((t) => regs[t].set(op.result(0), roundTf32(operand(t, 0))));
+    case 'nvptx.mov':
+      if (ptxOf(op) !== 'b32') throw new Error(`emulator: unsupported mov '${ptxOf(op)}'`);
+      return each((t) => regs[t].set(op.result(0), operand(t, 0)));
     case 'nvptx.mma':
       return mmaTf32(op, threads, regs, get);
     case 'nvptx.sreg':
@@ -186,7 +184,7 @@ function ldmatrix(op: Operation, threads: number, regs: Map<Value, number>[], ge
   }
 }
 
-/** `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, warp by warp: D = A x B + C in f32 (the operands hold tf32 values). */
+/** `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, warp by warp: D = A x B + C in f32, A and B read as tf32. */
 function mmaTf32(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number): void {
   if (ptxOf(op) !== 'sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32') throw new Error(`emulator: unsupported mma '${ptxOf(op)}'`);
   for (let w = 0; w * 32 < threads; w++) {
@@ -194,10 +192,11 @@ function mmaTf32(op: Operation, threads: number, regs: Map<Value, number>[], get
     const B = Array.from({ length: 8 }, () => new Array<number>(8).fill(NaN));
     const C = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));
     const r = (lane: number, k: number) => toFloat(get(w * 32 + lane, op.operand(k)));
+    const tf = (lane: number, k: number) => toFloat(truncateTf32(get(w * 32 + lane, op.operand(k))));
     for (let lane = 0; lane < 32; lane++) {
       const [g, t] = [lane >> 2, lane & 3];
-      [[g, t], [g + 8, t], [g, t + 4], [g + 8, t + 4]].forEach(([i, k], j) => (A[i][k] = r(lane, j)));
-      [[t, g], [t + 4, g]].forEach(([k, j], q) => (B[k][j] = r(lane, 4 + q)));
+      [[g, t], [g + 8, t], [g, t + 4], [g + 8, t + 4]].forEach(([i, k], j) => (A[i][k] = tf(lane, j)));
+      [[t, g], [t + 4, g]].forEach(([k, j], q) => (B[k][j] = tf(lane, 4 + q)));
       [[g, 2 * t], [g, 2 * t + 1], [g + 8, 2 * t], [g + 8, 2 * t + 1]].forEach(([i, j], q) => (C[i][j] = r(lane, 6 + q)));
     }
     for (let lane = 0; lane < 32; lane++) {

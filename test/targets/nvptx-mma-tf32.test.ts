@@ -1,6 +1,6 @@
 /**
  * The target's tf32 tensor-core path, emulated thread by thread (test/helpers/nvptx-emulator.ts,
- * whose `mma.sync.m16n8k8` tf32 and `cvt.rna.tf32.f32` follow the PTX ISA): A and B (f32) are
+ * whose `mma.sync.m16n8k8` tf32 follows the PTX ISA and reads its f32 operands as tf32): A and B (f32) are
  * loaded, stored to shared memory, read into `#ttg.dot_op<{kWidth = 1}>` operands (directly, or B
  * through a `ttg.memdesc_trans` view; operands contiguous along K with ldmatrix, the others with
  * ld.shared), multiplied by `tt.dot ... inputPrecision = tf32` on an

@@ -11,7 +11,7 @@ import type { Operation } from '../../ir/ir.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { compileToPtx, metadataJson } from '../../targets/nvptx/index.js';
-import { maxResidentCtas, residencyHint } from '../../targets/nvptx/residency.js';
+import { maxResidentCtas, registerBudget, residencyHint } from '../../targets/nvptx/residency.js';
 
 const TRANSPOSE = `
 __global__ void transpose(float * X, float * Y, int M, int N, int ldx, int ldy) {
@@ -46,9 +46,29 @@ __global__ void copy(float * X, float * Y, int n) {
   *?(m)(Y + r) = *?(m)(X + r);
 }`;
 
+/** The seeds' matmul loop (examples/triton-c/matmul.tc, without the tutorial's comments). */
+const MATMUL = `
+__global__ void dot(TYPE * A, TYPE * B, TYPE * C, int M, int N, int K, int lda __multipleof(8), int ldb __multipleof(8), int ldc __multipleof(8)) {
+  int rm[TM] = get_program_id(0) * TM + 0 ... TM;
+  int rn[TN] = get_program_id(1) * TN + 0 ... TN;
+  int rk[TK] = 0 ... TK;
+  float c[TM, TN] = 0;
+  TYPE* pa[TM, TK] = A + rk[newaxis, :] * 1 + rm[:, newaxis] * lda;
+  TYPE* pb[TK, TN] = B + rk[:, newaxis] * ldb + rn[newaxis, :] * 1;
+  for (int k = K; k > 0; k -= TK) {
+    TYPE a[TM, TK] = *pa;
+    TYPE b[TK, TN] = *pb;
+    c += a @ b;
+    pa = pa + TK * 1;
+    pb = pb + TK * ldb;
+  }
+  TYPE* pc[TM, TN] = C + rn[newaxis, :] + rm[:, newaxis] * ldc;
+  *pc = c;
+}`;
+
 /** Compiles Triton-C to PTX (mutating the module to ttg level) and returns the module and its kernel info. */
-function compile(src: string, defines: Record<string, string>, numWarps: number, residency = true) {
-  const module = compileTritonC(src, 'k.tc', defines);
+function compile(src: string, defines: Record<string, string>, numWarps: number, residency = true, allowTf32 = false) {
+  const module = compileTritonC(src, 'k.tc', defines, { allowTf32 });
   const r = compileToPtx(module, { arch: 'sm_90a', numWarps, residencyHint: residency });
   return { module, kernel: r.kernels[0], ptx: r.ptx };
 }
@@ -101,6 +121,30 @@ test('maxResidentCtas: bounded by warps, CTAs and shared memory (plus 1 KiB per 
   assert.is(maxResidentCtas('sm_90a', 1, 0), 32); // the CTA limit
   assert.is(maxResidentCtas('sm_90a', 8, 65536), 3); // 228 KiB / 65 KiB
   assert.is(maxResidentCtas('sm_80', 4, 65536), 2); // 164 KiB / 65 KiB
+});
+
+test('registerBudget: a 128x128 tensor-core tile on 8 warps with room for two CTAs gets 128 registers', () => {
+  for (const [type, tf32] of [['half', false], ['float', true]] as const) {
+    const { module, kernel, ptx } = compile(MATMUL, { TYPE: type, TM: '128', TN: '128', TK: '32' }, 8, true, tf32);
+    assert.ok(maxResidentCtas('sm_90a', 8, kernel.sharedBytes) >= 2, `${type}: shared memory holds two CTAs`);
+    assert.is(registerBudget(kernelOf(module), 'sm_90a', 8, kernel.sharedBytes), 128, type);
+    assert.match(ptx, '.maxnreg 128\n');
+  }
+});
+
+test('registerBudget: none without tensor cores, with 4 warps, or when accumulators need more than half', () => {
+  // f32 without tf32 stays on FMA: no mma accumulator.
+  const fma = compile(MATMUL, { TYPE: 'float', TM: '128', TN: '128', TK: '32' }, 8);
+  assert.is(registerBudget(kernelOf(fma.module), 'sm_90a', 8, fma.kernel.sharedBytes), null);
+  assert.match(fma.ptx, '.maxnreg 255\n');
+  // 4 warps: two CTAs fit in 255 registers each already.
+  const small = compile(MATMUL, { TYPE: 'half', TM: '64', TN: '64', TK: '32' }, 4);
+  assert.is(registerBudget(kernelOf(small.module), 'sm_90a', 4, small.kernel.sharedBytes), null);
+  // 128x256 on 8 warps: 128 accumulator registers per thread, all of a two-CTA budget.
+  const big = compile(MATMUL, { TYPE: 'half', TM: '128', TN: '256', TK: '32' }, 8);
+  assert.is(registerBudget(kernelOf(big.module), 'sm_90a', 8, big.kernel.sharedBytes), null);
+  // Shared memory for one CTA only.
+  assert.is(registerBudget(kernelOf(big.module), 'sm_90a', 8, 150 * 1024), null);
 });
 
 test.run();
