@@ -24,11 +24,11 @@
  * 2 CTAs per SM, 883 us.
  */
 import type { Operation } from '../../ir/ir.js';
-import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { pointeeBits, shapePerCTA, tensorPtrOf } from '../../passes/support/coalesce-access.js';
 import type { Arch } from './emitter.js';
+import { isMmaDot } from './mma.js';
 
 /** Bytes of scattered loads per SM that keep DRAM busy: about its bandwidth per SM times a loaded access's latency. */
 export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
@@ -111,9 +111,8 @@ const REGISTERS_PER_SM = 65536;
 function mmaAccumulatorRegisters(fn: Operation, threads: number): number {
   let regs = 0;
   fn.walk((op) => {
-    if (op.name !== 'tt.dot') return;
-    const t = op.result(0).type;
-    if (!(t instanceof RankedTensorType) || !isLayout(t.encoding, NVIDIA_MMA)) return;
+    if (op.name !== 'tt.dot' || !isMmaDot(op)) return;
+    const t = op.result(0).type as RankedTensorType;
     regs += Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
   }, 'pre');
   return regs;

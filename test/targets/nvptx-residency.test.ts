@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../dialects/index.js';
 import { compileTritonC } from '../../frontend/triton-c/index.js';
+import { exampleSource } from '../helpers/tc-kernels.js';
 import type { Operation } from '../../ir/ir.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
@@ -46,25 +47,8 @@ __global__ void copy(float * X, float * Y, int n) {
   *?(m)(Y + r) = *?(m)(X + r);
 }`;
 
-/** The seeds' matmul loop (examples/triton-c/matmul.tc, without the tutorial's comments). */
-const MATMUL = `
-__global__ void dot(TYPE * A, TYPE * B, TYPE * C, int M, int N, int K, int lda __multipleof(8), int ldb __multipleof(8), int ldc __multipleof(8)) {
-  int rm[TM] = get_program_id(0) * TM + 0 ... TM;
-  int rn[TN] = get_program_id(1) * TN + 0 ... TN;
-  int rk[TK] = 0 ... TK;
-  float c[TM, TN] = 0;
-  TYPE* pa[TM, TK] = A + rk[newaxis, :] * 1 + rm[:, newaxis] * lda;
-  TYPE* pb[TK, TN] = B + rk[:, newaxis] * ldb + rn[newaxis, :] * 1;
-  for (int k = K; k > 0; k -= TK) {
-    TYPE a[TM, TK] = *pa;
-    TYPE b[TK, TN] = *pb;
-    c += a @ b;
-    pa = pa + TK * 1;
-    pb = pb + TK * ldb;
-  }
-  TYPE* pc[TM, TN] = C + rn[newaxis, :] + rm[:, newaxis] * ldc;
-  *pc = c;
-}`;
+/** The seeds' matmul (examples/triton-c/matmul.tc). */
+const MATMUL = exampleSource('matmul.tc');
 
 /** Compiles Triton-C to PTX (mutating the module to ttg level) and returns the module and its kernel info. */
 function compile(src: string, defines: Record<string, string>, numWarps: number, residency = true, allowTf32 = false) {
