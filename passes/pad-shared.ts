@@ -1,7 +1,7 @@
 /**
  * `pad-shared`: for every shared buffer (`ttg.local_alloc` in `#ttg.shared_memory` with a
- * `#ttg.swizzled_shared` encoding of rank 2), chooses the swizzle under which the accesses to it
- * take the fewest shared-memory wavefronts, and records it in the encoding of the alloc and of
+ * `#ttg.swizzled_shared` encoding of rank 2), chooses the swizzle or padding under which the
+ * accesses to it take the fewest shared-memory wavefronts, and records it in the encoding of the alloc and of
  * every memdesc derived from it (views, loop-carried values).
  *
  * The accesses are every st.shared, ld.shared, cp.async and ldmatrix the NVPTX target issues for
@@ -10,7 +10,10 @@
  * Candidates keep the buffer's order: unswizzled, and every vec (at most 16 bytes, dividing the
  * row), perPhase in {1, 2, 4, 8} and maxPhase in {2, .., 16} (at most the row's vectors). Ties
  * go to Triton's mma-operand swizzle when ldmatrix reads the buffer, then to the smallest
- * swizzle (maxPhase, then vec, then perPhase). Buffers of other encodings (nvmma_shared), and
+ * swizzle (maxPhase, then vec, then perPhase). Padding is the other kind of candidate:
+ * `#ttg.padded_shared<[row:+P]>`, P elements (1 to 16 bytes) after each row of the tile in its
+ * order. It costs memory, so it wins only with strictly fewer wavefronts than every swizzle, as
+ * for narrow tiles read across rows, where a swizzle has too few vectors per row to spread. Buffers of other encodings (nvmma_shared), and
  * buffers nothing reads or writes, are left alone. An access through a `ttg.memdesc_trans` view
  * is costed in the alloc's coordinates (the stores of the loaded rows and the ldmatrix of the
  * transposed operand choose one swizzle together), and the view gets the chosen encoding
@@ -21,6 +24,7 @@ import type { Operation, Value } from '../ir/ir.js';
 import { MemDescType } from '../dialects/ttg/types.js';
 import { SWIZZLED_SHARED, isLayout } from '../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
+import { orderedBases, PaddedSharedAttr } from '../dialects/ttg/padded-shared.js';
 import { elementBytes } from './support/alloc-shared-scratch.js';
 import { bufferCost, type AccessCost, type TileAccess } from './support/bank-conflicts.js';
 import { bufferGroups, encodingRank, tileAccessOf, tileShapeOf, viewEncoding, viewOrigin, type BufferGroup, type ViewOrigin } from './support/shared-accesses.js';
@@ -55,24 +59,40 @@ export function tritonMmaSwizzle(enc: StructAttr, tileShape: readonly number[], 
   return withSwizzle(enc, Math.max(1, Math.floor(16 / elemBytes)), perPhase, Math.max(1, Math.floor(8 / perPhase)));
 }
 
+/** The padded candidates of a tile: 1 to 16 bytes of padding after each row, in the tile's order. */
+export function paddingCandidates(enc: StructAttr, tileShape: readonly number[], elemBytes: number): PaddedSharedAttr[] {
+  const order = enc.ints('order');
+  if (tileShape.length !== 2 || order.length !== 2) return [];
+  const row = tileShape[order[0]];
+  const offset = orderedBases(order, tileShape);
+  return [1, 2, 4, 8, 16].filter((p) => p * elemBytes <= 16).map((p) => PaddedSharedAttr.get([{ interval: row, padding: p }], offset));
+}
+
 /** The cheapest candidate for `accesses` and its cost (null when no candidate can serve them). */
-export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], elemBytes: number, accesses: readonly TileAccess[]): { enc: StructAttr; cost: AccessCost } | null {
-  let best: { enc: StructAttr; cost: AccessCost } | null = null;
+export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], elemBytes: number, accesses: readonly TileAccess[]): { enc: Attribute; cost: AccessCost } | null {
+  let best: { enc: Attribute; cost: AccessCost } | null = null;
   for (const cand of swizzleCandidates(enc, tileShape, elemBytes)) {
     const cost = bufferCost(accesses, cand);
     if (cost && (!best || cost.wavefronts < best.cost.wavefronts)) best = { enc: cand, cost };
   }
-  if (!best || !accesses.some((a) => a.kind === 'ldmatrix')) return best;
-  const triton = tritonMmaSwizzle(enc, tileShape, elemBytes);
-  const cost = bufferCost(accesses, triton);
-  return cost && cost.wavefronts === best.cost.wavefronts ? { enc: triton, cost } : best;
+  if (best && accesses.some((a) => a.kind === 'ldmatrix')) {
+    const triton = tritonMmaSwizzle(enc, tileShape, elemBytes);
+    const cost = bufferCost(accesses, triton);
+    if (cost && cost.wavefronts === best.cost.wavefronts) best = { enc: triton, cost };
+  }
+  // Padding costs memory: it must beat every swizzle.
+  for (const cand of paddingCandidates(enc, tileShape, elemBytes)) {
+    const cost = bufferCost(accesses, cand);
+    if (cost && (!best || cost.wavefronts < best.cost.wavefronts)) best = { enc: cand, cost };
+  }
+  return best;
 }
 
 /**
  * The encoding value `v` of a group must have when its allocs have `enc` (`enc` itself, or
  * transposed for a `ttg.memdesc_trans` view), or why it cannot be given.
  */
-function encodingOfValue(v: Value, enc: StructAttr, memo: Map<Value, ViewOrigin | string>): Attribute | null | string {
+function encodingOfValue(v: Value, enc: Attribute, memo: Map<Value, ViewOrigin | string>): Attribute | null | string {
   const origin = viewOrigin(v, memo);
   return typeof origin === 'string' ? origin : viewEncoding(origin, enc);
 }
@@ -133,7 +153,7 @@ function run(func: Operation, ctx: PassContext): void {
 /** The `pad-shared` pass. */
 export const padShared: PassDecl = {
   name: 'pad-shared',
-  summary: 'Choose the swizzle of every shared buffer that makes its accesses take the fewest bank wavefronts',
+  summary: 'Choose the swizzle (or row padding) of every shared buffer that makes its accesses take the fewest bank wavefronts',
   anchor: 'function',
   statistics: {
     'buffers-visited': 'number of swizzled shared buffers (or groups of buffers sharing memdescs) examined',

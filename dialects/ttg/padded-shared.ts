@@ -7,7 +7,7 @@
  * `offset` form; so does this printer.
  *
  * Element index `i` (the position of a coordinate under the linear map) is stored at
- * `i + sum over pairs of (i >> log2 I) << log2 P`.
+ * `i + sum over pairs of (i >> log2 I) << log2 P` (shared-layout.ts's `padIndex`).
  */
 import type { AsmParser, AsmPrinter } from '../../ir/asm.js';
 import { DialectAttr } from '../../ir/attributes.js';
@@ -65,13 +65,6 @@ export class PaddedSharedAttr extends DialectAttr {
   /** The tensor rank the layout describes. */
   get rank(): number {
     return this.offset[0]?.length ?? 0;
-  }
-
-  /** Where unpadded element index `i` is stored. */
-  paddedIndex(i: number): number {
-    let out = i;
-    for (const { interval, padding } of this.pairs) out += Math.floor(i / interval) * padding;
-    return out;
   }
 
   override aliasName(): string | null {

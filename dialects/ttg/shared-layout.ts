@@ -11,11 +11,17 @@
  * and the tile is otherwise stored in `order` (row-major when order = [1, 0]). With power-of-two
  * dims the map is linear over GF(2): an offset is the XOR of what each set coordinate bit adds
  * (`sharedOffsetBases`), which the target splits into a per-thread and a per-register part.
+ *
+ * `#ttg.padded_shared<[I:+P, ..] {offset = ..}>` (padded-shared.ts): the `offset` bases place
+ * each bit of an element index, so the index is linear too (each coordinate bit moves one index
+ * bit), and the offset is the index with P elements added after every I (`padIndex`). The
+ * target adds a per-thread and a per-register part, each padded on its own: their index bits are
+ * disjoint, and padding is additive over disjoint bits.
  */
 import type { Attribute } from '../../ir/attributes.js';
 import { isLayout, SWIZZLED_SHARED } from './layout-attrs.js';
 import { StructAttr } from './struct-attr.js';
-import { PaddedSharedAttr } from './padded-shared.js';
+import { PaddedSharedAttr, type PaddingInterval } from './padded-shared.js';
 
 /** The fields of a swizzled shared encoding, with the order as given. */
 export interface Swizzle {
@@ -25,11 +31,23 @@ export interface Swizzle {
   order: readonly number[];
 }
 
-/** The swizzle parameters of `enc` (an unswizzled row-major tile when `enc` is not swizzled_shared). */
+/**
+ * The swizzle parameters of `enc`: a padded layout's are its (rank) dims in the order its offset
+ * bases first move them, unswizzled; anything else is an unswizzled row-major tile of `rank`.
+ */
 export function swizzleOf(enc: Attribute | null, rank: number): Swizzle {
   if (isLayout(enc, SWIZZLED_SHARED)) {
     const s = enc as StructAttr;
     return { vec: s.int('vec'), perPhase: s.int('perPhase'), maxPhase: s.int('maxPhase'), order: s.ints('order') };
+  }
+  if (enc instanceof PaddedSharedAttr) {
+    const order: number[] = [];
+    for (const b of enc.offset) {
+      const d = b.findIndex((x) => x !== 0);
+      if (!order.includes(d)) order.push(d);
+    }
+    for (let d = enc.rank - 1; d >= 0; d--) if (!order.includes(d)) order.push(d);
+    return { vec: 1, perPhase: 1, maxPhase: 1, order };
   }
   return { vec: 1, perPhase: 1, maxPhase: 1, order: Array.from({ length: rank }, (_, k) => rank - 1 - k) };
 }
@@ -41,11 +59,18 @@ export function swizzleOf(enc: Attribute | null, rank: number): Swizzle {
  * permuted likewise (left as they are for a single CTA) and the swizzle fields stay. Every view coordinate then has the offset of the source coordinate it names. Null when
  * `enc` is not a swizzled_shared encoding of `order`'s rank or `order` is not a permutation.
  */
-export function transposedSharedEncoding(enc: Attribute | null, order: readonly number[]): StructAttr | null {
+export function transposedSharedEncoding(enc: Attribute | null, order: readonly number[]): StructAttr | PaddedSharedAttr | null {
+  const rank = order.length;
+  if ([...order].sort((a, b) => a - b).some((d, k) => d !== k)) return null;
+  // A padded view: view dim k is source dim order[k] in every basis; the padding stays.
+  if (enc instanceof PaddedSharedAttr) {
+    if (enc.rank !== rank) return null;
+    const view = (bases: readonly (readonly number[])[]) => bases.map((b) => order.map((d) => b[d]));
+    return PaddedSharedAttr.get(enc.pairs, view(enc.offset), view(enc.block));
+  }
   if (!isLayout(enc, SWIZZLED_SHARED)) return null;
   const s = enc as StructAttr;
-  const rank = order.length;
-  if (s.ints('order').length !== rank || [...order].sort((a, b) => a - b).some((d, k) => d !== k)) return null;
+  if (s.ints('order').length !== rank) return null;
   const viewDimOf = new Array<number>(rank);
   order.forEach((srcDim, k) => (viewDimOf[srcDim] = k));
   const renamed = (dims: readonly number[]) => dims.map((d) => viewDimOf[d]);
@@ -86,15 +111,51 @@ export function swizzledOffset(sw: Swizzle, shape: readonly number[], coords: re
 
 /** The element offset of `coords` in a tile of `shape` under shared encoding `enc`. */
 export function sharedOffset(enc: Attribute | null, shape: readonly number[], coords: readonly number[]): number {
+  if (enc instanceof PaddedSharedAttr) {
+    const bases = paddedIndexBases(enc, shape);
+    if (!bases) throw new Error(`internal error: ${enc} does not place every element of a ${shape.join('x')} tile`);
+    return padIndex(enc.pairs, xorOffset(bases, coords));
+  }
   return swizzledOffset(swizzleOf(enc, shape.length), shape, coords);
+}
+
+/** Where element index `i` sits after `pairs`' padding: P elements after every I. */
+export function padIndex(pairs: readonly PaddingInterval[], i: number): number {
+  let out = i;
+  for (const { interval, padding } of pairs) out += Math.floor(i / interval) * padding;
+  return out;
+}
+
+/** The padding pairs of `enc` (none for other encodings). */
+export function paddingOf(enc: Attribute | null): readonly PaddingInterval[] {
+  return enc instanceof PaddedSharedAttr ? enc.pairs : [];
+}
+
+/**
+ * `bases[d][b]`: the element index bit (a power of two) that bit b of coordinate d sets under a
+ * padded layout, or null when its offset bases do not place each element of `shape` exactly once.
+ */
+function paddedIndexBases(enc: PaddedSharedAttr, shape: readonly number[]): number[][] | null {
+  if (enc.rank !== shape.length || shape.some((n) => n < 1 || (n & (n - 1)) !== 0)) return null;
+  const bases = shape.map((n) => new Array<number>(Math.log2(n)).fill(0));
+  if (enc.offset.length !== bases.reduce((k, b) => k + b.length, 0)) return null;
+  for (let k = 0; k < enc.offset.length; k++) {
+    const d = enc.offset[k].findIndex((x) => x !== 0);
+    const bit = Math.log2(enc.offset[k][d]);
+    if (bit >= bases[d].length || bases[d][bit] !== 0) return null;
+    bases[d][bit] = 2 ** k;
+  }
+  return bases;
 }
 
 /**
  * `bases[d][k]`: the offset contributed by bit k of coordinate d, so that the offset of any
- * coordinate is the XOR of the bases of its set bits. Null when a dim is not a power of two
- * (the map is then not linear and the caller computes offsets directly).
+ * coordinate is the XOR of the bases of its set bits (for a padded layout: its element index,
+ * before `padIndex`). Null when a dim is not a power of two (the map is then not linear and the
+ * caller computes offsets directly), or a padded layout does not place each element once.
  */
 export function sharedOffsetBases(enc: Attribute | null, shape: readonly number[]): number[][] | null {
+  if (enc instanceof PaddedSharedAttr) return paddedIndexBases(enc, shape);
   if (shape.some((n) => n < 1 || (n & (n - 1)) !== 0)) return null;
   const zero = shape.map(() => 0);
   return shape.map((n, d) => {
@@ -118,10 +179,10 @@ export function sharedAllocElems(enc: Attribute | null, shape: readonly number[]
   return (n / tile) * (tile + padding);
 }
 
-/** Why the target and the shared-memory model cannot place elements under `enc`, or null when they can (swizzled_shared). */
+/** Why the target and the shared-memory model cannot place elements under `enc`, or null when they can (swizzled_shared, padded_shared). */
 export function unsupportedSharedEncoding(enc: Attribute | null): string | null {
-  if (enc === null || isLayout(enc, SWIZZLED_SHARED)) return null;
-  return `the shared encoding ${enc} is not supported here (only #ttg.swizzled_shared is)`;
+  if (enc === null || isLayout(enc, SWIZZLED_SHARED) || enc instanceof PaddedSharedAttr) return null;
+  return `the shared encoding ${enc} is not supported here (only #ttg.swizzled_shared and #ttg.padded_shared are)`;
 }
 
 /** The XOR of `bases[d][k]` over the set bits k of each coordinate `coords[d]`. */
@@ -137,7 +198,8 @@ function xorOffset(bases: readonly (readonly number[])[], coords: readonly numbe
  * Elements per `ld.shared`/`st.shared` vector when a tensor of `shape` in distributed layout
  * `layout` moves to or from a shared tile of `memShape` under `enc`: 2^j for the largest j such
  * that the first j register bases land on shared offsets 1, 2, .. 2^(j-1) and every lane and
- * warp basis keeps the low j bits clear, capped at 16 bytes. The target emits exactly these
+ * warp basis keeps the low j bits clear, capped at 16 bytes (and under padding at the smallest
+ * interval and padding, so no vector is split or misaligned). The target emits exactly these
  * vectors and pad-shared's bank-conflict model counts exactly these accesses.
  */
 export function sharedVectorElems(
@@ -153,7 +215,10 @@ export function sharedVectorElems(
   const thread = [...offsets(layout.lane), ...offsets(layout.warp)];
   const maxElems = Math.max(1, Math.floor(16 / elemBytes));
   let j = 0;
-  while ((1 << (j + 1)) <= maxElems && j < reg.length && reg[j] === 1 << j) j++;
+  // Padding must neither split a vector nor misalign one: at most the smallest interval and padding.
+  const pads = paddingOf(enc);
+  const padCap = pads.reduce((m, p) => Math.min(m, p.interval, p.padding), maxElems);
+  while ((1 << (j + 1)) <= padCap && j < reg.length && reg[j] === 1 << j) j++;
   while (j > 0 && thread.some((o) => (o & ((1 << j) - 1)) !== 0)) j--;
   return 1 << j;
 }

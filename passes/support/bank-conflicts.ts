@@ -175,6 +175,7 @@ export function warpAccesses(access: TileAccess, enc: Attribute | null): WarpAcc
         const c = [...matrices[l >> 3]];
         c[rows] += l & 7;
         const a = addr(c);
+        if (a % 16) return `ldmatrix row at (${c.join(', ')}) is not 16-byte aligned`;
         for (let j = 1; j * elemBytes < 16; j++) {
           const next = [...c];
           next[contig] += j;

@@ -6,7 +6,9 @@
  * A memdesc value is one register: its tile's shared-window address. Elements sit where
  * dialects/ttg/shared-layout.ts says (the swizzle pad-shared chose); since that map is linear
  * over GF(2), an element's offset is the XOR of a per-thread part (hoisted into the prologue)
- * and a per-register constant, an addition where their bits are disjoint.
+ * and a per-register constant, an addition where their bits are disjoint. Under a padded layout
+ * both parts are element indices, padded each on its own (the thread's in the prologue) and
+ * added: their bits are disjoint, so the padding of the sum is the sum of the paddings.
  */
 import { DenseArrayAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import { constantOf } from '../../ir/patterns.js';
@@ -16,18 +18,20 @@ import { RankedTensorType } from '../../ir/types.js';
 import { isLayout, DOT_OP, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
-import { offsetFromBases, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
+import { offsetFromBases, padIndex, paddingOf, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
+import type { PaddingInterval } from '../../dialects/ttg/padded-shared.js';
 import { registerType, type LoweringContext, type LowerRule } from './context.js';
 import { F16, BF16, F32, I32, targetError, type PtxEmitter } from './emitter.js';
 import { registersByCoords, type RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
 import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
 
-/** A memdesc's tile: its type, element bytes and offset bases. */
+/** A memdesc's tile: its type, element bytes, offset bases and padding (in bytes; none unless padded_shared). */
 interface Tile {
   type: MemDescType;
   bytes: number;
   bases: number[][];
+  pads: PaddingInterval[];
 }
 
 /** The tile of memdesc value `v`, or a located error when its shape is not a power of two. */
@@ -35,13 +39,25 @@ function tileOf(v: Value, op: Operation): Tile {
   const t = v.type as MemDescType;
   const bases = sharedOffsetBases(t.encoding, t.shape);
   if (!bases) throw targetError(op, `cannot address shared tile '${t}': every dim must be a power of two`);
-  return { type: t, bytes: smemBytes(t.elementType), bases };
+  const bytes = smemBytes(t.elementType);
+  const pads = paddingOf(t.encoding).map((p) => ({ interval: p.interval * bytes, padding: p.padding * bytes }));
+  return { type: t, bytes, bases, pads };
 }
 
-/** Per-thread byte offsets: the runtime part (lane and warp bits) and the mask of bits it may set. */
+/**
+ * Per-thread byte offsets: the runtime part (lane and warp bits; padded when the tile is), the
+ * mask of (unpadded) bits it may set, and, for a padded tile, the unpadded part and the padding.
+ */
 interface ThreadOffset {
   value: Value;
   mask: number;
+  unpadded: Value;
+  pads: PaddingInterval[];
+}
+
+/** `v + sum over pads of (v / interval) * padding`, at run time (byte offsets; powers of two). */
+function padRuntime(e: PtxEmitter, v: Value, pads: readonly PaddingInterval[]): Value {
+  return pads.reduce((acc, p) => e.add(acc, e.shl(e.shrU(v, Math.log2(p.interval)), Math.log2(p.padding))), v);
 }
 
 /** The byte offset this thread's lane and warp ids add, for coordinate bases `laneBases`/`warpBases` (hoisted). */
@@ -49,17 +65,28 @@ function threadOffset(ctx: LoweringContext, key: string, tile: Tile, laneBases: 
   const laneOffs = laneBases.map((c) => offsetFromBases(tile.bases, c) * tile.bytes);
   const warpOffs = warpBases.map((c) => offsetFromBases(tile.bases, c) * tile.bytes);
   const mask = [...laneOffs, ...warpOffs].reduce((m, o) => m | o, 0);
-  const value = ctx.hoist(`soff:${key}:${tile.type.encoding?.id ?? 0}:${tile.type.shape.join('x')}:${tile.bytes}`, () => {
+  const hoistKey = `soff:${key}:${tile.type.encoding?.id ?? 0}:${tile.type.shape.join('x')}:${tile.bytes}`;
+  const unpadded = ctx.hoist(hoistKey, () => {
     // XOR of the offsets of the set lane and warp bits.
     const xorAll = (terms: Value[]) => (terms.length ? [terms.reduce((a, b) => ctx.e.xor(a, b))] : []);
     const parts = [...xorAll(ctx.idTerms(ctx.laneId(), laneOffs)), ...xorAll(ctx.idTerms(ctx.warpId(), warpOffs))];
     return parts.length ? parts.reduce((a, b) => ctx.e.xor(a, b)) : ctx.e.imm(I32, 0);
   });
-  return { value, mask };
+  const value = tile.pads.length ? ctx.hoist(`${hoistKey}:padded`, () => padRuntime(ctx.e, unpadded, tile.pads)) : unpadded;
+  return { value, mask, unpadded, pads: tile.pads };
 }
 
-/** `base + (thread ^ constant)`, adding where the constant's bits are clear of the thread part's. */
+/**
+ * `base + (thread ^ constant)`, adding where the constant's bits are clear of the thread part's.
+ * Under padding: `base + pad(thread) + pad(constant)` when their bits are disjoint, else the
+ * XOR padded at run time.
+ */
 function elementAddress(e: PtxEmitter, base: Value, thread: ThreadOffset, constant: number): Value {
+  if (thread.pads.length) {
+    if (constant & thread.mask) return e.add(base, padRuntime(e, e.xor(thread.unpadded, e.imm(I32, constant)), thread.pads));
+    const padded = padIndex(thread.pads, constant);
+    return padded === 0 ? e.add(base, thread.value) : e.addImm(e.add(base, thread.value), padded);
+  }
   if (constant === 0) return e.add(base, thread.value);
   if ((constant & thread.mask) === 0) return e.addImm(e.add(base, thread.value), constant);
   return e.add(base, e.xor(thread.value, e.imm(I32, constant)));
@@ -136,6 +163,8 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   const half = (elt === F16 || elt === BF16) && tile.bytes === 2;
   const tf32 = elt === F32 && tile.bytes === 4 && enc.int('kWidth') === 1;
   if ((!half && !tf32) || type.shape.length !== 2) return null;
+  // ldmatrix rows are 16-byte aligned: padding must come in whole 16-byte rows.
+  if (tile.pads.some((p) => p.interval % 16 || p.padding % 16)) return null;
   const w = 16 / tile.bytes;
   const kd = opIdx === 0 ? 1 : 0;
   const nd = 1 - kd;

@@ -4,7 +4,8 @@
  * (`ttg.local_alloc`), read into an mma `#ttg.dot_op` with ldmatrix, directly or through a
  * `ttg.memdesc_trans` view, then converted to a blocked layout and stored. Each element must
  * arrive where the IR says: out[i][j] = X[i][j] directly, X[j][i] through the view. Run with the
- * unswizzled encodings as written and with the swizzle pad-shared picks.
+ * unswizzled encodings as written, with the swizzle pad-shared picks, and with `#ttg.padded_shared`
+ * tiles: 16 bytes after each row (still read with ldmatrix) and 2 bytes (read with ld.shared).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -24,8 +25,8 @@ interface Case {
   view: boolean;
 }
 
-/** The kernel of `c`: load X (rows x cols), stash, read as the operand, store it row-major. */
-function kernel(c: Case): string {
+/** The kernel of `c`: load X (rows x cols), stash, read as the operand, store it row-major; `padding` (halves after each row) makes the tile padded_shared. */
+function kernel(c: Case, padding = 0): string {
   const [R, C] = [c.rows, c.cols];
   const [OR, OC] = c.view ? [C, R] : [R, C];
   const dot = `#ttg.dot_op<{opIdx = ${c.opIdx}, parent = #mma, kWidth = 2}>`;
@@ -49,8 +50,9 @@ function kernel(c: Case): string {
   return `#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [${32 / (C / 8)}, ${C / 8}], warpsPerCTA = [4, 1], order = [1, 0]}>
 #out = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+${padding ? `#shared = #ttg.padded_shared<[${C}:+${padding}] {order = [1, 0], shape = [${R}, ${C}]}>
+#shared1 = #ttg.padded_shared<[${C}:+${padding}] {order = [0, 1], shape = [${C}, ${R}]}>` : `#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>`}
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {${ptrs('pa', 'a', R, C, '#blocked')}
@@ -66,8 +68,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 }
 
 /** Lowers `c`'s kernel after `passes` and emulates it; returns out (row-major) and the module text. */
-function run(c: Case, passes: string, tamper?: (op: Operation) => void): { out: number[]; ir: string; ldmatrix: string[] } {
-  const { module, ir, fn, ptx: ldmatrix } = lowerForEmulation(kernel(c), passes, 'nvptx.ldmatrix', tamper);
+function run(c: Case, passes: string, tamper?: (op: Operation) => void, padding = 0): { out: number[]; ir: string; ldmatrix: string[] } {
+  const { module, ir, fn, ptx: ldmatrix } = lowerForEmulation(kernel(c, padding), passes, 'nvptx.ldmatrix', tamper);
   const n = c.rows * c.cols;
   const [A, C] = [4096, 4096 + 2 * n];
   const global = new Map<number, number>();
@@ -102,6 +104,20 @@ for (const [name, c, form] of CASES) {
       assert.equal(out, expected(c));
     });
   }
+}
+
+for (const [name, c, form] of CASES) {
+  test(`${name}, padded_shared with 16 bytes after each row: ldmatrix, every element where the IR says`, () => {
+    const { out, ir, ldmatrix } = run(c, 'alloc-shared,insert-barriers', undefined, 8);
+    assert.match(ir, `#ttg.padded_shared<[${c.cols}:+8]`);
+    assert.ok(ldmatrix.length > 0 && ldmatrix.every((p) => p === `sync.aligned.m8n8.${form}.b16`), `ldmatrix forms: ${ldmatrix.join(', ')}`);
+    assert.equal(out, expected(c));
+  });
+  test(`${name}, padded_shared with 2 bytes after each row: no ldmatrix (misaligned rows), every element where the IR says`, () => {
+    const { out, ldmatrix } = run(c, 'alloc-shared,insert-barriers', undefined, 1);
+    assert.equal(ldmatrix, []);
+    assert.equal(out, expected(c));
+  });
 }
 
 test('the check can fail: the view kernel with its ldmatrix .trans dropped stores something else', () => {
