@@ -14,7 +14,9 @@
  *
  * Kernels with a loop around their loads, or async copies, keep their depth through the
  * pipeline pass and get no hint; nor do kernels without shared memory, whose residency the
- * carveout cannot bound.
+ * carveout cannot bound. Axis info knows contiguity within one dim only, so a tile whose rows
+ * happen to be adjacent in memory counts as scattered too (bench/gpu/shared_padded.py, 128-byte
+ * rows at a constant stride of 128 bytes, asks for 6 CTAs per SM).
  *
  * The other direction, `registerBudget`: a tensor-core kernel whose shared memory leaves room for
  * two CTAs per SM gets a register limit that lets two fit, when its accumulators take at most half
