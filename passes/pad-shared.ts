@@ -1,8 +1,8 @@
 /**
  * `pad-shared`: for every shared buffer (`ttg.local_alloc` in `#ttg.shared_memory` with a
  * `#ttg.swizzled_shared` encoding of rank 2), chooses the swizzle or padding under which the
- * accesses to it take the fewest shared-memory wavefronts, and records it in the encoding of the alloc and of
- * every memdesc derived from it (views, loop-carried values).
+ * accesses to it take the fewest shared-memory wavefronts, and records it in the encoding of the
+ * alloc and of every memdesc derived from it (views, loop-carried values).
  *
  * The accesses are every st.shared, ld.shared, cp.async and ldmatrix the NVPTX target issues for
  * the buffer (support/shared-accesses.ts), costed by the bank model of support/bank-conflicts.ts
@@ -12,9 +12,10 @@
  * go to Triton's mma-operand swizzle when ldmatrix reads the buffer, then to the smallest
  * swizzle (maxPhase, then vec, then perPhase). Padding is the other kind of candidate:
  * `#ttg.padded_shared<[row:+P]>`, P elements (1 to 16 bytes) after each row of the tile in its
- * order. It costs memory, so it wins only with strictly fewer wavefronts than every swizzle, as
- * for narrow tiles read across rows, where a swizzle has too few vectors per row to spread. Buffers of other encodings (nvmma_shared), and
- * buffers nothing reads or writes, are left alone. An access through a `ttg.memdesc_trans` view
+ * order. It costs memory, so it wins only with strictly fewer wavefronts than every swizzle: for
+ * rows written in 16-byte vectors and read by columns, where a swizzle that keeps the vectors
+ * leaves rows on one bank. Buffers of other encodings (nvmma_shared), and buffers nothing reads
+ * or writes, are left alone. An access through a `ttg.memdesc_trans` view
  * is costed in the alloc's coordinates (the stores of the loaded rows and the ldmatrix of the
  * transposed operand choose one swizzle together), and the view gets the chosen encoding
  * transposed. An access the model cannot follow (a reshaped view, a memdesc passed to an
@@ -68,7 +69,7 @@ export function paddingCandidates(enc: StructAttr, tileShape: readonly number[],
   return [1, 2, 4, 8, 16].filter((p) => p * elemBytes <= 16).map((p) => PaddedSharedAttr.get([{ interval: row, padding: p }], offset));
 }
 
-/** The cheapest candidate for `accesses` and its cost (null when no candidate can serve them). */
+/** The cheapest candidate, swizzle or padding, for `accesses` and its cost (null when no candidate can serve them). */
 export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], elemBytes: number, accesses: readonly TileAccess[]): { enc: Attribute; cost: AccessCost } | null {
   let best: { enc: Attribute; cost: AccessCost } | null = null;
   for (const cand of swizzleCandidates(enc, tileShape, elemBytes)) {

@@ -34,11 +34,11 @@ interface Tile {
   pads: PaddingInterval[];
 }
 
-/** The tile of memdesc value `v`, or a located error when its shape is not a power of two. */
+/** The tile of memdesc value `v`, or a located error when the target cannot place its elements. */
 function tileOf(v: Value, op: Operation): Tile {
   const t = v.type as MemDescType;
   const bases = sharedOffsetBases(t.encoding, t.shape);
-  if (!bases) throw targetError(op, `cannot address shared tile '${t}': every dim must be a power of two`);
+  if (!bases) throw targetError(op, `cannot address shared tile '${t}': every dim must be a power of two, and a padded layout's offset bases must place each element once`);
   const bytes = smemBytes(t.elementType);
   const pads = paddingOf(t.encoding).map((p) => ({ interval: p.interval * bytes, padding: p.padding * bytes }));
   return { type: t, bytes, bases, pads };
