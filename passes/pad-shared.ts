@@ -7,8 +7,9 @@
  * The accesses are every st.shared, ld.shared, cp.async and ldmatrix the NVPTX target issues for
  * the buffer (support/shared-accesses.ts), costed by the bank model of support/bank-conflicts.ts
  * as total wavefronts, so a swizzle that splits 16-byte vectors pays for its extra instructions.
- * Candidates keep the buffer's order: unswizzled, and every vec (at most 16 bytes, dividing the
- * row), perPhase in {1, 2, 4, 8} and maxPhase in {2, .., 16} (at most the row's vectors). Ties
+ * Candidates keep the buffer's order: unswizzled, and every vec (at most 32 bytes, dividing the
+ * row: a group wider than the 16-byte accesses still moves whole rows of 8 f32 to other banks, as
+ * tf32 operands read across 4 rows need), perPhase in {1, 2, 4, 8} and maxPhase in {2, .., 16} (at most the row's vectors). Ties
  * go to Triton's mma-operand swizzle when ldmatrix reads the buffer, then to the smallest
  * swizzle (maxPhase, then vec, then perPhase). Padding is the other kind of candidate:
  * `#ttg.padded_shared<[row:+P]>`, P elements (1 to 16 bytes) after each row of the tile in its
@@ -46,7 +47,7 @@ export function swizzleCandidates(enc: StructAttr, tileShape: readonly number[],
   const out = [withSwizzle(enc, 1, 1, 1)];
   for (const maxPhase of [2, 4, 8, 16]) {
     for (const vec of [1, 2, 4, 8, 16]) {
-      if (vec * elemBytes > 16 || cols % vec || !isPow2(cols / vec) || maxPhase > cols / vec) continue;
+      if (vec * elemBytes > 32 || cols % vec || !isPow2(cols / vec) || maxPhase > cols / vec) continue;
       for (const perPhase of [1, 2, 4, 8]) out.push(withSwizzle(enc, vec, perPhase, maxPhase));
     }
   }

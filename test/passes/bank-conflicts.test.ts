@@ -126,14 +126,19 @@ test('f32 32x32 read by columns: one element per lane, rows 0, 4, 8, 12 on the s
   assert.equal(accessCost(byCols, UNSWIZZLED), { instructions: 8, wavefronts: 32, ideal: 8 });
 });
 
-test('the transpose swizzle: vec=4, perPhase=2, maxPhase=8 frees the column reads, keeps 16-byte stores', () => {
+test('the transpose swizzle: vec=4, perPhase=2, maxPhase=8 (or vec=8, perPhase=4, maxPhase=4) frees the column reads, keeps 16-byte stores', () => {
   const sw = shared(4, 2, 8);
   // Rows 0, 4, 8, 12 get phases 0, 2, 4, 6: columns 0-7 (chunks 0-1) move to chunks 0-1, 2-3, 4-5, 6-7.
   assert.equal(accessCost(byCols, sw), { instructions: 8, wavefronts: 8, ideal: 8 });
   // Rows 0 and 1 share phase 0: the stores stay 2-way, as under every swizzle of this family.
   assert.equal(accessCost(byRows, sw), { instructions: 2, wavefronts: 16, ideal: 8 });
+  // 32-byte groups (vec=8) with perPhase=4, maxPhase=4 do as well: rows 0, 4, 8, 12 get phases
+  // 0, 1, 2, 3, so columns 0-7 (one group) move to groups 0, 1, 2, 3. Ties go to the smaller maxPhase.
+  const wide = shared(8, 4, 4);
+  assert.equal(accessCost(byCols, wide), { instructions: 8, wavefronts: 8, ideal: 8 });
+  assert.equal(accessCost(byRows, wide), { instructions: 2, wavefronts: 16, ideal: 8 });
   const best = chooseSwizzle(UNSWIZZLED, [32, 32], 4, [byRows, byCols]);
-  assert.is(best?.enc, sw);
+  assert.is(best?.enc, wide);
   assert.equal(best?.cost, { instructions: 10, wavefronts: 24, ideal: 16 });
 });
 
