@@ -119,7 +119,7 @@ export function sharedOffset(enc: Attribute | null, shape: readonly number[], co
   return swizzledOffset(swizzleOf(enc, shape.length), shape, coords);
 }
 
-/** Where element index `i` sits after `pairs`' padding: P elements after every I. */
+/** Where index `i` sits after `pairs`' padding: P after every I (elements, or bytes when the pairs are in bytes). */
 export function padIndex(pairs: readonly PaddingInterval[], i: number): number {
   let out = i;
   for (const { interval, padding } of pairs) out += Math.floor(i / interval) * padding;
@@ -131,11 +131,23 @@ export function paddingOf(enc: Attribute | null): readonly PaddingInterval[] {
   return enc instanceof PaddedSharedAttr ? enc.pairs : [];
 }
 
+/** `paddedIndexBases` per (uniqued) layout and tile shape: the bank model asks for them per element. */
+const paddedBasesCache = new WeakMap<PaddedSharedAttr, Map<string, number[][] | null>>();
+
 /**
  * `bases[d][b]`: the element index bit (a power of two) that bit b of coordinate d sets under a
  * padded layout, or null when its offset bases do not place each element of `shape` exactly once.
  */
 function paddedIndexBases(enc: PaddedSharedAttr, shape: readonly number[]): number[][] | null {
+  let byShape = paddedBasesCache.get(enc);
+  if (!byShape) paddedBasesCache.set(enc, (byShape = new Map()));
+  const key = shape.join('x');
+  if (!byShape.has(key)) byShape.set(key, computePaddedIndexBases(enc, shape));
+  return byShape.get(key)!;
+}
+
+/** What `paddedIndexBases` caches. */
+function computePaddedIndexBases(enc: PaddedSharedAttr, shape: readonly number[]): number[][] | null {
   if (enc.rank !== shape.length || shape.some((n) => n < 1 || (n & (n - 1)) !== 0)) return null;
   const bases = shape.map((n) => new Array<number>(Math.log2(n)).fill(0));
   if (enc.offset.length !== bases.reduce((k, b) => k + b.length, 0)) return null;
