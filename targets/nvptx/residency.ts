@@ -44,9 +44,6 @@ export const SM_LIMITS: Record<Arch, { warps: number; ctas: number; sharedBytes:
   sm_90a: { warps: 64, ctas: 32, sharedBytes: 228 * 1024, reservedPerCta: 1024 },
 };
 
-/** The loops whose bodies run loads repeatedly. */
-const LOOP_OPS: ReadonlySet<string> = new Set(['scf.for', 'scf.while']);
-
 /** Why a kernel gets the hint it gets (for tests and remarks). */
 export interface ResidencyHint {
   /** CTAs per SM to ask the launcher for. */
@@ -57,7 +54,7 @@ export interface ResidencyHint {
 
 /** Whether `op` sits inside a loop of its function. */
 function inLoop(op: Operation): boolean {
-  for (let p = op.parentOp; p && p.name !== 'tt.func'; p = p.parentOp) if (LOOP_OPS.has(p.name)) return true;
+  for (let p = op.parentOp; p && !p.hasTrait('FunctionLike'); p = p.parentOp) if (p.hasTrait('LoopLike')) return true;
   return false;
 }
 
