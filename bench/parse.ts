@@ -13,11 +13,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import '../dialects/index.js';
+import { registerAllDialects } from '../dialects/index.js';
 import { SourceFile } from '../ir/diagnostics.js';
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { verify } from '../ir/verifier.js';
+
+registerAllDialects();
 
 const INT_OPS = ['addi', 'subi', 'muli', 'andi', 'ori', 'xori', 'maxsi', 'minsi'];
 const FLOAT_OPS = ['addf', 'subf', 'mulf', 'maximumf'];

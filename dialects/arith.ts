@@ -20,6 +20,8 @@ import {
 import {
   castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold, splatInt, intConstant,
 } from './arith-canonicalize.js';
+import { defineOp, type DeclOf } from '../ir/op-def.js';
+import { Commutative, ConstantLike, Elementwise, Pure, SameOperandsAndResultShape, SameOperandsAndResultType, SameTypeOperands } from '../ir/traits.js';
 
 /** `arith.cmpi` predicates, by their i64 value. */
 export const CmpIPredicate = intEnum('cmpi predicate', 64, ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge']);
@@ -28,8 +30,8 @@ export const CmpFPredicate = intEnum('cmpf predicate', 64, [
   'false', 'oeq', 'ogt', 'oge', 'olt', 'ole', 'one', 'ord', 'ueq', 'ugt', 'uge', 'ult', 'ule', 'une', 'uno', 'true',
 ]);
 
-const fastmath = { name: 'fastmath', kind: fastmathConstraint, default: FASTMATH_NONE };
-const overflow = { name: 'overflowFlags', kind: overflowConstraint, default: OVERFLOW_NONE };
+const fastmath = { name: 'fastmath', kind: fastmathConstraint, default: FASTMATH_NONE } as const;
+const overflow = { name: 'overflowFlags', kind: overflowConstraint, default: OVERFLOW_NONE } as const;
 
 type Fold = OpDecl['fold'];
 
@@ -47,15 +49,16 @@ function intFold(f: (a: bigint, b: bigint, width: number) => bigint | null): Fol
 
 const unsigned = (v: bigint, w: number) => BigInt.asUintN(w, v);
 
-function binaryInt(name: string, withOverflow: boolean, fold?: Fold, traits: string[] = []): OpDecl {
+/** A binary integer op (`arith.addi`); `commutative` adds the trait and its canonicalization. */
+function binaryInt(name: string, withOverflow: boolean, fold?: Fold, commutative = false): DeclOf<'lhs' | 'rhs', 'result', 'overflowFlags'> {
   const folds = [fold, intIdentities[name]].filter((f): f is NonNullable<Fold> => f !== undefined);
-  const patterns = intPatterns(name, traits.includes('Commutative'));
+  const patterns = intPatterns(name, commutative);
   return {
     name: `arith.${name}`,
     operands: [{ name: 'lhs', type: SignlessIntegerOrIndexLike }, { name: 'rhs', type: SignlessIntegerOrIndexLike }],
     results: [{ name: 'result', type: SignlessIntegerOrIndexLike }],
     attrs: withOverflow ? [overflow] : [],
-    traits: ['Pure', 'SameOperandsAndResultType', 'Elementwise', ...traits],
+    traits: commutative ? [Pure, SameOperandsAndResultType, Elementwise, Commutative] : [Pure, SameOperandsAndResultType, Elementwise],
     format: withOverflow
       ? '$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)'
       : '$lhs `,` $rhs attr-dict `:` type($result)',
@@ -67,25 +70,28 @@ function binaryInt(name: string, withOverflow: boolean, fold?: Fold, traits: str
 /** Float ops MLIR marks Commutative (their constants are moved to the right). */
 const COMMUTATIVE_FLOAT = new Set(['addf', 'mulf', 'maximumf', 'minimumf', 'maxnumf', 'minnumf']);
 
-function binaryFloat(name: string): OpDecl {
+/** A binary float op with fastmath flags (`arith.addf`). */
+function binaryFloat(name: string): DeclOf<'lhs' | 'rhs', 'result', 'fastmath'> {
   return {
     name: `arith.${name}`,
     operands: [{ name: 'lhs', type: FloatLike }, { name: 'rhs', type: FloatLike }],
     results: [{ name: 'result', type: FloatLike }],
     attrs: [fastmath],
-    traits: ['Pure', 'SameOperandsAndResultType', 'Elementwise'],
+    traits: [Pure, SameOperandsAndResultType, Elementwise],
     format: '$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)',
     fold: floatFolds[name],
     canonicalize: COMMUTATIVE_FLOAT.has(name) ? [constantsToTheRight(`arith.${name}`)] : undefined,
   };
 }
 
-function cast(name: string, from: typeof FloatLike, to: typeof FloatLike, check: (a: Type, b: Type) => string | void): OpDecl {
+/** A cast (`arith.extf`): `check` says why an operand and result type are incompatible. */
+function cast(name: string, from: typeof FloatLike, to: typeof FloatLike, check: (a: Type, b: Type) => string | void): DeclOf<'in', 'out'> {
   return {
     name: `arith.${name}`,
     operands: [{ name: 'in', type: from }],
     results: [{ name: 'out', type: to }],
-    traits: ['Pure', 'SameOperandsAndResultShape', 'Elementwise'],
+    attrs: [],
+    traits: [Pure, SameOperandsAndResultShape, Elementwise],
     format: '$in attr-dict `:` type($in) `to` type($out)',
     fold: castFolds[name],
     verify: (op) =>
@@ -133,12 +139,12 @@ function verifySelect(op: Operation): string | void {
   if (shapeOf(c).join('x') !== shapeOf(r).join('x')) return 'failed to verify that condition is signless i1 or has matching shape';
 }
 
-/** `arith.select %c, %a, %b : type` (condition type printed only when it is a tensor or vector). */
-const selectDecl: OpDecl = {
+/** `arith.select %c, %a, %b : type` (condition type printed only when it is a tensor or vector): picks `true_value` or `false_value` by `condition`, elementwise for tensors. */
+export const SelectOp = defineOp({
   name: 'arith.select',
   operands: [{ name: 'condition', type: BoolLike }, { name: 'true_value', type: AnyType }, { name: 'false_value', type: AnyType }],
   results: [{ name: 'result', type: AnyType }],
-  traits: ['Pure', 'Elementwise'],
+  traits: [Pure, Elementwise],
   syntax: {
     parse(p) {
       const refs = [p.parseOperandRef()];
@@ -177,107 +183,198 @@ const selectDecl: OpDecl = {
     return verifySelect(op);
   },
   fold: selectFold,
-};
+});
+
+/** `arith.constant`: an integer, float or dense elements constant. */
+export const ConstantOp = defineOp({
+  name: 'arith.constant',
+  summary: 'an integer, float or dense elements constant',
+  results: [{ name: 'result', type: AnyType }],
+  attrs: [{ name: 'value', kind: { ...TypedAttr, parse: (p) => p.parseAttribute(), print: (p, a) => p.printAttribute(a) } }],
+  traits: [Pure, ConstantLike],
+  format: 'attr-dict $value',
+  inferTypes: { result: (env) => typeOfTyped(env.attr('value')) },
+  resultNames: constantNames,
+  verify: verifyConstant,
+  fold: (op) => [op.getAttr('value')!],
+});
+/** `arith.addi`. */
+export const AddIOp = defineOp(binaryInt('addi', true, intFold((a, b) => a + b), true));
+/** `arith.subi`. */
+export const SubIOp = defineOp(binaryInt('subi', true, intFold((a, b) => a - b)));
+/** `arith.muli`. */
+export const MulIOp = defineOp(binaryInt('muli', true, intFold((a, b) => a * b), true));
+/** `arith.divsi`. */
+export const DivSIOp = defineOp(binaryInt('divsi', false, intFold((a, b) => (b === 0n ? null : a / b))));
+/** `arith.divui`. */
+export const DivUIOp = defineOp(binaryInt('divui', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) / unsigned(b, w)))));
+/** `arith.ceildivsi`. */
+export const CeilDivSIOp = defineOp(binaryInt('ceildivsi', false));
+/** `arith.ceildivui`. */
+export const CeilDivUIOp = defineOp(binaryInt('ceildivui', false));
+/** `arith.floordivsi`. */
+export const FloorDivSIOp = defineOp(binaryInt('floordivsi', false));
+/** `arith.remsi`. */
+export const RemSIOp = defineOp(binaryInt('remsi', false, intFold((a, b) => (b === 0n ? null : a % b))));
+/** `arith.remui`. */
+export const RemUIOp = defineOp(binaryInt('remui', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) % unsigned(b, w)))));
+/** `arith.andi`. */
+export const AndIOp = defineOp(binaryInt('andi', false, intFold((a, b) => a & b), true));
+/** `arith.ori`. */
+export const OrIOp = defineOp(binaryInt('ori', false, intFold((a, b) => a | b), true));
+/** `arith.xori`. */
+export const XOrIOp = defineOp(binaryInt('xori', false, intFold((a, b) => a ^ b), true));
+/** `arith.shli`. */
+export const ShLIOp = defineOp(binaryInt('shli', true, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a << b))));
+/** `arith.shrsi`. */
+export const ShRSIOp = defineOp(binaryInt('shrsi', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a >> b))));
+/** `arith.shrui`. */
+export const ShRUIOp = defineOp(binaryInt('shrui', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : unsigned(a, w) >> b))));
+/** `arith.maxsi`. */
+export const MaxSIOp = defineOp(binaryInt('maxsi', false, intFold((a, b) => (a > b ? a : b)), true));
+/** `arith.maxui`. */
+export const MaxUIOp = defineOp(binaryInt('maxui', false, intFold((a, b, w) => (unsigned(a, w) > unsigned(b, w) ? a : b)), true));
+/** `arith.minsi`. */
+export const MinSIOp = defineOp(binaryInt('minsi', false, intFold((a, b) => (a < b ? a : b)), true));
+/** `arith.minui`. */
+export const MinUIOp = defineOp(binaryInt('minui', false, intFold((a, b, w) => (unsigned(a, w) < unsigned(b, w) ? a : b)), true));
+/** `arith.addf`. */
+export const AddFOp = defineOp(binaryFloat('addf'));
+/** `arith.subf`. */
+export const SubFOp = defineOp(binaryFloat('subf'));
+/** `arith.mulf`. */
+export const MulFOp = defineOp(binaryFloat('mulf'));
+/** `arith.divf`. */
+export const DivFOp = defineOp(binaryFloat('divf'));
+/** `arith.remf`. */
+export const RemFOp = defineOp(binaryFloat('remf'));
+/** `arith.maximumf`. */
+export const MaximumFOp = defineOp(binaryFloat('maximumf'));
+/** `arith.minimumf`. */
+export const MinimumFOp = defineOp(binaryFloat('minimumf'));
+/** `arith.maxnumf`. */
+export const MaxNumFOp = defineOp(binaryFloat('maxnumf'));
+/** `arith.minnumf`. */
+export const MinNumFOp = defineOp(binaryFloat('minnumf'));
+/** `arith.negf`. */
+export const NegFOp = defineOp({
+  name: 'arith.negf',
+  operands: [{ name: 'operand', type: FloatLike }],
+  results: [{ name: 'result', type: FloatLike }],
+  attrs: [fastmath],
+  traits: [Pure, SameOperandsAndResultType, Elementwise],
+  format: '$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)',
+  fold: negfFold,
+});
+/** `arith.cmpi`. */
+export const CmpIOp = defineOp({
+  name: 'arith.cmpi',
+  operands: [{ name: 'lhs', type: SignlessIntegerOrIndexLike }, { name: 'rhs', type: SignlessIntegerOrIndexLike }],
+  results: [{ name: 'result', type: BoolLike }],
+  attrs: [{ name: 'predicate', kind: CmpIPredicate }],
+  traits: [Pure, SameTypeOperands, Elementwise],
+  format: '$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)',
+  inferTypes: { result: (env) => env.operand('lhs')?.map(boolLike), rhs: (env) => env.operand('lhs') },
+  verify: verifyCompare,
+  fold: cmpiFold,
+});
+/** `arith.cmpf`. */
+export const CmpFOp = defineOp({
+  name: 'arith.cmpf',
+  operands: [{ name: 'lhs', type: FloatLike }, { name: 'rhs', type: FloatLike }],
+  results: [{ name: 'result', type: BoolLike }],
+  attrs: [{ name: 'predicate', kind: CmpFPredicate }, fastmath],
+  traits: [Pure, SameTypeOperands, Elementwise],
+  format: '$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)',
+  inferTypes: { result: (env) => env.operand('lhs')?.map(boolLike), rhs: (env) => env.operand('lhs') },
+  verify: verifyCompare,
+  fold: cmpfFold,
+});
+/** `arith.extsi`. */
+export const ExtSIOp = defineOp(cast('extsi', SignlessIntegerLike, SignlessIntegerLike, wider));
+/** `arith.extui`. */
+export const ExtUIOp = defineOp(cast('extui', SignlessIntegerLike, SignlessIntegerLike, wider));
+/** `arith.trunci`. */
+export const TruncIOp = defineOp(cast('trunci', SignlessIntegerLike, SignlessIntegerLike, narrower));
+/** `arith.extf`. */
+export const ExtFOp = defineOp(cast('extf', FloatLike, FloatLike, wider));
+/** `arith.truncf`. */
+export const TruncFOp = defineOp(cast('truncf', FloatLike, FloatLike, narrower));
+/** `arith.sitofp`. */
+export const SIToFPOp = defineOp(cast('sitofp', SignlessIntegerLike, FloatLike, anyCast));
+/** `arith.uitofp`. */
+export const UIToFPOp = defineOp(cast('uitofp', SignlessIntegerLike, FloatLike, anyCast));
+/** `arith.fptosi`. */
+export const FPToSIOp = defineOp(cast('fptosi', FloatLike, SignlessIntegerLike, anyCast));
+/** `arith.fptoui`. */
+export const FPToUIOp = defineOp(cast('fptoui', FloatLike, SignlessIntegerLike, anyCast));
+/** `arith.index_cast`. */
+export const IndexCastOp = defineOp(cast('index_cast', IndexLike, IndexLike, anyCast));
+/** `arith.index_castui`. */
+export const IndexCastUIOp = defineOp(cast('index_castui', IndexLike, IndexLike, anyCast));
+/** `arith.bitcast`. */
+export const BitcastOp = defineOp(cast('bitcast', typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)),
+typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)), sameWidth));
 
 /** The arith dialect table. */
 export const arithDialect: DialectDecl = {
   name: 'arith',
   attrs: arithAttrParsers,
   ops: [
-    {
-      name: 'arith.constant',
-      summary: 'an integer, float or dense elements constant',
-      results: [{ name: 'result', type: AnyType }],
-      attrs: [{ name: 'value', kind: { ...TypedAttr, parse: (p) => p.parseAttribute(), print: (p, a) => p.printAttribute(a) } }],
-      traits: ['Pure', 'ConstantLike'],
-      format: 'attr-dict $value',
-      inferTypes: { result: (env) => typeOfTyped(env.attr('value')) },
-      resultNames: constantNames,
-      verify: verifyConstant,
-      fold: (op) => [op.getAttr('value')!],
-    },
-    binaryInt('addi', true, intFold((a, b) => a + b), ['Commutative']),
-    binaryInt('subi', true, intFold((a, b) => a - b)),
-    binaryInt('muli', true, intFold((a, b) => a * b), ['Commutative']),
-    binaryInt('divsi', false, intFold((a, b) => (b === 0n ? null : a / b))),
-    binaryInt('divui', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) / unsigned(b, w)))),
-    binaryInt('ceildivsi', false),
-    binaryInt('ceildivui', false),
-    binaryInt('floordivsi', false),
-    binaryInt('remsi', false, intFold((a, b) => (b === 0n ? null : a % b))),
-    binaryInt('remui', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) % unsigned(b, w)))),
-    binaryInt('andi', false, intFold((a, b) => a & b), ['Commutative']),
-    binaryInt('ori', false, intFold((a, b) => a | b), ['Commutative']),
-    binaryInt('xori', false, intFold((a, b) => a ^ b), ['Commutative']),
-    binaryInt('shli', true, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a << b))),
-    binaryInt('shrsi', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a >> b))),
-    binaryInt('shrui', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : unsigned(a, w) >> b))),
-    binaryInt('maxsi', false, intFold((a, b) => (a > b ? a : b)), ['Commutative']),
-    binaryInt('maxui', false, intFold((a, b, w) => (unsigned(a, w) > unsigned(b, w) ? a : b)), ['Commutative']),
-    binaryInt('minsi', false, intFold((a, b) => (a < b ? a : b)), ['Commutative']),
-    binaryInt('minui', false, intFold((a, b, w) => (unsigned(a, w) < unsigned(b, w) ? a : b)), ['Commutative']),
-    binaryFloat('addf'),
-    binaryFloat('subf'),
-    binaryFloat('mulf'),
-    binaryFloat('divf'),
-    binaryFloat('remf'),
-    binaryFloat('maximumf'),
-    binaryFloat('minimumf'),
-    binaryFloat('maxnumf'),
-    binaryFloat('minnumf'),
-    {
-      name: 'arith.negf',
-      operands: [{ name: 'operand', type: FloatLike }],
-      results: [{ name: 'result', type: FloatLike }],
-      attrs: [fastmath],
-      traits: ['Pure', 'SameOperandsAndResultType', 'Elementwise'],
-      format: '$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)',
-      fold: negfFold,
-    },
-    {
-      name: 'arith.cmpi',
-      operands: [{ name: 'lhs', type: SignlessIntegerOrIndexLike }, { name: 'rhs', type: SignlessIntegerOrIndexLike }],
-      results: [{ name: 'result', type: BoolLike }],
-      attrs: [{ name: 'predicate', kind: CmpIPredicate }],
-      traits: ['Pure', 'SameTypeOperands', 'Elementwise'],
-      format: '$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)',
-      inferTypes: { result: (env) => env.operand('lhs')?.map(boolLike), rhs: (env) => env.operand('lhs') },
-      verify: verifyCompare,
-      fold: cmpiFold,
-    },
-    {
-      name: 'arith.cmpf',
-      operands: [{ name: 'lhs', type: FloatLike }, { name: 'rhs', type: FloatLike }],
-      results: [{ name: 'result', type: BoolLike }],
-      attrs: [{ name: 'predicate', kind: CmpFPredicate }, fastmath],
-      traits: ['Pure', 'SameTypeOperands', 'Elementwise'],
-      format: '$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)',
-      inferTypes: { result: (env) => env.operand('lhs')?.map(boolLike), rhs: (env) => env.operand('lhs') },
-      verify: verifyCompare,
-      fold: cmpfFold,
-    },
-    selectDecl,
-    cast('extsi', SignlessIntegerLike, SignlessIntegerLike, wider),
-    cast('extui', SignlessIntegerLike, SignlessIntegerLike, wider),
-    cast('trunci', SignlessIntegerLike, SignlessIntegerLike, narrower),
-    cast('extf', FloatLike, FloatLike, wider),
-    cast('truncf', FloatLike, FloatLike, narrower),
-    cast('sitofp', SignlessIntegerLike, FloatLike, anyCast),
-    cast('uitofp', SignlessIntegerLike, FloatLike, anyCast),
-    cast('fptosi', FloatLike, SignlessIntegerLike, anyCast),
-    cast('fptoui', FloatLike, SignlessIntegerLike, anyCast),
-    cast('index_cast', IndexLike, IndexLike, anyCast),
-    cast('index_castui', IndexLike, IndexLike, anyCast),
-    cast('bitcast', typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)),
-      typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)), sameWidth),
+    ConstantOp,
+    AddIOp,
+    SubIOp,
+    MulIOp,
+    DivSIOp,
+    DivUIOp,
+    CeilDivSIOp,
+    CeilDivUIOp,
+    FloorDivSIOp,
+    RemSIOp,
+    RemUIOp,
+    AndIOp,
+    OrIOp,
+    XOrIOp,
+    ShLIOp,
+    ShRSIOp,
+    ShRUIOp,
+    MaxSIOp,
+    MaxUIOp,
+    MinSIOp,
+    MinUIOp,
+    AddFOp,
+    SubFOp,
+    MulFOp,
+    DivFOp,
+    RemFOp,
+    MaximumFOp,
+    MinimumFOp,
+    MaxNumFOp,
+    MinNumFOp,
+    NegFOp,
+    CmpIOp,
+    CmpFOp,
+    SelectOp,
+    ExtSIOp,
+    ExtUIOp,
+    TruncIOp,
+    ExtFOp,
+    TruncFOp,
+    SIToFPOp,
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+    IndexCastOp,
+    IndexCastUIOp,
+    BitcastOp,
   ],
 };
 
 function typeOfTyped(a: Attribute | undefined): Type[] | undefined {
-  if (a instanceof IntegerAttr || a instanceof FloatAttr) return [a.type];
-  if (a instanceof DenseElementsAttr) return [a.type];
-  if (a instanceof TypeAttr) return [a.value];
-  return undefined;
+if (a instanceof IntegerAttr || a instanceof FloatAttr) return [a.type];
+if (a instanceof DenseElementsAttr) return [a.type];
+if (a instanceof TypeAttr) return [a.value];
+return undefined;
 }
 
 export { FloatType, attrIs };

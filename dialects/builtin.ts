@@ -8,6 +8,8 @@ import { Block, type Operation } from '../ir/ir.js';
 import { Diagnostic, DiagnosticError } from '../ir/diagnostics.js';
 import type { DialectDecl, VerifyResult } from '../ir/op-spec.js';
 import { StrAttr, SymbolNameAttr } from '../ir/constraints.js';
+import { defineOp } from '../ir/op-def.js';
+import { GraphRegion, IsolatedFromAbove, NoTerminator, Pure, SingleBlock, SymbolTable } from '../ir/traits.js';
 
 const MODULE_ELIDED = new Set(['sym_name']);
 
@@ -47,38 +49,43 @@ function verifyUniqueSymbols(op: Operation): VerifyResult {
   }
 }
 
+/** `builtin.module`: a top-level container of operations. */
+export const ModuleOp = defineOp({
+  name: 'builtin.module',
+  summary: 'a top-level container of operations',
+  attrs: [
+    { name: 'sym_name', kind: SymbolNameAttr, optional: true },
+    { name: 'sym_visibility', kind: StrAttr, optional: true },
+  ],
+  regions: [{ name: 'bodyRegion' }],
+  traits: [IsolatedFromAbove, NoTerminator, SingleBlock, SymbolTable, GraphRegion],
+  syntax: moduleSyntax,
+  verify(op) {
+    const blocks = op.regions[0].blocks;
+    if (blocks.length > 1) return 'expects region #0 to have 0 or 1 blocks';
+    if (blocks[0]?.args.length) return 'region should have no arguments';
+    for (const [k] of op.allAttrs()) {
+      if (k === 'sym_name' || k === 'sym_visibility' || k.includes('.')) continue;
+      return `can only contain attributes with dialect-prefixed names, found: '${k}'`;
+    }
+  },
+  verifyRegions: verifyUniqueSymbols,
+});
+/** `builtin.unrealized_conversion_cast`: a temporary cast between type systems during conversions. */
+export const UnrealizedConversionCastOp = defineOp({
+  name: 'builtin.unrealized_conversion_cast',
+  summary: 'a temporary cast between type systems during conversions',
+  operands: [{ name: 'inputs', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'outputs', kind: 'variadic', type: AnyType }],
+  traits: [Pure],
+  format: '($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict',
+});
+
 /** The builtin dialect table. */
 export const builtinDialect: DialectDecl = {
   name: 'builtin',
   ops: [
-    {
-      name: 'builtin.module',
-      summary: 'a top-level container of operations',
-      attrs: [
-        { name: 'sym_name', kind: SymbolNameAttr, optional: true },
-        { name: 'sym_visibility', kind: StrAttr, optional: true },
-      ],
-      regions: [{ name: 'bodyRegion' }],
-      traits: ['IsolatedFromAbove', 'NoTerminator', 'SingleBlock', 'SymbolTable', 'GraphRegion'],
-      syntax: moduleSyntax,
-      verify(op) {
-        const blocks = op.regions[0].blocks;
-        if (blocks.length > 1) return 'expects region #0 to have 0 or 1 blocks';
-        if (blocks[0]?.args.length) return 'region should have no arguments';
-        for (const [k] of op.allAttrs()) {
-          if (k === 'sym_name' || k === 'sym_visibility' || k.includes('.')) continue;
-          return `can only contain attributes with dialect-prefixed names, found: '${k}'`;
-        }
-      },
-      verifyRegions: verifyUniqueSymbols,
-    },
-    {
-      name: 'builtin.unrealized_conversion_cast',
-      summary: 'a temporary cast between type systems during conversions',
-      operands: [{ name: 'inputs', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'outputs', kind: 'variadic', type: AnyType }],
-      traits: ['Pure'],
-      format: '($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict',
-    },
+    ModuleOp,
+    UnrealizedConversionCastOp,
   ],
 };

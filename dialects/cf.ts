@@ -11,6 +11,8 @@ import type { CustomDirective, DialectDecl } from '../ir/op-spec.js';
 import { Diagnostic, DiagnosticError } from '../ir/diagnostics.js';
 import { locText } from '../ir/verifier.js';
 import { IntegerType, VectorType, i, type Type } from '../ir/types.js';
+import { defineOp } from '../ir/op-def.js';
+import { Pure, Terminator } from '../ir/traits.js';
 
 /**
  * Checks each successor's operands against the target block's arguments, with the messages of
@@ -177,73 +179,82 @@ const switchOpCases: CustomDirective = {
   },
 };
 
+/** `cf.assert`: assert operation with message attribute. */
+export const AssertOp = defineOp({
+  name: 'cf.assert',
+  summary: 'assert operation with message attribute',
+  operands: [{ name: 'arg', type: I1 }],
+  attrs: [{ name: 'msg', kind: StrAttr }],
+  format: '$arg `,` $msg attr-dict',
+  // ODS infers `$arg`'s type from its buildable I1 constraint; the format engine needs the rule.
+  inferTypes: { arg: () => [i(1)] },
+});
+/** `cf.br`: branch operation. */
+export const BrOp = defineOp({
+  name: 'cf.br',
+  summary: 'branch operation',
+  operands: [{ name: 'destOperands', kind: 'variadic', type: AnyType }],
+  successors: [{ name: 'dest' }],
+  traits: [Pure, Terminator],
+  format: '$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict',
+  verify: (op) => verifySuccessorOperands(op, [op.operandValues()]),
+});
+/** `cf.cond_br`: conditional branch operation. */
+export const CondBrOp = defineOp({
+  name: 'cf.cond_br',
+  summary: 'conditional branch operation',
+  operands: [
+    { name: 'condition', type: I1 },
+    { name: 'trueDestOperands', kind: 'variadic', type: AnyType },
+    { name: 'falseDestOperands', kind: 'variadic', type: AnyType },
+  ],
+  // MLIR 19 has no inherent `branch_weights`: it is a discardable attribute (`{branch_weights = array<i32: 40, 60>}`).
+  successors: [{ name: 'trueDest' }, { name: 'falseDest' }],
+  inferTypes: { condition: () => [i(1)] },
+  traits: [Pure, Terminator],
+  format:
+    '$condition `,` ' +
+    '$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` ' +
+    '$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict',
+  verify(op) {
+    const w = op.getAttr('branch_weights');
+    if (w instanceof DenseArrayAttr && w.values.length !== 2)
+      return `expects number of branch weights to match number of successors: ${w.values.length} vs 2`;
+    const spec = op.spec!;
+    return verifySuccessorOperands(op, [spec.operandGroup(op, 'trueDestOperands'), spec.operandGroup(op, 'falseDestOperands')]);
+  },
+});
+/** `cf.switch`: switch operation. */
+export const SwitchOp = defineOp({
+  name: 'cf.switch',
+  summary: 'switch operation',
+  operands: [
+    { name: 'flag', type: AnyInteger },
+    { name: 'defaultOperands', kind: 'variadic', type: AnyType },
+    { name: 'caseOperands', kind: 'variadic', type: AnyType },
+  ],
+  attrs: [
+    { name: 'case_values', kind: IntElementsAttr, optional: true },
+    { name: 'case_operand_segments', kind: DenseI32ArrayAttr },
+  ],
+  successors: [{ name: 'defaultDestination' }, { name: 'caseDestinations', variadic: true }],
+  traits: [Pure, Terminator],
+  format:
+    '$flag `:` type($flag) `,` `[` ' +
+    'custom<SwitchOpCases>($defaultDestination, $defaultOperands, $case_values, $caseDestinations, $caseOperands, $case_operand_segments) ' +
+    '`]` attr-dict',
+  directives: { SwitchOpCases: switchOpCases },
+  verify: verifySwitch,
+});
+
 /** The cf dialect table. */
 export const cfDialect: DialectDecl = {
   name: 'cf',
   summary: 'unstructured control flow (upstream MLIR)',
   ops: [
-    {
-      name: 'cf.assert',
-      summary: 'assert operation with message attribute',
-      operands: [{ name: 'arg', type: I1 }],
-      attrs: [{ name: 'msg', kind: StrAttr }],
-      format: '$arg `,` $msg attr-dict',
-      // ODS infers `$arg`'s type from its buildable I1 constraint; the format engine needs the rule.
-      inferTypes: { arg: () => [i(1)] },
-    },
-    {
-      name: 'cf.br',
-      summary: 'branch operation',
-      operands: [{ name: 'destOperands', kind: 'variadic', type: AnyType }],
-      successors: [{ name: 'dest' }],
-      traits: ['Pure', 'Terminator'],
-      format: '$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict',
-      verify: (op) => verifySuccessorOperands(op, [op.operandValues()]),
-    },
-    {
-      name: 'cf.cond_br',
-      summary: 'conditional branch operation',
-      operands: [
-        { name: 'condition', type: I1 },
-        { name: 'trueDestOperands', kind: 'variadic', type: AnyType },
-        { name: 'falseDestOperands', kind: 'variadic', type: AnyType },
-      ],
-      // MLIR 19 has no inherent `branch_weights`: it is a discardable attribute (`{branch_weights = array<i32: 40, 60>}`).
-      successors: [{ name: 'trueDest' }, { name: 'falseDest' }],
-      inferTypes: { condition: () => [i(1)] },
-      traits: ['Pure', 'Terminator'],
-      format:
-        '$condition `,` ' +
-        '$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` ' +
-        '$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict',
-      verify(op) {
-        const w = op.getAttr('branch_weights');
-        if (w instanceof DenseArrayAttr && w.values.length !== 2)
-          return `expects number of branch weights to match number of successors: ${w.values.length} vs 2`;
-        const spec = op.spec!;
-        return verifySuccessorOperands(op, [spec.operandGroup(op, 'trueDestOperands'), spec.operandGroup(op, 'falseDestOperands')]);
-      },
-    },
-    {
-      name: 'cf.switch',
-      summary: 'switch operation',
-      operands: [
-        { name: 'flag', type: AnyInteger },
-        { name: 'defaultOperands', kind: 'variadic', type: AnyType },
-        { name: 'caseOperands', kind: 'variadic', type: AnyType },
-      ],
-      attrs: [
-        { name: 'case_values', kind: IntElementsAttr, optional: true },
-        { name: 'case_operand_segments', kind: DenseI32ArrayAttr },
-      ],
-      successors: [{ name: 'defaultDestination' }, { name: 'caseDestinations', variadic: true }],
-      traits: ['Pure', 'Terminator'],
-      format:
-        '$flag `:` type($flag) `,` `[` ' +
-        'custom<SwitchOpCases>($defaultDestination, $defaultOperands, $case_values, $caseDestinations, $caseOperands, $case_operand_segments) ' +
-        '`]` attr-dict',
-      directives: { SwitchOpCases: switchOpCases },
-      verify: verifySwitch,
-    },
+    AssertOp,
+    BrOp,
+    CondBrOp,
+    SwitchOp,
   ],
 };

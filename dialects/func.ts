@@ -8,6 +8,8 @@ import { FUNCTION_ATTRS, functionSyntax, functionTypeOf } from '../ir/function-s
 import type { Operation } from '../ir/ir.js';
 import type { DialectDecl, VerifyResult } from '../ir/op-spec.js';
 import { lookupSymbol } from '../ir/symbols.js';
+import { defineOp } from '../ir/op-def.js';
+import { FunctionLike, HasParent, IsolatedFromAbove, Pure, ReturnLike, SymbolDef, Terminator } from '../ir/traits.js';
 
 /** Checks that `op`'s operands match the enclosing function's results (shared by return ops). */
 export function verifyReturnLike(op: Operation, funcName: string): VerifyResult {
@@ -48,36 +50,43 @@ export function verifyFunctionLike(op: Operation): string | void {
     if (args[k].type !== ft.inputs[k]) return `type of entry block argument #${k}('${args[k].type}') must match the type of the corresponding argument in function signature('${ft.inputs[k]}')`;
 }
 
+/** `func.func`: a function with a body (or a declaration). */
+export const FuncOp = defineOp({
+  name: 'func.func',
+  summary: 'a function with a body (or a declaration)',
+  attrs: FUNCTION_ATTRS,
+  regions: [{ name: 'body' }],
+  traits: [IsolatedFromAbove, SymbolDef, FunctionLike],
+  defaultDialect: 'func',
+  syntax: functionSyntax,
+  verify: verifyFunctionLike,
+});
+/** `func.return`: returns from a func.func. */
+export const ReturnOp = defineOp({
+  name: 'func.return',
+  summary: 'returns from a func.func',
+  operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
+  traits: [Pure, Terminator, ReturnLike, HasParent('func.func')],
+  format: 'attr-dict ($operands^ `:` type($operands))?',
+  verify: (op) => verifyReturnLike(op, 'func.func'),
+});
+/** `func.call`: calls a function by symbol. */
+export const CallOp = defineOp({
+  name: 'func.call',
+  summary: 'calls a function by symbol',
+  operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  attrs: [{ name: 'callee', kind: FlatSymbolRefAttr }],
+  format: '$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)',
+  verify: (op) => verifyCallLike(op, ['func.func']),
+});
+
 /** The func dialect table. */
 export const funcDialect: DialectDecl = {
   name: 'func',
   ops: [
-    {
-      name: 'func.func',
-      summary: 'a function with a body (or a declaration)',
-      attrs: FUNCTION_ATTRS,
-      regions: [{ name: 'body' }],
-      traits: ['IsolatedFromAbove', 'Symbol', 'FunctionLike'],
-      defaultDialect: 'func',
-      syntax: functionSyntax,
-      verify: verifyFunctionLike,
-    },
-    {
-      name: 'func.return',
-      summary: 'returns from a func.func',
-      operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
-      traits: ['Pure', 'Terminator', 'ReturnLike', 'HasParent(func.func)'],
-      format: 'attr-dict ($operands^ `:` type($operands))?',
-      verify: (op) => verifyReturnLike(op, 'func.func'),
-    },
-    {
-      name: 'func.call',
-      summary: 'calls a function by symbol',
-      operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'results', kind: 'variadic', type: AnyType }],
-      attrs: [{ name: 'callee', kind: FlatSymbolRefAttr }],
-      format: '$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)',
-      verify: (op) => verifyCallLike(op, ['func.func']),
-    },
+    FuncOp,
+    ReturnOp,
+    CallOp,
   ],
 };

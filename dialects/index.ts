@@ -1,9 +1,9 @@
 /**
- * Registers every dialect with the process-wide registry. Tools and tests import this once.
+ * Every dialect of the project, and the one call that loads them into a context. Importing
+ * this module registers nothing.
  */
-import { registry, type DialectDecl } from '../ir/op-spec.js';
-import '../ir/format.js';
-import '../ir/printer.js';
+import { defaultContext, type Context } from '../ir/context.js';
+import type { DialectDecl } from '../ir/op-spec.js';
 import { arithDialect } from './arith.js';
 import { builtinDialect } from './builtin.js';
 import { funcDialect } from './func.js';
@@ -21,9 +21,8 @@ export const allDialects: DialectDecl[] = [
   builtinDialect, funcDialect, arithDialect, mathDialect, scfDialect, cfDialect, gpuDialect, ttDialect, ttgDialect, ttngDialect, nvptxDialect,
 ];
 
-/** Registers all dialects (idempotent). */
-export function registerAllDialects(): void {
-  for (const d of allDialects) registry.register(d);
+/** Loads every dialect into `context` (the default context unless given); loading twice does nothing. */
+export function registerAllDialects(context: Context = defaultContext): Context {
+  for (const d of allDialects) context.loadDialect(d);
+  return context;
 }
-
-registerAllDialects();

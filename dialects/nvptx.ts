@@ -9,6 +9,8 @@
 import { AnyType, I1, I32Attr, StrAttr, TypedAttr } from '../ir/constraints.js';
 import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
+import { defineOp, type OpDef } from '../ir/op-def.js';
+import { ConstantLike, Pure } from '../ir/traits.js';
 
 const PTX = { name: 'ptx', kind: StrAttr };
 
@@ -40,7 +42,7 @@ function plain(opcode: string, summary: string, arity: number): OpDecl {
     operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
     results: [{ name: 'dst', type: AnyType }],
     attrs: [PTX],
-    traits: ['Pure'],
+    traits: [Pure],
     format: PLAIN_FORMAT,
     verify: (op) => (op.numOperands === arity ? undefined : `expects ${arity} operand${arity === 1 ? '' : 's'}, got ${op.numOperands}`),
   };
@@ -61,148 +63,182 @@ const PLAIN: [string, string, number][] = [
   ['clz', 'count leading zeros', 1], ['brev', 'bit reverse', 1], ['testp', 'float class test into a predicate', 1],
 ];
 
+/** The pure instructions of `PLAIN` (`nvptx.add`, `nvptx.setp`...), in its order. */
+export const plainOps: readonly OpDef[] = PLAIN.map(([name, summary, arity]) => defineOp(plain(name, summary, arity)));
+
+/** `nvptx.imm`: an immediate moved into a register (`mov.b32 %r, 42;`). */
+export const ImmOp = defineOp({
+  name: 'nvptx.imm',
+  summary: 'an immediate moved into a register (`mov.b32 %r, 42;`)',
+  results: [{ name: 'dst', type: AnyType }],
+  attrs: [{ name: 'value', kind: TypedAttr }],
+  traits: [Pure, ConstantLike],
+  format: '$value attr-dict',
+  inferTypes: { dst: (env) => { const v = env.attr('value'); return v instanceof IntegerAttr || v instanceof FloatAttr ? [v.type] : undefined; } },
+  verify: (op) => { const v = op.getAttr('value'); return v instanceof IntegerAttr || v instanceof FloatAttr ? (v.type === op.result(0).type ? undefined : 'value type must be the result type') : 'expects an integer or float value'; },
+});
+/** `nvptx.sreg`: reads a special register (`mov.u32 %r, %tid.x;`). */
+export const SregOp = defineOp({
+  name: 'nvptx.sreg',
+  summary: 'reads a special register (`mov.u32 %r, %tid.x;`)',
+  results: [{ name: 'dst', type: AnyType }],
+  attrs: [{ name: 'reg', kind: StrAttr }],
+  traits: [Pure],
+  format: '$reg attr-dict `:` type($dst)',
+});
+/** `nvptx.smem_base`: the 32-bit shared-window address of the dynamic shared memory (`mov.u32 %r, global_smem;`). */
+export const SmemBaseOp = defineOp({
+  name: 'nvptx.smem_base',
+  summary: 'the 32-bit shared-window address of the dynamic shared memory (`mov.u32 %r, global_smem;`)',
+  results: [{ name: 'dst', type: AnyType }],
+  traits: [Pure],
+  format: 'attr-dict `:` type($dst)',
+});
+/** `nvptx.pack`: joins registers into a wider one (`mov.b64 %rd, {%r1, %r2};`). */
+export const PackOp = defineOp({
+  name: 'nvptx.pack',
+  summary: 'joins registers into a wider one (`mov.b64 %rd, {%r1, %r2};`)',
+  operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'dst', type: AnyType }],
+  attrs: [PTX],
+  traits: [Pure],
+  format: PLAIN_FORMAT,
+});
+/** `nvptx.unpack`: splits a register into narrower ones (`mov.b64 {%r1, %r2}, %rd;`). */
+export const UnpackOp = defineOp({
+  name: 'nvptx.unpack',
+  summary: 'splits a register into narrower ones (`mov.b64 {%r1, %r2}, %rd;`)',
+  operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+  attrs: [PTX],
+  traits: [Pure],
+  format: PLAIN_FORMAT,
+});
+/** `nvptx.ld`: a load; with `guard`, lanes whose guard is false keep the `other` values. */
+export const LdOp = defineOp({
+  name: 'nvptx.ld',
+  summary: 'a load; with `guard`, lanes whose guard is false keep the `other` values',
+  operands: [
+    { name: 'addr', type: AnyType },
+    { name: 'guard', kind: 'optional', type: I1 },
+    { name: 'other', kind: 'variadic', type: AnyType },
+  ],
+  results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+  attrs: [PTX],
+  format: '$ptx $addr (`if` $guard^)? (`else` $other^)? attr-dict `:` functional-type(operands, results)',
+});
+/** `nvptx.st`: a store, predicated by `guard` when present. */
+export const StOp = defineOp({
+  name: 'nvptx.st',
+  summary: 'a store, predicated by `guard` when present',
+  operands: [
+    { name: 'addr', type: AnyType },
+    { name: 'guard', kind: 'optional', type: I1 },
+    { name: 'values', kind: 'variadic', type: AnyType },
+  ],
+  attrs: [PTX],
+  format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
+});
+/** `nvptx.atom`: an atomic read-modify-write (or cas), predicated by `guard` when present. */
+export const AtomOp = defineOp({
+  name: 'nvptx.atom',
+  summary: 'an atomic read-modify-write (or cas), predicated by `guard` when present',
+  operands: [
+    { name: 'addr', type: AnyType },
+    { name: 'guard', kind: 'optional', type: I1 },
+    { name: 'values', kind: 'variadic', type: AnyType },
+  ],
+  results: [{ name: 'dst', type: AnyType }],
+  attrs: [PTX],
+  format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
+});
+/** `nvptx.shfl`: a warp shuffle (`shfl.sync.bfly.b32 %r, %a, lane, clamp, mask;`). */
+export const ShflOp = defineOp({
+  name: 'nvptx.shfl',
+  summary: 'a warp shuffle (`shfl.sync.bfly.b32 %r, %a, lane, clamp, mask;`)',
+  operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'dst', type: AnyType }],
+  attrs: [PTX],
+  format: PLAIN_FORMAT,
+  verify: (op) => (op.numOperands === 4 ? undefined : `expects 4 operands (value, lane, clamp, member mask), got ${op.numOperands}`),
+});
+/** `nvptx.bar`: a block barrier (`bar.sync 0;`). */
+export const BarOp = defineOp({
+  name: 'nvptx.bar',
+  summary: 'a block barrier (`bar.sync 0;`)',
+  attrs: [{ name: 'ptx', kind: StrAttr, default: StringAttr.get('sync') }],
+  format: '($ptx^)? attr-dict',
+});
+/** `nvptx.ldmatrix`: loads 8x8 b16 matrices from shared memory into a warp (`ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16`). */
+export const LdmatrixOp = defineOp({
+  name: 'nvptx.ldmatrix',
+  summary: 'loads 8x8 b16 matrices from shared memory into a warp (`ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16`)',
+  operands: [{ name: 'addr', type: AnyType }],
+  results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+  attrs: [PTX],
+  format: '$ptx $addr attr-dict `:` functional-type(operands, results)',
+  verify: (op) => ([1, 2, 4].includes(op.results.length) ? undefined : `expects 1, 2 or 4 results, got ${op.results.length}`),
+});
+/** `nvptx.mma`: a warp-wide tensor-core product (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}`): the A, B, C and D register counts follow the shape and types in `ptx`. */
+export const MmaOp = defineOp({
+  name: 'nvptx.mma',
+  summary: 'a warp-wide tensor-core product (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}`): the A, B, C and D register counts follow the shape and types in `ptx`',
+  operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+  attrs: [PTX],
+  traits: [Pure],
+  format: PLAIN_FORMAT,
+  verify: (op) => {
+    const attr = op.getAttr('ptx');
+    const ptx = attr instanceof StringAttr ? attr.value : '';
+    const n = mmaFragments(ptx);
+    if (!n) return `has an unknown mma form '${ptx}'; expected sync.aligned.m16n8k{8,16,32}.row.col.<d>.<a>.<b>.<c>`;
+    const want = n.a + n.b + n.c;
+    return op.numOperands === want && op.results.length === n.d ? undefined : `expects ${want} operands and ${n.d} results for '${ptx}', got ${op.numOperands} and ${op.results.length}`;
+  },
+});
+/** `nvptx.cp_async`: an asynchronous global-to-shared copy of `size` bytes, of which `srcBytes` are read and the rest zero-filled (`cp.async.cg.shared.global [dst], [src], 16, n;`). */
+export const CpAsyncOp = defineOp({
+  name: 'nvptx.cp_async',
+  summary: 'an asynchronous global-to-shared copy of `size` bytes, of which `srcBytes` are read and the rest zero-filled (`cp.async.cg.shared.global [dst], [src], 16, n;`)',
+  operands: [{ name: 'dst', type: AnyType }, { name: 'src', type: AnyType }, { name: 'srcBytes', type: AnyType }],
+  attrs: [PTX, { name: 'size', kind: I32Attr }],
+  format: '$ptx $dst `,` $src `,` $srcBytes attr-dict `:` functional-type(operands, results)',
+});
+/** `nvptx.cp_async_group`: commits the copies issued so far as a group (`commit_group`), or waits until at most N groups are pending (`wait_group N`). */
+export const CpAsyncGroupOp = defineOp({
+  name: 'nvptx.cp_async_group',
+  summary: 'commits the copies issued so far as a group (`commit_group`), or waits until at most N groups are pending (`wait_group N`)',
+  attrs: [PTX],
+  format: '$ptx attr-dict',
+});
+/** `nvptx.trap`: aborts the kernel (`trap;`). */
+export const TrapOp = defineOp({
+  name: 'nvptx.trap',
+  summary: 'aborts the kernel (`trap;`)',
+  format: 'attr-dict',
+});
+
 /** The nvptx dialect table. */
 export const nvptxDialect: DialectDecl = {
   name: 'nvptx',
   summary: 'PTX instructions on virtual registers',
   ops: [
-    ...PLAIN.map(([name, summary, arity]) => plain(name, summary, arity)),
-    {
-      name: 'nvptx.imm',
-      summary: 'an immediate moved into a register (`mov.b32 %r, 42;`)',
-      results: [{ name: 'dst', type: AnyType }],
-      attrs: [{ name: 'value', kind: TypedAttr }],
-      traits: ['Pure', 'ConstantLike'],
-      format: '$value attr-dict',
-      inferTypes: { dst: (env) => { const v = env.attr('value'); return v instanceof IntegerAttr || v instanceof FloatAttr ? [v.type] : undefined; } },
-      verify: (op) => { const v = op.getAttr('value'); return v instanceof IntegerAttr || v instanceof FloatAttr ? (v.type === op.result(0).type ? undefined : 'value type must be the result type') : 'expects an integer or float value'; },
-    },
-    {
-      name: 'nvptx.sreg',
-      summary: 'reads a special register (`mov.u32 %r, %tid.x;`)',
-      results: [{ name: 'dst', type: AnyType }],
-      attrs: [{ name: 'reg', kind: StrAttr }],
-      traits: ['Pure'],
-      format: '$reg attr-dict `:` type($dst)',
-    },
-    {
-      name: 'nvptx.smem_base',
-      summary: 'the 32-bit shared-window address of the dynamic shared memory (`mov.u32 %r, global_smem;`)',
-      results: [{ name: 'dst', type: AnyType }],
-      traits: ['Pure'],
-      format: 'attr-dict `:` type($dst)',
-    },
-    {
-      name: 'nvptx.pack',
-      summary: 'joins registers into a wider one (`mov.b64 %rd, {%r1, %r2};`)',
-      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'dst', type: AnyType }],
-      attrs: [PTX],
-      traits: ['Pure'],
-      format: PLAIN_FORMAT,
-    },
-    {
-      name: 'nvptx.unpack',
-      summary: 'splits a register into narrower ones (`mov.b64 {%r1, %r2}, %rd;`)',
-      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
-      attrs: [PTX],
-      traits: ['Pure'],
-      format: PLAIN_FORMAT,
-    },
-    {
-      name: 'nvptx.ld',
-      summary: 'a load; with `guard`, lanes whose guard is false keep the `other` values',
-      operands: [
-        { name: 'addr', type: AnyType },
-        { name: 'guard', kind: 'optional', type: I1 },
-        { name: 'other', kind: 'variadic', type: AnyType },
-      ],
-      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
-      attrs: [PTX],
-      format: '$ptx $addr (`if` $guard^)? (`else` $other^)? attr-dict `:` functional-type(operands, results)',
-    },
-    {
-      name: 'nvptx.st',
-      summary: 'a store, predicated by `guard` when present',
-      operands: [
-        { name: 'addr', type: AnyType },
-        { name: 'guard', kind: 'optional', type: I1 },
-        { name: 'values', kind: 'variadic', type: AnyType },
-      ],
-      attrs: [PTX],
-      format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
-    },
-    {
-      name: 'nvptx.atom',
-      summary: 'an atomic read-modify-write (or cas), predicated by `guard` when present',
-      operands: [
-        { name: 'addr', type: AnyType },
-        { name: 'guard', kind: 'optional', type: I1 },
-        { name: 'values', kind: 'variadic', type: AnyType },
-      ],
-      results: [{ name: 'dst', type: AnyType }],
-      attrs: [PTX],
-      format: '$ptx $addr (`if` $guard^)? `,` $values attr-dict `:` functional-type(operands, results)',
-    },
-    {
-      name: 'nvptx.shfl',
-      summary: 'a warp shuffle (`shfl.sync.bfly.b32 %r, %a, lane, clamp, mask;`)',
-      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'dst', type: AnyType }],
-      attrs: [PTX],
-      format: PLAIN_FORMAT,
-      verify: (op) => (op.numOperands === 4 ? undefined : `expects 4 operands (value, lane, clamp, member mask), got ${op.numOperands}`),
-    },
-    {
-      name: 'nvptx.bar',
-      summary: 'a block barrier (`bar.sync 0;`)',
-      attrs: [{ name: 'ptx', kind: StrAttr, default: StringAttr.get('sync') }],
-      format: '($ptx^)? attr-dict',
-    },
-    {
-      name: 'nvptx.ldmatrix',
-      summary: 'loads 8x8 b16 matrices from shared memory into a warp (`ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16`)',
-      operands: [{ name: 'addr', type: AnyType }],
-      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
-      attrs: [PTX],
-      format: '$ptx $addr attr-dict `:` functional-type(operands, results)',
-      verify: (op) => ([1, 2, 4].includes(op.results.length) ? undefined : `expects 1, 2 or 4 results, got ${op.results.length}`),
-    },
-    {
-      name: 'nvptx.mma',
-      summary: 'a warp-wide tensor-core product (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}`): the A, B, C and D register counts follow the shape and types in `ptx`',
-      operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
-      attrs: [PTX],
-      traits: ['Pure'],
-      format: PLAIN_FORMAT,
-      verify: (op) => {
-        const attr = op.getAttr('ptx');
-        const ptx = attr instanceof StringAttr ? attr.value : '';
-        const n = mmaFragments(ptx);
-        if (!n) return `has an unknown mma form '${ptx}'; expected sync.aligned.m16n8k{8,16,32}.row.col.<d>.<a>.<b>.<c>`;
-        const want = n.a + n.b + n.c;
-        return op.numOperands === want && op.results.length === n.d ? undefined : `expects ${want} operands and ${n.d} results for '${ptx}', got ${op.numOperands} and ${op.results.length}`;
-      },
-    },
-    {
-      name: 'nvptx.cp_async',
-      summary: 'an asynchronous global-to-shared copy of `size` bytes, of which `srcBytes` are read and the rest zero-filled (`cp.async.cg.shared.global [dst], [src], 16, n;`)',
-      operands: [{ name: 'dst', type: AnyType }, { name: 'src', type: AnyType }, { name: 'srcBytes', type: AnyType }],
-      attrs: [PTX, { name: 'size', kind: I32Attr }],
-      format: '$ptx $dst `,` $src `,` $srcBytes attr-dict `:` functional-type(operands, results)',
-    },
-    {
-      name: 'nvptx.cp_async_group',
-      summary: 'commits the copies issued so far as a group (`commit_group`), or waits until at most N groups are pending (`wait_group N`)',
-      attrs: [PTX],
-      format: '$ptx attr-dict',
-    },
-    {
-      name: 'nvptx.trap',
-      summary: 'aborts the kernel (`trap;`)',
-      format: 'attr-dict',
-    },
+    ...plainOps,
+    ImmOp,
+    SregOp,
+    SmemBaseOp,
+    PackOp,
+    UnpackOp,
+    LdOp,
+    StOp,
+    AtomOp,
+    ShflOp,
+    BarOp,
+    LdmatrixOp,
+    MmaOp,
+    CpAsyncOp,
+    CpAsyncGroupOp,
+    TrapOp,
   ],
 };

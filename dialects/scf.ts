@@ -5,16 +5,18 @@
 import { AnyType, I1, SignlessIntegerOrIndexLike } from '../ir/constraints.js';
 import type { FormatParser, FormatPrinter, OperandRef, RegionArg } from '../ir/format.js';
 import { Block, Operation, Region as RegionClass, type Region, type Value } from '../ir/ir.js';
-import { registry, type DialectDecl } from '../ir/op-spec.js';
+import type { DialectDecl } from '../ir/op-spec.js';
 import { FunctionType, IntegerType, IndexType, printResultTypes, type Type } from '../ir/types.js';
 import { forInvariantIterArgs, forZeroTrips, ifConstantCondition } from './scf-canonicalize.js';
+import { defineOp } from '../ir/op-def.js';
+import { HasParent, LoopLike, NoRegionArguments, Pure, RecursiveMemoryEffects, ReturnLike, SingleBlock, Terminator } from '../ir/traits.js';
 
 /** Appends `scf.yield` to blocks of `region` that lack a terminator (MLIR's implicit terminator). */
 function ensureYield(region: Region): void {
   if (region.empty) region.addBlock(new Block());
   for (const b of region.blocks) {
-    if (b.last?.hasTrait('Terminator')) continue;
-    b.append(Operation.create({ name: 'scf.yield', spec: registry.lookupOp('scf.yield') }));
+    if (b.last?.hasTrait(Terminator)) continue;
+    b.append(YieldOp.create({ results: [] }).op);
   }
 }
 
@@ -240,69 +242,82 @@ function printExecuteRegion(p: FormatPrinter, op: Operation): void {
   p.printOptionalAttrDict(p.attrsToPrint(op, new Set()));
 }
 
+/** `scf.for`: a counted loop with loop-carried values. */
+export const ForOp = defineOp({
+  name: 'scf.for',
+  summary: 'a counted loop with loop-carried values',
+  operands: [
+    { name: 'lowerBound', type: SignlessIntegerOrIndexLike },
+    { name: 'upperBound', type: SignlessIntegerOrIndexLike },
+    { name: 'step', type: SignlessIntegerOrIndexLike },
+    { name: 'initArgs', kind: 'variadic', type: AnyType },
+  ],
+  results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  regions: [{ name: 'region' }],
+  traits: [SingleBlock, LoopLike, RecursiveMemoryEffects],
+  syntax: { parse: parseForOp, print: printForOp },
+  verify: verifyForOp,
+  verifyRegions: verifyForYield,
+  canonicalize: [forZeroTrips, forInvariantIterArgs],
+});
+/** `scf.if`: if-then-else, optionally yielding values. */
+export const IfOp = defineOp({
+  name: 'scf.if',
+  summary: 'if-then-else, optionally yielding values',
+  operands: [{ name: 'condition', type: I1 }],
+  results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  regions: [{ name: 'thenRegion' }, { name: 'elseRegion' }],
+  traits: [SingleBlock, RecursiveMemoryEffects, NoRegionArguments],
+  syntax: { parse: parseIfOp, print: printIfOp },
+  verify: verifyIfOp,
+  canonicalize: [ifConstantCondition],
+});
+/** `scf.while`: a generic while loop with a before (condition) and an after (body) region. */
+export const WhileOp = defineOp({
+  name: 'scf.while',
+  summary: 'a generic while loop with a before (condition) and an after (body) region',
+  operands: [{ name: 'inits', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  regions: [{ name: 'before' }, { name: 'after' }],
+  traits: [LoopLike, RecursiveMemoryEffects],
+  syntax: { parse: parseWhileOp, print: printWhileOp },
+  verify: verifyWhileOp,
+});
+/** `scf.condition`. */
+export const ConditionOp = defineOp({
+  name: 'scf.condition',
+  summary: "ends scf.while's before region: continue with args while condition holds",
+  operands: [{ name: 'condition', type: I1 }, { name: 'args', kind: 'variadic', type: AnyType }],
+  traits: [Pure, Terminator, ReturnLike, HasParent('scf.while')],
+  format: '`(` $condition `)` attr-dict ($args^ `:` type($args))?',
+});
+/** `scf.yield`: yields values from an scf region. */
+export const YieldOp = defineOp({
+  name: 'scf.yield',
+  summary: 'yields values from an scf region',
+  operands: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  traits: [Pure, Terminator, ReturnLike, HasParent('scf.execute_region', 'scf.for', 'scf.if', 'scf.index_switch', 'scf.while')],
+  format: 'attr-dict ($results^ `:` type($results))?',
+});
+/** `scf.execute_region`: runs a region once, yielding its values. */
+export const ExecuteRegionOp = defineOp({
+  name: 'scf.execute_region',
+  summary: 'runs a region once, yielding its values',
+  results: [{ name: 'result', kind: 'variadic', type: AnyType }],
+  regions: [{ name: 'region' }],
+  traits: [RecursiveMemoryEffects, NoRegionArguments],
+  syntax: { parse: parseExecuteRegion, print: printExecuteRegion },
+});
+
 /** The scf dialect table. */
 export const scfDialect: DialectDecl = {
   name: 'scf',
   ops: [
-    {
-      name: 'scf.for',
-      summary: 'a counted loop with loop-carried values',
-      operands: [
-        { name: 'lowerBound', type: SignlessIntegerOrIndexLike },
-        { name: 'upperBound', type: SignlessIntegerOrIndexLike },
-        { name: 'step', type: SignlessIntegerOrIndexLike },
-        { name: 'initArgs', kind: 'variadic', type: AnyType },
-      ],
-      results: [{ name: 'results', kind: 'variadic', type: AnyType }],
-      regions: [{ name: 'region' }],
-      traits: ['SingleBlock', 'LoopLike', 'RecursiveMemoryEffects'],
-      syntax: { parse: parseForOp, print: printForOp },
-      verify: verifyForOp,
-      verifyRegions: verifyForYield,
-      canonicalize: [forZeroTrips, forInvariantIterArgs],
-    },
-    {
-      name: 'scf.if',
-      summary: 'if-then-else, optionally yielding values',
-      operands: [{ name: 'condition', type: I1 }],
-      results: [{ name: 'results', kind: 'variadic', type: AnyType }],
-      regions: [{ name: 'thenRegion' }, { name: 'elseRegion' }],
-      traits: ['SingleBlock', 'RecursiveMemoryEffects', 'NoRegionArguments'],
-      syntax: { parse: parseIfOp, print: printIfOp },
-      verify: verifyIfOp,
-      canonicalize: [ifConstantCondition],
-    },
-    {
-      name: 'scf.while',
-      summary: 'a generic while loop with a before (condition) and an after (body) region',
-      operands: [{ name: 'inits', kind: 'variadic', type: AnyType }],
-      results: [{ name: 'results', kind: 'variadic', type: AnyType }],
-      regions: [{ name: 'before' }, { name: 'after' }],
-      traits: ['LoopLike', 'RecursiveMemoryEffects'],
-      syntax: { parse: parseWhileOp, print: printWhileOp },
-      verify: verifyWhileOp,
-    },
-    {
-      name: 'scf.condition',
-      summary: "ends scf.while's before region: continue with args while condition holds",
-      operands: [{ name: 'condition', type: I1 }, { name: 'args', kind: 'variadic', type: AnyType }],
-      traits: ['Pure', 'Terminator', 'ReturnLike', 'HasParent(scf.while)'],
-      format: '`(` $condition `)` attr-dict ($args^ `:` type($args))?',
-    },
-    {
-      name: 'scf.yield',
-      summary: 'yields values from an scf region',
-      operands: [{ name: 'results', kind: 'variadic', type: AnyType }],
-      traits: ['Pure', 'Terminator', 'ReturnLike', 'HasParent(scf.execute_region,scf.for,scf.if,scf.index_switch,scf.while)'],
-      format: 'attr-dict ($results^ `:` type($results))?',
-    },
-    {
-      name: 'scf.execute_region',
-      summary: 'runs a region once, yielding its values',
-      results: [{ name: 'result', kind: 'variadic', type: AnyType }],
-      regions: [{ name: 'region' }],
-      traits: ['RecursiveMemoryEffects', 'NoRegionArguments'],
-      syntax: { parse: parseExecuteRegion, print: printExecuteRegion },
-    },
+    ForOp,
+    IfOp,
+    WhileOp,
+    ConditionOp,
+    YieldOp,
+    ExecuteRegionOp,
   ],
 };

@@ -6,7 +6,9 @@
 import type { Attribute, Location } from './attributes.js';
 import { DenseArrayAttr } from './attributes.js';
 import { Block, Operation, type Region, type Value } from './ir.js';
-import { registry, type OpSpec, type TypeEnv } from './op-spec.js';
+import { defaultContext } from './context.js';
+import type { OpSpec, TypeEnv } from './op-spec.js';
+import { SameOperandsAndResultType } from './traits.js';
 import { i, type Type } from './types.js';
 
 /** Where new ops go: before `before` in `block`, or at its end when `before` is null. */
@@ -81,7 +83,7 @@ export class Builder {
 
   /** Creates the op `name` from its declaration and inserts it. */
   create(name: string, args: CreateArgs = {}): Operation {
-    const spec = registry.lookupOp(name);
+    const spec = defaultContext.lookupOp(name);
     if (!spec) throw new Error(`internal error: creating unregistered op '${name}'`);
     return this.insert(buildOp(spec, args, args.loc ?? this.loc));
   }
@@ -148,7 +150,7 @@ function inferResults(spec: OpSpec, args: CreateArgs, operandTypes: Map<string, 
     attr: (n) => props[n] ?? spec.attrIndex.get(n)?.default,
     numOperands: (n) => operandTypes.get(n)?.length ?? 0,
   };
-  const sameAsOperands = spec.traitSet.has('SameOperandsAndResultType');
+  const sameAsOperands = spec.traitSet.has(SameOperandsAndResultType);
   const out: Type[] = [];
   const sizes: number[] = [];
   for (const d of spec.results) {

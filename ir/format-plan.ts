@@ -19,6 +19,7 @@ import type { SourcePos } from './diagnostics.js';
 import type { Value } from './ir.js';
 import { PUNCT } from './lexer.js';
 import type { AttrDecl, OpSpec, TypeConstraint, TypeEnv } from './op-spec.js';
+import { SameOperandsAndResultType, SameTypeOperands } from './traits.js';
 import type { Type } from './types.js';
 
 /** What a plan needs from the parser beyond `FormatParser`: operands read as text offsets. */
@@ -89,9 +90,9 @@ export class FormatPlan {
     this.resultTypes = new Array(this.nResults).fill(undefined);
     this.operandValues = new Array(this.nOperands).fill(null);
     this.resultTypeList = new Array(this.nResults).fill(null);
-    this.sameAll = spec.traitSet.has('SameOperandsAndResultType');
-    this.sameOperands = spec.traitSet.has('SameTypeOperands');
-    const indexOf = (list: { name: string }[], n: string) => list.findIndex((d) => d.name === n);
+    this.sameAll = spec.traitSet.has(SameOperandsAndResultType);
+    this.sameOperands = spec.traitSet.has(SameTypeOperands);
+    const indexOf = (list: readonly { name: string }[], n: string) => list.findIndex((d) => d.name === n);
     this.env = {
       operand: (n) => {
         const k = indexOf(spec.operands, n);

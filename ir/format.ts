@@ -7,8 +7,9 @@ import type { AsmParser, AsmPrinter } from './asm.js';
 import { type Attribute, UnitAttr } from './attributes.js';
 import type { SourcePos } from './diagnostics.js';
 import { Region, type Block, type BlockArgument, type Operation, type Value } from './ir.js';
-import { setFormatCompiler, type AttrDecl, type OpSpec, type TypeConstraint, type TypeEnv, type ValueDecl } from './op-spec.js';
+import { type AttrDecl, type OpSpec, type TypeConstraint, type TypeEnv, type ValueDecl } from './op-spec.js';
 import { DenseArrayAttr } from './attributes.js';
+import { SameOperandsAndResultType, SameTypeOperands } from './traits.js';
 import { FunctionType, i, printResultTypes, type Type } from './types.js';
 
 /** A use of `%name` (possibly `%name#k`) not yet resolved to a value (`image` includes the `%`). */
@@ -626,7 +627,7 @@ function assignTypes(spec: OpSpec, arg: Arg, types: Type[], s: FormatScratch): v
 }
 
 /** Distributes an `operands`/`results` type list over groups (at most one variable group). */
-function splitAll(decls: ValueDecl[], types: Type[], into: SmallMap<Type[]>, refs: SmallMap<OperandRef[]> | null): void {
+function splitAll(decls: readonly ValueDecl[], types: Type[], into: SmallMap<Type[]>, refs: SmallMap<OperandRef[]> | null): void {
   const sizes = decls.map((d) => {
     const known = refs?.get(d.name);
     if (known) return known.length;
@@ -740,8 +741,8 @@ export function singleton(t: Type): Type[] {
 }
 
 function sameTypeFromTraits(spec: OpSpec, s: FormatScratch): Type[] | undefined {
-  const all = spec.traitSet.has('SameOperandsAndResultType');
-  if (!all && !spec.traitSet.has('SameTypeOperands')) return undefined;
+  const all = spec.traitSet.has(SameOperandsAndResultType);
+  if (!all && !spec.traitSet.has(SameTypeOperands)) return undefined;
   const first = s.operandTypes.firstNonEmpty() ?? (all ? s.resultTypes.firstNonEmpty() : undefined);
   return first ? singleton(first) : undefined;
 }
@@ -945,4 +946,3 @@ export function isPresent(op: Operation, spec: OpSpec, anchor: Element): boolean
 }
 
 export { FunctionType };
-setFormatCompiler(compileFormat);

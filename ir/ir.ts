@@ -8,6 +8,7 @@
 import { Attribute, FileLineColLoc, Location, UnknownLoc } from './attributes.js';
 import type { SourcePos } from './diagnostics.js';
 import type { OpSpec } from './op-spec.js';
+import { Terminator, type Trait } from './traits.js';
 import type { Type } from './types.js';
 
 // ---- values ------------------------------------------------------------------------------
@@ -272,8 +273,8 @@ export class Operation {
     return this.regions[k];
   }
 
-  /** Whether the op's spec declares trait `t`. */
-  hasTrait(t: string): boolean {
+  /** Whether the op's declaration has trait `t` (`op.hasTrait(Pure)`). */
+  hasTrait(t: Trait): boolean {
     return this.spec !== undefined && this.spec.traitSet.has(t);
   }
 
@@ -506,7 +507,7 @@ export class Block {
   /** The last op when it is a terminator (by trait), else null. */
   get terminator(): Operation | null {
     const t = this.last;
-    return t && t.hasTrait('Terminator') ? t : null;
+    return t && t.hasTrait(Terminator) ? t : null;
   }
   get parentOp(): Operation | null {
     return this.parent?.parent ?? null;

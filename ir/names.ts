@@ -6,6 +6,7 @@
  */
 import { CallSiteLoc, FusedLoc, type Location, NameLoc } from './attributes.js';
 import type { Block, Operation, Region } from './ir.js';
+import { IsolatedFromAbove } from './traits.js';
 
 /**
  * Printed names of blocks (`^bb2`). Value names (`%x`, `%x#1`) are stamped on the values with
@@ -161,7 +162,7 @@ export function computeNames(root: Operation): NameTable {
   const work: [Region, Counters, NameScope][] = [];
   const pushRegions = (op: Operation, c: Counters, scope: NameScope) => {
     for (let k = op.regions.length - 1; k >= 0; k--) {
-      const isolated = op.hasTrait('IsolatedFromAbove');
+      const isolated = op.hasTrait(IsolatedFromAbove);
       work.push([op.regions[k], isolated ? { value: 0, arg: 0, conflict: 0 } : { ...c }, isolated ? new NameScope(null) : scope]);
     }
   };

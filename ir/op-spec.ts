@@ -10,6 +10,8 @@ import type { Block, Operation, Region, Value } from './ir.js';
 import type { Type } from './types.js';
 import type { CompiledFormat, FormatParser, FormatPrinter } from './format.js';
 import type { RewritePattern } from './patterns.js';
+import { Terminator, type HasParentTrait, type Trait } from './traits.js';
+import type { OpDef } from './op-def.js';
 
 /** What an op's verifier returns: nothing when valid, else a message (prefixed with the op) or a bare message. */
 export type VerifyResult = string | { bare: string } | void | undefined;
@@ -28,10 +30,21 @@ export interface TypeConstraint {
   buildable?: Type;
 }
 
-/** A kind of attribute: how it is checked and how it reads/prints where a format names it (`$axis`). */
-export interface AttrConstraint {
+/**
+ * A kind of attribute: how it is checked and how it reads/prints where a format names it (`$axis`).
+ * `A` is the attribute class it accepts; `V` the native value a typed view reads it as (`number`
+ * for an i32 attribute, the case name for an enum), when `value` converts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface AttrConstraint<A extends Attribute = any, V = any> {
   description: string;
   check(a: Attribute): boolean;
+  /** The native value of an attribute this constraint accepts (typed views return it). */
+  value?(a: A): V;
+  /** The attribute for a native value (typed builders accept it); undefined means "leave it absent". */
+  fromValue?(v: V): A | undefined;
+  /** What a typed view reads when the attribute is absent (`false` for unit attributes). */
+  absent?: V;
   /** Parses the value where `$name` appears in a format (e.g. the keyword `slt`). */
   parse(p: AsmParser): Attribute;
   /** Prints the value where `$name` appears in a format. */
@@ -42,25 +55,27 @@ export interface AttrConstraint {
 
 /** An operand or result group. */
 export interface ValueDecl {
-  name: string;
+  readonly name: string;
   /** `variadic`: zero or more values; `optional`: zero or one. Default: exactly one. */
-  kind?: 'single' | 'variadic' | 'optional';
-  type?: TypeConstraint;
+  readonly kind?: 'single' | 'variadic' | 'optional';
+  readonly type?: TypeConstraint;
+  /** One line for the generated docs. */
+  readonly summary?: string;
 }
 
 /** An inherent attribute. */
 export interface AttrDecl {
-  name: string;
-  kind: AttrConstraint;
-  optional?: boolean;
+  readonly name: string;
+  readonly kind: AttrConstraint;
+  readonly optional?: boolean;
   /** Filled in when absent; elided from the custom form when equal. */
-  default?: Attribute;
+  readonly default?: Attribute;
 }
 
 /** A region or successor group. */
 export interface RegionDecl {
-  name: string;
-  variadic?: boolean;
+  readonly name: string;
+  readonly variadic?: boolean;
 }
 
 /** Folding result: an attribute (constant) or an existing value per result. */
@@ -89,15 +104,16 @@ export interface TypeEnv {
 
 /** Everything a dialect table says about one op. */
 export interface OpDecl {
-  name: string;
-  summary?: string;
-  operands?: ValueDecl[];
-  results?: ValueDecl[];
-  attrs?: AttrDecl[];
-  regions?: RegionDecl[];
-  successors?: RegionDecl[];
-  /** Names of traits: `Pure`, `Terminator`, `IsolatedFromAbove`, `SameOperandsAndResultType`, ... */
-  traits?: string[];
+  readonly name: string;
+  /** One line: what the op does (shown by `--list-ops` and the generated dialect docs). */
+  readonly summary?: string;
+  readonly operands?: readonly ValueDecl[];
+  readonly results?: readonly ValueDecl[];
+  readonly attrs?: readonly AttrDecl[];
+  readonly regions?: readonly RegionDecl[];
+  readonly successors?: readonly RegionDecl[];
+  /** Trait objects (`ir/traits.ts`): `Pure`, `Terminator`, `HasParent('tt.reduce')`, ... */
+  readonly traits?: readonly Trait[];
   /** MLIR declarative assembly format; absent means the op prints in generic form. */
   format?: string;
   /** Whole-op syntax when the format cannot express it. */
@@ -127,7 +143,8 @@ export interface OpDecl {
 export interface DialectDecl {
   name: string;
   summary?: string;
-  ops: OpDecl[];
+  /** The dialect's ops, each made by `defineOp` (`ir/op-def.ts`). */
+  ops: readonly OpDef[];
   /** Parsers for `!dialect.mnemonic...`: the parser is positioned after the mnemonic. */
   types?: Record<string, (p: AsmParser) => Type>;
   /** Parsers for `#dialect.mnemonic...`: the parser is positioned after the mnemonic. */
@@ -141,12 +158,14 @@ export interface DialectDecl {
 
 /** A compiled op declaration, with lookup tables the parser, printer and verifier use. */
 export class OpSpec {
-  readonly traitSet: Set<string>;
+  readonly traitSet: Set<Trait>;
+  /** The checks of the traits that have one, in declaration order (run by the verifier). */
+  readonly traitVerifiers: ((op: Operation) => string | undefined)[];
   readonly attrIndex: Map<string, AttrDecl>;
-  readonly operands: ValueDecl[];
-  readonly results: ValueDecl[];
-  readonly regionDecls: RegionDecl[];
-  readonly successorDecls: RegionDecl[];
+  readonly operands: readonly ValueDecl[];
+  readonly results: readonly ValueDecl[];
+  readonly regionDecls: readonly RegionDecl[];
+  readonly successorDecls: readonly RegionDecl[];
   format: CompiledFormat | null = null;
   /** Counts the verifier checks, computed once: fixed-size groups, and whether a variable group exists. */
   readonly counts: {
@@ -160,12 +179,15 @@ export class OpSpec {
     variadicSuccessors: boolean;
   };
   /** Allowed parent op names from a `HasParent(...)` trait, or null. */
-  readonly allowedParents: string[] | null;
+  readonly allowedParents: readonly string[] | null;
   private readonly fixedOperands: Map<string, number> | null;
   private readonly fixedResults: Map<string, number> | null;
 
   constructor(readonly decl: OpDecl, readonly dialect: string) {
     this.traitSet = new Set(decl.traits ?? []);
+    // The terminator's position is checked last, after its parent (as mlir-opt reports a misplaced scf.condition).
+    const checked = (decl.traits ?? []).filter((t) => t.verify);
+    this.traitVerifiers = [...checked.filter((t) => t !== Terminator), ...checked.filter((t) => t === Terminator)].map((t) => t.verify!);
     this.attrIndex = new Map((decl.attrs ?? []).map((a) => [a.name, a]));
     this.operands = decl.operands ?? [];
     this.results = decl.results ?? [];
@@ -184,10 +206,8 @@ export class OpSpec {
       successors: this.successorDecls.filter((d) => !isVar(d)).length,
       variadicSuccessors: this.successorDecls.some(isVar),
     };
-    const parentTrait = [...this.traitSet].find((t) => t.startsWith('HasParent('));
-    this.allowedParents = parentTrait ? parentTrait.slice(10, -1).split(',').map((s) => s.trim()) : null;
-    if (this.needsOperandSegments) this.traitSet.add('AttrSizedOperandSegments');
-    if (this.needsResultSegments) this.traitSet.add('AttrSizedResultSegments');
+    const parentTrait = (decl.traits ?? []).find((t): t is HasParentTrait => 'parents' in t);
+    this.allowedParents = parentTrait ? parentTrait.parents : null;
   }
 
   get name(): string {
@@ -232,23 +252,23 @@ export class OpSpec {
   }
 }
 
-function countVariable(decls: ValueDecl[]): number {
+function countVariable(decls: readonly ValueDecl[]): number {
   return decls.filter((d) => d.kind === 'variadic' || d.kind === 'optional').length;
 }
 
-function groupSizes(decls: ValueDecl[], total: number, segments: Attribute | undefined): number[] {
+function groupSizes(decls: readonly ValueDecl[], total: number, segments: Attribute | undefined): number[] {
   if (countVariable(decls) > 1 && segments instanceof DenseArrayAttr) return [...segments.values];
   return variableSizes(decls, total);
 }
 
 /** Splits `total` across groups when at most one group is variable. */
-function variableSizes(decls: { kind?: string; variadic?: boolean }[], total: number): number[] {
+function variableSizes(decls: readonly { kind?: string; variadic?: boolean }[], total: number): number[] {
   const isVar = (d: { kind?: string; variadic?: boolean }) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true;
   const fixed = decls.filter((d) => !isVar(d)).length;
   return decls.map((d) => (isVar(d) ? Math.max(0, total - fixed) : 1));
 }
 
-function sliceGroup<T>(decls: { name: string }[], sizes: number[], name: string, get: (k: number) => T): T[] {
+function sliceGroup<T>(decls: readonly { name: string }[], sizes: number[], name: string, get: (k: number) => T): T[] {
   let start = 0;
   for (let k = 0; k < decls.length; k++) {
     if (decls[k].name === name) {
@@ -261,43 +281,3 @@ function sliceGroup<T>(decls: { name: string }[], sizes: number[], name: string,
   throw new Error(`internal error: no group named '${name}'`);
 }
 
-/** Hook installed by `ir/format.ts` to compile assembly formats (kept separate to avoid a cycle). */
-let compileFormatImpl: ((spec: OpSpec) => CompiledFormat) | null = null;
-export function setFormatCompiler(impl: (spec: OpSpec) => CompiledFormat): void {
-  compileFormatImpl = impl;
-}
-
-/** All registered dialects and ops. One process-wide registry, filled by `registerDialect`. */
-export class DialectRegistry {
-  readonly dialects = new Map<string, DialectDecl>();
-  readonly ops = new Map<string, OpSpec>();
-  readonly typeParsers = new Map<string, (p: AsmParser) => Type>();
-  readonly attrParsers = new Map<string, (p: AsmParser) => Attribute>();
-  readonly typeVerifiers: ((t: Type, op: Operation) => string | void)[] = [];
-
-  /** Adds a dialect table; compiles every op's format (format errors are internal errors). */
-  register(d: DialectDecl): void {
-    if (this.dialects.has(d.name)) return;
-    this.dialects.set(d.name, d);
-    for (const decl of d.ops) {
-      const spec = new OpSpec(decl, d.name);
-      if (decl.format !== undefined) {
-        if (!compileFormatImpl) throw new Error('internal error: format compiler not loaded');
-        spec.format = compileFormatImpl(spec);
-      }
-      this.ops.set(decl.name, spec);
-    }
-    for (const [m, fn] of Object.entries(d.types ?? {})) this.typeParsers.set(`${d.name}.${m}`, fn);
-    for (const [m, fn] of Object.entries(d.attrs ?? {})) this.attrParsers.set(`${d.name}.${m}`, fn);
-    if (d.verifyType) this.typeVerifiers.push(d.verifyType);
-  }
-  lookupOp(name: string): OpSpec | undefined {
-    return this.ops.get(name);
-  }
-  isDialectLoaded(name: string): boolean {
-    return this.dialects.has(name);
-  }
-}
-
-/** The registry every tool uses. */
-export const registry = new DialectRegistry();

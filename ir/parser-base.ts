@@ -10,7 +10,7 @@ import {
 } from './attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from './diagnostics.js';
 import { KIND_NAMES, PUNCT, T, TokenStream, TokenWindow, type TokenType } from './lexer.js';
-import { registry, type DialectRegistry } from './op-spec.js';
+import { defaultContext, type Context } from './context.js';
 import {
   DYNAMIC, FLOAT_KINDS, FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, RankedTensorType,
   ShapedType, TupleType, Type, UnrankedTensorType, VectorType, i,
@@ -19,7 +19,8 @@ import {
 /** Parser options shared by the tools. */
 export interface ParseOptions {
   allowUnregisteredDialect?: boolean;
-  registry?: DialectRegistry;
+  /** The dialects to parse with (default: `defaultContext`). */
+  context?: Context;
 }
 
 interface AliasEntry {
@@ -52,7 +53,7 @@ export class ParserBase implements AsmParser {
   protected readonly text: string;
   /** The index of the current token. */
   protected pos_: number;
-  protected readonly registry: DialectRegistry;
+  protected readonly context: Context;
   protected readonly allowUnregistered: boolean;
   private readonly aliases: AliasTable;
 
@@ -72,7 +73,7 @@ export class ParserBase implements AsmParser {
       ? new TokenWindow(this.stream, sub.start, 256, 1 << 16, onError)
       : new TokenWindow(this.stream, 0, 1 << 16, 1 << 16, onError);
     this.pos_ = this.window.first;
-    this.registry = options.registry ?? registry;
+    this.context = options.context ?? defaultContext;
     this.allowUnregistered = options.allowUnregisteredDialect ?? false;
     this.aliases = sub ? sub.aliases : this.scanAliases();
   }
@@ -394,11 +395,11 @@ export class ParserBase implements AsmParser {
     if (alias) return this.resolveAlias(alias, false, t) as Type;
     const dot = name.indexOf('.');
     if (dot < 0) this.error(`undefined symbol alias id '${name}'`, this.posOf(t));
-    const parser = this.registry.typeParsers.get(name);
+    const parser = this.context.typeParsers.get(name);
     if (parser) return parser(this);
     const dialect = name.slice(0, dot);
-    if (this.allowUnregistered && !this.registry.isDialectLoaded(dialect)) return OpaqueType.get('!' + name + this.skipBalancedBody());
-    if (this.registry.isDialectLoaded(dialect)) this.error(`unknown type '${name.slice(dot + 1)}' in dialect '${dialect}'`, this.posOf(t));
+    if (this.allowUnregistered && !this.context.isDialectLoaded(dialect)) return OpaqueType.get('!' + name + this.skipBalancedBody());
+    if (this.context.isDialectLoaded(dialect)) this.error(`unknown type '${name.slice(dot + 1)}' in dialect '${dialect}'`, this.posOf(t));
     this.error(`dialect '${dialect}' is not registered (use --allow-unregistered-dialect to accept its types)`, this.posOf(t));
   }
 
@@ -513,11 +514,11 @@ export class ParserBase implements AsmParser {
     if (alias) return this.resolveAlias(alias, true, t) as Attribute;
     const dot = name.indexOf('.');
     if (dot < 0) this.error(`undefined symbol alias id '${name}'`, this.posOf(t));
-    const parser = this.registry.attrParsers.get(name);
+    const parser = this.context.attrParsers.get(name);
     if (parser) return parser(this);
     const dialect = name.slice(0, dot);
-    if (this.allowUnregistered && !this.registry.isDialectLoaded(dialect)) return OpaqueAttr.get('#' + name + this.skipBalancedBody());
-    if (this.registry.isDialectLoaded(dialect)) this.error(`unknown attribute '${name.slice(dot + 1)}' in dialect '${dialect}'`, this.posOf(t));
+    if (this.allowUnregistered && !this.context.isDialectLoaded(dialect)) return OpaqueAttr.get('#' + name + this.skipBalancedBody());
+    if (this.context.isDialectLoaded(dialect)) this.error(`unknown attribute '${name.slice(dot + 1)}' in dialect '${dialect}'`, this.posOf(t));
     this.error(`dialect '${dialect}' is not registered (use --allow-unregistered-dialect to accept its attributes)`, this.posOf(t));
   }
 

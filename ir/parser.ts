@@ -12,6 +12,7 @@ import { T } from './lexer.js';
 import type { OpSpec } from './op-spec.js';
 import { ParserBase, type ParseOptions } from './parser-base.js';
 import { RangeTable } from './range-table.js';
+import { IsolatedFromAbove } from './traits.js';
 import { FunctionType, i, type Type } from './types.js';
 
 /** A placeholder for a value used before its definition. */
@@ -104,7 +105,7 @@ export class Parser extends ParserBase implements PlanParser {
       first.remove();
       module = first;
     } else {
-      module = Operation.create({ name: 'builtin.module', spec: this.registry.lookupOp('builtin.module'), regions: 1 });
+      module = Operation.create({ name: 'builtin.module', spec: this.context.lookupOp('builtin.module'), regions: 1 });
       module.region(0).addBlock(body);
     }
     return { module, resources, aliasNames: this.aliasDefinitions() };
@@ -304,13 +305,13 @@ export class Parser extends ParserBase implements PlanParser {
   }
 
   private lookupForParse(name: string, pos: SourcePos, generic: boolean): OpSpec | undefined {
-    const spec = this.registry.lookupOp(name);
+    const spec = this.context.lookupOp(name);
     if (spec) return spec;
     const dot = name.indexOf('.');
     const dialect = dot < 0 ? '' : name.slice(0, dot);
     if (this.allowUnregistered && generic) return undefined;
     if (!generic) this.error(`custom op '${name}' is unknown (tried '${name}' as well)`, pos);
-    if (this.registry.isDialectLoaded(dialect))
+    if (this.context.isDialectLoaded(dialect))
       this.error(`unregistered operation '${name}' found in dialect ('${dialect}') that does not allow unknown operations`, pos);
     this.error(`operation being parsed with an unregistered dialect: '${name}' (use --allow-unregistered-dialect)`, pos);
   }
@@ -359,7 +360,7 @@ export class Parser extends ParserBase implements PlanParser {
     const direct = this.lookupOpAt(t);
     const word = direct ? direct.name : this.image(t);
     const name = direct ? word : this.resolveOpName(word);
-    const spec = direct ?? this.registry.lookupOp(name);
+    const spec = direct ?? this.context.lookupOp(name);
     if (!spec) {
       const tried = name !== word ? ` (tried '${name}' as well)` : '';
       this.error(`custom op '${word}' is unknown${tried}`, this.posAt(nameOffset));
@@ -387,14 +388,14 @@ export class Parser extends ParserBase implements PlanParser {
     const end = this.endOf(t);
     const cached = this.opNames.find(start, end);
     if (cached >= 0) return this.opNames.valueAt(cached);
-    const spec = this.registry.lookupOp(this.text.slice(start, end));
+    const spec = this.context.lookupOp(this.text.slice(start, end));
     this.opNames.add(start, end, spec);
     return spec;
   }
 
   /** Applies the default dialect of the enclosing op (`return` in func.func) and builtin's implicit prefix. */
   private resolveOpName(word: string): string {
-    if (this.registry.lookupOp(word)) return word;
+    if (this.context.lookupOp(word)) return word;
     for (let k = this.defaultDialects.length - 1; k >= 0; k--) {
       const d = this.defaultDialects[k];
       if (!d) continue;
@@ -458,7 +459,7 @@ export class Parser extends ParserBase implements PlanParser {
    */
   parseRegion(entryArgs: RegionArg[] = [], owner?: OpSpec): Region {
     const region = new Region(null);
-    const isolated = owner?.traitSet.has('IsolatedFromAbove') ?? false;
+    const isolated = owner?.traitSet.has(IsolatedFromAbove) ?? false;
     if (isolated) this.pushIsolated();
     this.regions.push({ isolated, mark: this.scope.values.size, blocks: new Map() });
     this.defaultDialects.push(owner?.decl.defaultDialect);

@@ -9,6 +9,7 @@ import { Diagnostic, DiagnosticError } from './diagnostics.js';
 import type { Operation, Region, Value } from './ir.js';
 import type { Type } from './types.js';
 import { Rewriter } from './rewriter.js';
+import { ConstantLike, Pure, RecursiveMemoryEffects, SymbolDef, Terminator } from './traits.js';
 
 /** One rewrite: `before -> after`, for ops named `root` (or every op when `root` is null). */
 export interface RewritePattern {
@@ -44,14 +45,14 @@ export interface GreedyResult {
 /** The constant an SSA value is known to hold (the `value` of its `ConstantLike` defining op), or null. */
 export function constantOf(v: Value): Attribute | null {
   const def = v.definingOp;
-  if (!def || !def.hasTrait('ConstantLike')) return null;
+  if (!def || !def.hasTrait(ConstantLike)) return null;
   return def.getAttr('value') ?? null;
 }
 
 /** Whether `op` can be erased: results unused, no side effects (Pure, or only pure ops nested). */
 export function isTriviallyDead(op: Operation): boolean {
   for (const r of op.results) if (r.hasUses) return false;
-  if (op.hasTrait('Terminator') || op.hasTrait('Symbol')) return false;
+  if (op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return false;
   return isSideEffectFree(op);
 }
 
@@ -82,13 +83,13 @@ export function eraseDeadOps(seeds: Iterable<Operation>, erase: (op: Operation) 
 
 /** Whether `op` (and what it contains) has no memory effects. */
 export function isSideEffectFree(op: Operation): boolean {
-  if (op.hasTrait('Pure')) return op.regions.length === 0 || op.regions.every(regionIsPure);
-  if (!op.hasTrait('RecursiveMemoryEffects')) return false;
+  if (op.hasTrait(Pure)) return op.regions.length === 0 || op.regions.every(regionIsPure);
+  if (!op.hasTrait(RecursiveMemoryEffects)) return false;
   return op.regions.every(regionIsPure);
 }
 
 function regionIsPure(r: Region): boolean {
-  for (const b of r.blocks) for (const inner of b) if (!inner.hasTrait('Terminator') && !isSideEffectFree(inner)) return false;
+  for (const b of r.blocks) for (const inner of b) if (!inner.hasTrait(Terminator) && !isSideEffectFree(inner)) return false;
   return true;
 }
 
@@ -185,7 +186,7 @@ export function applyPatternsGreedily(root: Operation, patterns: readonly Rewrit
 /** Folds `op` with its declaration's `fold`; replaces it with constants or existing values. */
 function tryFold(op: Operation, rw: Rewriter): boolean {
   const fold = op.spec?.decl.fold;
-  if (!fold || op.hasTrait('ConstantLike')) return false;
+  if (!fold || op.hasTrait(ConstantLike)) return false;
   const results = fold(op, op.operands.map((o) => constantOf(o.value)));
   if (!results || results.length !== op.numResults) return false;
   // Check every folded result before creating anything, so a refused fold leaves no trace.

@@ -11,6 +11,7 @@ import { printWithFormat, type FormatPrinter, type RegionPrintOptions } from './
 import { printPlanFor } from './format-print-plan.js';
 import { type Block, type BlockArgument, type Operation, type Region, type Value, setOpPrinter } from './ir.js';
 import { computeNames, type NameTable } from './names.js';
+import { Terminator } from './traits.js';
 import { FunctionType, RankedTensorType, ShapedType, Type, TupleType, setPlainTextImpl, printResultTypes, DialectType } from './types.js';
 
 /** Printing options, mirroring mlir-opt's flags. */
@@ -157,7 +158,7 @@ export class Printer implements FormatPrinter {
       if (showLabel) this.printBlockLabel(b, k === 0);
       const elideTerminator = opts.printBlockTerminators === false;
       for (let op = b.first; op; op = op.next) {
-        if (elideTerminator && op === b.last && op.hasTrait('Terminator') && op.numOperands === 0 && k === 0) continue;
+        if (elideTerminator && op === b.last && op.hasTrait(Terminator) && op.numOperands === 0 && k === 0) continue;
         this.out += this.indent;
         this.printOperation(op);
         this.out += '\n';
@@ -504,7 +505,10 @@ export function printOp(op: Operation, options: PrintOptions = {}): string {
   return new Printer(options).printStandalone(op);
 }
 
-setOpPrinter((op) => printOp(op));
+/** Makes `Operation.toString` print the op in its custom form (done by every `Context`). */
+export function installOpPrinter(): void {
+  setOpPrinter((op) => printOp(op));
+}
 /** Printers for `plainText` (`Type.toString`, messages), reused: building one per call showed in profiles. */
 const plainPrinters: Printer[] = [];
 setPlainTextImpl((body) => {

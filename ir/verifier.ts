@@ -6,8 +6,10 @@
 import { FileLineColLoc, type Location, NameLoc, CallSiteLoc, FusedLoc } from './attributes.js';
 import { Diagnostic, DiagnosticError } from './diagnostics.js';
 import { Block, BlockArgument, type Operation, OpResult, type Region, type Value } from './ir.js';
-import { FunctionType, RankedTensorType, ShapedType, type Type, encodingOf } from './types.js';
-import { registry, type OpSpec, type VerifyResult } from './op-spec.js';
+import { FunctionType, type Type } from './types.js';
+import type { VerifyResult } from './op-spec.js';
+import { defaultContext, type Context } from './context.js';
+import { GraphRegion, IsolatedFromAbove, NoRegionArguments, NoTerminator, SingleBlock, Terminator } from './traits.js';
 
 /** Builds an error diagnostic located at `op` (source position if parsed, else its location). */
 export function opError(op: Operation, message: string): Diagnostic {
@@ -29,6 +31,8 @@ export function locText(l: Location): string | null {
 /** Options for `verify`. */
 export interface VerifyOptions {
   allowUnregistered?: boolean;
+  /** Whose dialects' type checks run (default: `defaultContext`). */
+  context?: Context;
 }
 
 /** Verifies `root` and everything nested; throws a `DiagnosticError` at the first problem. */
@@ -60,7 +64,11 @@ class Verifier {
   private readonly isolated: Operation[] = [];
   /** How many of `isolated` have had their isolation checked in full (only ever on the way to an error). */
   private isolationChecked = 0;
-  constructor(private readonly options: VerifyOptions) {}
+  private readonly typeVerifiers: Context['typeVerifiers'];
+
+  constructor(private readonly options: VerifyOptions) {
+    this.typeVerifiers = (options.context ?? defaultContext).typeVerifiers;
+  }
 
   /** Verifies `root`; the module enclosing it (if any) is the context of dialect type checks. */
   run(root: Operation): void {
@@ -130,7 +138,7 @@ class Verifier {
 
   /** Runs the dialects' contextual type checks on result and block-argument types. */
   private verifyTypesInContext(op: Operation): void {
-    const hooks = registry.typeVerifiers;
+    const hooks = this.typeVerifiers;
     if (!hooks.length) return;
     // The context (module attributes) decides validity, so the cache is per enclosing module.
     const module = op.name === 'builtin.module' ? op : this.currentModule;
@@ -148,7 +156,7 @@ class Verifier {
 
   /** Runs the dialects' type hooks on `t` (reported at `op`) and records it as checked. */
   private checkType(t: Type, op: Operation, checked: Set<Type>): void {
-    for (const h of registry.typeVerifiers) {
+    for (const h of this.typeVerifiers) {
       const msg = h(t, op);
       if (msg) this.fail(op, msg);
     }
@@ -222,44 +230,24 @@ class Verifier {
     });
   }
 
-  /** Checks the traits of `op`; returns whether it is isolated from above (its nested ops are checked later). */
+  /** Runs the checks of the traits of `op`; returns whether it is isolated from above (its nested ops are checked later). */
   private verifyTraits(op: Operation): boolean {
     const spec = op.spec!;
-    const traits = traitsOf(spec);
-    if (traits.sameOperandsAndResultType) {
-      const operands = op.operands;
-      const results = op.results;
-      const t = operands.length ? operands[0].value.type : results.length ? results[0].type : null;
-      for (let k = 0; k < operands.length; k++) if (operands[k].value.type !== t) this.fail(op, 'requires the same type for all operands and results');
-      for (let k = 0; k < results.length; k++) if (results[k].type !== t) this.fail(op, 'requires the same type for all operands and results');
+    const checks = spec.traitVerifiers;
+    for (let k = 0; k < checks.length; k++) {
+      const msg = checks[k](op);
+      if (msg) this.fail(op, msg);
     }
-    if (traits.sameTypeOperands) {
-      const operands = op.operands;
-      for (let k = 1; k < operands.length; k++) if (operands[k].value.type !== operands[0].value.type) this.fail(op, 'requires all operands to have the same type');
-    }
-    if (traits.sameOperandsAndResultShape && !sameShapes(op, true)) this.fail(op, 'requires the same shape for all operands and results');
-    if (traits.sameOperandsShape && !sameShapes(op, false)) this.fail(op, 'requires the same shape for all operands');
-    if (traits.sameOperandsAndResultEncoding && !sameEncodings(op, true)) this.fail(op, 'requires the same encoding for all operands and results');
-    if (traits.sameOperandsEncoding && !sameEncodings(op, false)) this.fail(op, 'requires the same encoding for all operands');
-    const allowed = spec.allowedParents;
-    if (allowed) {
-      const parent = op.parentOp;
-      if (!parent || !allowed.includes(parent.name))
-        this.fail(op, `expects parent op ${allowed.length > 1 ? 'to be one of ' : ''}'${allowed.join(', ')}'`);
-    }
-    if (traits.terminator) {
-      if (op.parent && op.parent.last !== op) this.fail(op, 'must be the last operation in the parent block');
-    }
-    return traits.isolatedFromAbove;
+    return spec.traitSet.has(IsolatedFromAbove);
   }
 
   private verifyRegion(op: Operation, r: Region): void {
-    const noTerminator = op.hasTrait('NoTerminator');
-    if (op.hasTrait('SingleBlock') && r.blocks.length > 1)
+    const noTerminator = op.hasTrait(NoTerminator);
+    if (op.hasTrait(SingleBlock) && r.blocks.length > 1)
       this.fail(op, `expects region to have 0 or 1 blocks`);
     if (r.blocks.length && r.blocks[0].predecessors().length)
       throw new DiagnosticError(opError(op, 'entry block of region may not have predecessors'));
-    const noArgs = op.hasTrait('NoRegionArguments');
+    const noArgs = op.hasTrait(NoRegionArguments);
     for (const b of r.blocks) {
       if (noArgs && b === r.blocks[0] && b.args.length) this.fail(op, `region #${op.regions.indexOf(r)} should have no arguments`);
       b.ensureOrder();
@@ -275,7 +263,7 @@ class Verifier {
       if (noTerminator || !op.spec) continue;
       const last = b.last;
       if (!last) this.failAt(b, op, 'empty block: expect at least a terminator');
-      if (last.spec && !last.hasTrait('Terminator'))
+      if (last.spec && !last.hasTrait(Terminator))
         throw new DiagnosticError(opError(last, 'is not a terminator, but the block it ends must end with one').attachNote(`in a region of '${op.name}'`, op.srcPos));
     }
   }
@@ -369,38 +357,6 @@ class Verifier {
   }
 }
 
-/** The traits the verifier tests on every op, read once per spec instead of by name per op. */
-interface TraitFlags {
-  sameOperandsAndResultType: boolean;
-  sameTypeOperands: boolean;
-  sameOperandsAndResultShape: boolean;
-  sameOperandsShape: boolean;
-  sameOperandsAndResultEncoding: boolean;
-  sameOperandsEncoding: boolean;
-  terminator: boolean;
-  isolatedFromAbove: boolean;
-}
-
-const traitCache = new WeakMap<OpSpec, TraitFlags>();
-
-function traitsOf(spec: OpSpec): TraitFlags {
-  let flags = traitCache.get(spec);
-  if (flags) return flags;
-  const t = spec.traitSet;
-  flags = {
-    sameOperandsAndResultType: t.has('SameOperandsAndResultType'),
-    sameTypeOperands: t.has('SameTypeOperands'),
-    sameOperandsAndResultShape: t.has('SameOperandsAndResultShape'),
-    sameOperandsShape: t.has('SameOperandsShape'),
-    sameOperandsAndResultEncoding: t.has('SameOperandsAndResultEncoding'),
-    sameOperandsEncoding: t.has('SameOperandsEncoding'),
-    terminator: t.has('Terminator'),
-    isolatedFromAbove: t.has('IsolatedFromAbove'),
-  };
-  traitCache.set(spec, flags);
-  return flags;
-}
-
 /** Checks that every op nested in `region` of the isolated op `iso` uses only values defined inside `iso` (ops in pre-order). */
 function checkIsolated(iso: Operation, region: Region): void {
   for (const b of region.blocks) {
@@ -420,7 +376,7 @@ function checkIsolated(iso: Operation, region: Region): void {
 }
 
 function isGraphRegion(r: Region): boolean {
-  return r.parent?.hasTrait('GraphRegion') ?? false;
+  return r.parent?.hasTrait(GraphRegion) ?? false;
 }
 
 function isDefinedInside(v: Value, op: Operation): boolean {
@@ -438,37 +394,6 @@ function checkCount(op: Operation, what: string, fixed: number, variable: boolea
   if (ok) return;
   const expect = variable ? `at least ${fixed}` : `${fixed}`;
   throw new DiagnosticError(opError(op, `expected ${expect} ${what}${fixed === 1 && !variable ? '' : 's'}, but found ${actual}`));
-}
-
-function sameShape(a: Type, b: Type): boolean {
-  const sa = a instanceof ShapedType ? a.shape : NO_SHAPE;
-  const sb = b instanceof ShapedType ? b.shape : NO_SHAPE;
-  if (sa.length !== sb.length) return false;
-  for (let k = 0; k < sa.length; k++) if (sa[k] !== sb[k]) return false;
-  return true;
-}
-const NO_SHAPE: readonly number[] = [];
-
-/** Whether all operands (and results, with `withResults`) have one shape. */
-function sameShapes(op: Operation, withResults: boolean): boolean {
-  const first = op.numOperands ? op.operands[0].value.type : op.numResults ? op.results[0].type : null;
-  if (!first) return true;
-  for (const o of op.operands) if (!sameShape(o.value.type, first)) return false;
-  if (withResults) for (const r of op.results) if (!sameShape(r.type, first)) return false;
-  return true;
-}
-
-/** Whether all tensor operands (and results) have one encoding. */
-function sameEncodings(op: Operation, withResults: boolean): boolean {
-  let enc: unknown = undefined;
-  const check = (t: Type): boolean => {
-    if (!(t instanceof RankedTensorType)) return true;
-    if (enc === undefined) enc = encodingOf(t);
-    return encodingOf(t) === enc;
-  };
-  for (const o of op.operands) if (!check(o.value.type)) return false;
-  if (withResults) for (const r of op.results) if (!check(r.type)) return false;
-  return true;
 }
 
 export { FunctionType };

@@ -1,5 +1,6 @@
 /**
- * Registers every pass: one line per pass. Tools import this module once.
+ * Every pass of the project, one line each, and the call that registers them. Importing this
+ * module registers nothing.
  */
 import { allocShared } from './alloc-shared.js';
 import { canonicalize } from './canonicalize.js';
@@ -13,7 +14,8 @@ import { licm } from './licm.js';
 import { mmaLowering } from './mma-lowering.js';
 import { padShared } from './pad-shared.js';
 import { pipeline } from './pipeline.js';
-import { registerPass } from './registry.js';
+import { defaultPassRegistry, type PassRegistry } from './registry.js';
+import type { PassDecl } from './pass.js';
 import { removeLayoutConversions } from './remove-layout-conversions.js';
 import { symbolDce } from './symbol-dce.js';
 import { testCrash } from './test-crash.js';
@@ -23,7 +25,8 @@ import { testPrintAxisInfo } from './test-print-axis-info.js';
 import { testPrintBankConflicts } from './test-print-bank-conflicts.js';
 import { vectorize } from './vectorize.js';
 
-for (const pass of [
+/** Every pass, by name. */
+export const allPassDecls: readonly PassDecl[] = [
   allocShared,
   canonicalize,
   coalesce,
@@ -44,6 +47,10 @@ for (const pass of [
   testPrintAxisInfo,
   testPrintBankConflicts,
   vectorize,
-]) registerPass(pass);
+];
 
-export { registerPass };
+/** Registers every pass into `registry` (the default one unless given). */
+export function registerAllPasses(registry: PassRegistry = defaultPassRegistry): PassRegistry {
+  for (const pass of allPassDecls) registry.register(pass);
+  return registry;
+}

@@ -3,14 +3,14 @@
  * canonicalization patterns (the `canonicalize` lists of the dialect tables) until nothing
  * changes, as MLIR's canonicalizer does.
  */
-import { registry } from '../ir/op-spec.js';
+import { defaultContext } from '../ir/context.js';
 import type { RewritePattern } from '../ir/patterns.js';
 import type { PassDecl } from './pass.js';
 
 /** Every canonicalization pattern declared by a registered op, each once. */
 export function collectCanonicalizationPatterns(): RewritePattern[] {
   const seen = new Set<RewritePattern>();
-  for (const spec of registry.ops.values()) for (const p of spec.decl.canonicalize ?? []) seen.add(p);
+  for (const spec of defaultContext.ops.values()) for (const p of spec.decl.canonicalize ?? []) seen.add(p);
   return [...seen];
 }
 

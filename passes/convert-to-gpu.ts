@@ -22,6 +22,7 @@ import {
   joinLayout, sliceLayout, splitResultLayout, transLayout, type GpuConfig,
 } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { FunctionLike } from '../ir/traits.js';
 
 /** An operand type a special op needs (converted just before the op, as Triton's patterns do). */
 interface OperandNeed {
@@ -68,7 +69,7 @@ class Conversion {
     for (const r of op.regions) for (const blk of r.blocks) for (const a of blk.args) this.retype(a, this.convert(a.type));
     const special = this.resultTypes(op);
     op.results.forEach((r, k) => this.retype(r, special?.[k] ?? this.convert(r.type)));
-    if (op.hasTrait('FunctionLike')) this.retypeSignature(op);
+    if (op.hasTrait(FunctionLike)) this.retypeSignature(op);
     if (op.name === 'arith.constant') this.retypeConstant(op);
   }
 

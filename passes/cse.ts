@@ -12,6 +12,7 @@ import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { isSideEffectFree } from '../ir/patterns.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { Commutative, IsolatedFromAbove, SymbolDef, Terminator } from '../ir/traits.js';
 
 /** Small integer ids for values, so op keys are cheap strings. */
 class ValueIds {
@@ -76,11 +77,11 @@ function regionKey(op: Operation, ids: ValueIds): string | null {
 
 /** The table key of `op`, or null when `op` must not be merged with anything. */
 function keyOf(op: Operation, ids: ValueIds): string | null {
-  if (op.numResults === 0 || op.successors.length || op.hasTrait('Terminator') || op.hasTrait('Symbol')) return null;
+  if (op.numResults === 0 || op.successors.length || op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return null;
   if (!isSideEffectFree(op)) return null;
   let operands = op.operandValues().map((v) => ids.of(v));
   // a op b == a op' b' for commutative ops once both operand lists are sorted.
-  if (op.hasTrait('Commutative')) operands = [...operands].sort((x, y) => x - y);
+  if (op.hasTrait(Commutative)) operands = [...operands].sort((x, y) => x - y);
   const types = op.results.map((r) => r.type.id).join(',');
   const regions = op.regions.length ? regionKey(op, ids) : '';
   if (regions === null) return null;
@@ -112,7 +113,7 @@ class CseWalker {
   private op(op: Operation, scope: Scope): void {
     // Nested regions first: their ops see the ops before `op`, and merging inside may make
     // two region-holding ops equal.
-    const inner = op.hasTrait('IsolatedFromAbove') ? null : scope;
+    const inner = op.hasTrait(IsolatedFromAbove) ? null : scope;
     for (const r of op.regions) this.region(r, inner);
     const key = keyOf(op, this.ids);
     if (key === null) return;

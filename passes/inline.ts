@@ -10,6 +10,7 @@ import { type Operation, ValueMapping } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { symbolNameOf } from '../ir/function-syntax.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { FunctionLike, ReturnLike } from '../ir/traits.js';
 
 /** Call op name -> the function op it calls. */
 const CALLEE_KIND: Record<string, string> = { 'tt.call': 'tt.func', 'func.call': 'func.func' };
@@ -32,7 +33,7 @@ function functionsOf(module: Operation): Map<string, Operation> {
   const out = new Map<string, Operation>();
   for (const b of module.regions[0]?.blocks ?? []) {
     for (const op of b) {
-      const name = op.hasTrait('FunctionLike') ? symbolNameOf(op) : undefined;
+      const name = op.hasTrait(FunctionLike) ? symbolNameOf(op) : undefined;
       if (name !== undefined) out.set(name, op);
     }
   }
@@ -74,7 +75,7 @@ function inlinableCallee(call: Operation, fns: Map<string, Operation>, recursive
   if (!body || body.blocks.length !== 1) return null;
   const block = body.blocks[0];
   const ret = block.last;
-  if (!ret || !ret.hasTrait('ReturnLike') || ret.numOperands !== call.numResults) return null;
+  if (!ret || !ret.hasTrait(ReturnLike) || ret.numOperands !== call.numResults) return null;
   return block.args.length === call.numOperands ? fn : null;
 }
 

@@ -12,6 +12,7 @@ import type { Operation, Region } from '../ir/ir.js';
 import { constantOf, isSideEffectFree } from '../ir/patterns.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { SymbolDef, Terminator } from '../ir/traits.js';
 
 const LOOPS = new Set(['scf.for', 'scf.while']);
 const SIGNED_DIV = new Set(['arith.divsi', 'arith.ceildivsi', 'arith.floordivsi', 'arith.remsi']);
@@ -45,7 +46,7 @@ function usesOnlyValuesFrom(op: Operation, loop: Operation): boolean {
 
 /** Whether `op` (inside `loop`) can be moved before `loop`. */
 function canHoist(op: Operation, loop: Operation): boolean {
-  if (op.hasTrait('Terminator') || op.hasTrait('Symbol')) return false;
+  if (op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return false;
   return isSideEffectFree(op) && isSpeculatable(op) && usesOnlyValuesFrom(op, loop);
 }
 

@@ -12,6 +12,7 @@ import { printModule, type PrintOptions } from '../ir/printer.js';
 import { locText, verifyDiagnostic } from '../ir/verifier.js';
 import { AnalysisCache, PassContext } from './pass.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from './pipeline-text.js';
+import { FunctionLike } from '../ir/traits.js';
 
 /** Which passes an IR-printing flag applies to: all, some by name, or none. */
 export type PassSelection = 'all' | Set<string> | null;
@@ -190,7 +191,7 @@ function targetsOf(module: Operation, entry: PipelineEntry): Operation[] {
   if (entry.pass.anchor === 'module' && !entry.nest) return [module];
   const out: Operation[] = [];
   module.walk((op) => {
-    if (entry.nest ? op.name === entry.nest : op.hasTrait('FunctionLike')) {
+    if (entry.nest ? op.name === entry.nest : op.hasTrait(FunctionLike)) {
       out.push(op);
       return false;
     }

@@ -21,9 +21,11 @@ export interface PassOptionDecl {
 /** Option values of one pass run, by option name. */
 export type PassOptions = Record<string, OptionValue>;
 
-/** A pass: declared once, registered with one line in `passes/registry.ts`. */
+/** A pass: declared once, registered with one line in `passes/all.ts`. */
 export interface PassDecl {
   name: string;
+  /** Other names the pass answers to: the upstream spellings (`tritongpu-coalesce`). */
+  aliases?: string[];
   summary: string;
   options?: Record<string, PassOptionDecl>;
   /** `module`: `run` gets the module once; `function`: `run` gets each function-like op (tt.func, func.func). */

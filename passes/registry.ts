@@ -1,24 +1,54 @@
 /**
- * The pass registry: every pass is registered here with one line, and named pipelines live here.
+ * The pass registry (MLIR's `PassRegistry`): passes are added to it explicitly
+ * (`registerAllPasses` in `passes/all.ts`, or `registerPass` for a pass of your own), looked up
+ * by name or by an upstream alias, and listed. Named pipelines live here too.
  */
 import type { PassDecl } from './pass.js';
 
-const passes = new Map<string, PassDecl>();
+/** Passes by name, and upstream spellings (`tritongpu-pipeline`) by alias. */
+export class PassRegistry {
+  private readonly passes = new Map<string, PassDecl>();
+  private readonly aliases = new Map<string, PassDecl>();
 
-/** Registers a pass (its name must be new). */
+  /** Adds a pass; its name and aliases must be new (the same pass twice is ignored). */
+  register(p: PassDecl): this {
+    if (this.passes.get(p.name) === p) return this;
+    for (const n of [p.name, ...(p.aliases ?? [])])
+      if (this.passes.has(n) || this.aliases.has(n)) throw new Error(`internal error: pass name '${n}' registered twice`);
+    this.passes.set(p.name, p);
+    for (const a of p.aliases ?? []) this.aliases.set(a, p);
+    return this;
+  }
+  /** The pass named `name` (or aliased so), if registered. */
+  lookup(name: string): PassDecl | undefined {
+    return this.passes.get(name) ?? this.aliases.get(name);
+  }
+  /** Every registered pass, sorted by name. */
+  all(): PassDecl[] {
+    return [...this.passes.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+  /** Every name a pass answers to: names and aliases. */
+  names(): string[] {
+    return [...this.passes.keys(), ...this.aliases.keys()];
+  }
+}
+
+/** The registry tools use; empty until they register passes into it. */
+export const defaultPassRegistry = new PassRegistry();
+
+/** Registers a pass in the default registry. */
 export function registerPass(p: PassDecl): void {
-  if (passes.has(p.name)) throw new Error(`internal error: pass '${p.name}' registered twice`);
-  passes.set(p.name, p);
+  defaultPassRegistry.register(p);
 }
 
-/** The pass named `name`, if registered. */
+/** The pass named `name` in the default registry, if registered. */
 export function lookupPass(name: string): PassDecl | undefined {
-  return passes.get(name);
+  return defaultPassRegistry.lookup(name);
 }
 
-/** Every registered pass, sorted by name. */
+/** Every pass of the default registry, sorted by name. */
 export function allPasses(): PassDecl[] {
-  return [...passes.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return defaultPassRegistry.all();
 }
 
 /** Named pipelines (`--pipeline=default`), filled in as passes land. */

@@ -25,6 +25,7 @@ import { BLOCKED, isLayout, SLICE, slice } from '../dialects/ttg/layout-attrs.js
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { Elementwise } from '../ir/traits.js';
 
 /** How deep a backward slice may go before a rematerialization is given up. */
 const MAX_DEPTH = 16;
@@ -44,7 +45,7 @@ function rematTarget(t: Type): t is RankedTensorType {
 
 /** Whether `op` is a side-effect-free elementwise op over tensors of one shape (every operand is a tensor). */
 function isElementwise(op: Operation): boolean {
-  if (!op.hasTrait('Elementwise') || op.regions.length || op.numResults !== 1 || !op.numOperands) return false;
+  if (!op.hasTrait(Elementwise) || op.regions.length || op.numResults !== 1 || !op.numOperands) return false;
   if (!isSideEffectFree(op)) return false;
   const rt = op.result(0).type;
   if (!(rt instanceof RankedTensorType)) return false;

@@ -10,6 +10,7 @@ import { ArrayAttr, type Attribute, DictionaryAttr, StringAttr, SymbolRefAttr } 
 import type { Operation } from '../ir/ir.js';
 import { lookupSymbol, symbolTableOf } from '../ir/symbols.js';
 import type { PassDecl } from './pass.js';
+import { SymbolDef, SymbolTable } from '../ir/traits.js';
 
 /** Every symbol reference inside `a` (arrays and dictionaries are searched). */
 function collectRefs(a: Attribute, out: SymbolRefAttr[]): void {
@@ -20,7 +21,7 @@ function collectRefs(a: Attribute, out: SymbolRefAttr[]): void {
 
 /** Whether `op` is a symbol: a `Symbol` op, or a named symbol table (`module @m`), with a `sym_name`. */
 function isSymbol(op: Operation): boolean {
-  return (op.hasTrait('Symbol') || op.hasTrait('SymbolTable')) && op.getAttr('sym_name') instanceof StringAttr;
+  return (op.hasTrait(SymbolDef) || op.hasTrait(SymbolTable)) && op.getAttr('sym_name') instanceof StringAttr;
 }
 
 /** Whether `op` is a private symbol. */
@@ -37,14 +38,14 @@ function enclosingSymbol(op: Operation, root: Operation): Operation | null {
 
 /** The symbols `ref` names, outermost first (`@a::@b` names @a and @b); empty when unresolved. */
 function resolve(user: Operation, ref: SymbolRefAttr): Operation[] {
-  const table = user.hasTrait('SymbolTable') ? symbolTableOf(user) ?? user : symbolTableOf(user);
+  const table = user.hasTrait(SymbolTable) ? symbolTableOf(user) ?? user : symbolTableOf(user);
   if (!table) return [];
   const out: Operation[] = [];
   let cur = lookupSymbol(table, ref.root);
   for (let k = 0; cur; k++) {
     out.push(cur);
     if (k === ref.nested.length) break;
-    cur = cur.hasTrait('SymbolTable') ? lookupSymbol(cur, ref.nested[k]) : null;
+    cur = cur.hasTrait(SymbolTable) ? lookupSymbol(cur, ref.nested[k]) : null;
   }
   return out;
 }

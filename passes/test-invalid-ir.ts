@@ -3,6 +3,7 @@
  * terminator), so tests can check that `--verify-each` catches a pass producing invalid IR.
  */
 import type { PassDecl } from './pass.js';
+import { Terminator } from '../ir/traits.js';
 
 /** Erases the terminator of every function body. */
 export const testInvalidIr: PassDecl = {
@@ -11,6 +12,6 @@ export const testInvalidIr: PassDecl = {
   anchor: 'function',
   run(fn, ctx) {
     const rw = ctx.rewriter();
-    for (const b of fn.regions[0]?.blocks ?? []) if (b.last?.hasTrait('Terminator')) rw.eraseOp(b.last);
+    for (const b of fn.regions[0]?.blocks ?? []) if (b.last?.hasTrait(Terminator)) rw.eraseOp(b.last);
   },
 };

@@ -15,6 +15,7 @@
 import type { Operation } from '../ir/ir.js';
 import { getAxisInfo, hasAxisInfo } from './analysis/axis-info.js';
 import type { PassDecl } from './pass.js';
+import { FunctionLike } from '../ir/traits.js';
 
 /** Emits one remark per integer / pointer value with its axis info. */
 export const testPrintAxisInfo: PassDecl = {
@@ -30,7 +31,7 @@ export const testPrintAxisInfo: PassDecl = {
         const prefix = op.numResults > 1 ? `result #${r.index}: ` : '';
         ctx.remark(op, prefix + analysis.lookup(r).toString());
       }
-      if (op.hasTrait('FunctionLike')) return;
+      if (op.hasTrait(FunctionLike)) return;
       op.regions.forEach((region, ri) => {
         for (const a of region.entry?.args ?? []) {
           if (hasAxisInfo(a.type)) ctx.remark(op, `region #${ri} arg #${a.index}: ${analysis.lookup(a).toString()}`);

@@ -11,6 +11,7 @@ import { StringAttr } from '../ir/attributes.js';
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { printModule } from '../ir/printer.js';
 import { escapeXml as esc } from './svg.js';
+import { FunctionLike, Terminator } from '../ir/traits.js';
 
 // ---- sizes and styling -------------------------------------------------------------------
 
@@ -76,7 +77,7 @@ interface GEdge {
 
 /** Whether `op` is a function (tt.func, func.func, or any op with the FunctionLike trait). */
 function isFunctionLike(op: Operation): boolean {
-  return op.name === 'tt.func' || op.name === 'func.func' || op.hasTrait('FunctionLike');
+  return op.name === 'tt.func' || op.name === 'func.func' || op.hasTrait(FunctionLike);
 }
 
 /** Cuts `s` to `MAX_CHARS` characters with a trailing ellipsis. */
@@ -178,7 +179,7 @@ class GraphBuilder {
   /** Keeps a block's terminator at the bottom: ops whose results nobody uses point at it. */
   private sinkToTerminator(b: Block): void {
     const term = b.last;
-    if (!term || !term.hasTrait('Terminator')) return;
+    if (!term || !term.hasTrait(Terminator)) return;
     const termId = this.opNode.get(term)!;
     for (const op of b) {
       if (op === term || op.results.some((r) => r.hasUses)) continue;
@@ -203,7 +204,7 @@ class GraphBuilder {
     const id = this.fresh('n');
     const classes: string[] = [];
     if (op.regions.length) classes.push('has-regions');
-    if (op.hasTrait('Terminator') || (op.parent?.last === op && op.numResults === 0 && /(return|yield)$/.test(op.name))) classes.push('terminator');
+    if (op.hasTrait(Terminator) || (op.parent?.last === op && op.numResults === 0 && /(return|yield)$/.test(op.name))) classes.push('terminator');
     if (op.name.endsWith('.constant')) classes.push('constant');
     const types = op.results.map((r) => this.shortType(r));
     const lines = [clip(op.name)];

@@ -4,7 +4,7 @@
  * mlir-opt's flags for debugging pipelines.
  */
 import { writeFileSync } from 'node:fs';
-import '../dialects/index.js';
+import { registerAllDialects } from '../dialects/index.js';
 import { DiagnosticError, type Diagnostic, type SourceFile } from '../ir/diagnostics.js';
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
@@ -18,6 +18,8 @@ import type { OptOptions } from './opt-flags.js';
 import { writeOpGraphSvg } from './op-graph.js';
 import { writeLayoutSvg } from './view-layout.js';
 import { checkDiagnostics } from './verify-diagnostics.js';
+
+registerAllDialects();
 
 /** Result of processing one chunk: printed text or the diagnostics it raised. */
 interface ChunkResult {
@@ -129,7 +131,8 @@ function main(): void | Promise<void> {
     process.exitCode = run(simple);
     return;
   }
-  return Promise.all([import('./opt-flags.js'), import('../passes/all.js')]).then(([flags]) => {
+  return Promise.all([import('./opt-flags.js'), import('../passes/all.js')]).then(([flags, passes]) => {
+    passes.registerAllPasses();
     process.exitCode = run(flags.parseOptArgs(args));
   });
 }

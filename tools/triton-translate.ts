@@ -1,9 +1,9 @@
 #!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * `triton-translate`: translations into and out of Triton IR. In: `--from-c` (Triton-C with `-D`
- * definitions and autotuning lists). Out: the IR (default), or `--to-mlir` (upstream MLIR generic
- * syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`). The PTX target arrives with the
- * NVPTX issue and is registered in `TRANSLATIONS` like the others.
+ * definitions and autotuning lists). Out: the IR (default), `--to-mlir` (upstream MLIR generic
+ * syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`), `--to-ptx` (PTX for sm_80 or sm_90a,
+ * with `--emit-metadata` for the launcher) and `--to-nvptx-ir` (the nvptx dialect before printing).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -11,7 +11,8 @@ import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index
 import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import '../dialects/index.js';
+import { registerAllDialects } from '../dialects/index.js';
+import { registerAllPasses } from '../passes/all.js';
 import { Diagnostic, DiagnosticError, SourceFile } from '../ir/diagnostics.js';
 import type { Operation } from '../ir/ir.js';
 import { parseSourceFile } from '../ir/parser.js';
@@ -19,6 +20,9 @@ import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
 import { ARCHES, compileToPtx, metadataJson, type Arch, type PtxResult } from '../targets/nvptx/index.js';
+
+registerAllDialects();
+registerAllPasses();
 
 /** Options of the target translations. */
 interface TargetArgs {

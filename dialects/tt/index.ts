@@ -6,13 +6,12 @@ import { ttComputeOps } from './ops-compute.js';
 import { ttMemoryOps } from './ops-memory.js';
 import { ttCoreOps } from './ops.js';
 import { PointerType, TensorDescType } from './types.js';
-import { withTTBase } from './util.js';
 
 /** The tt dialect table. Every op gets Triton's `TT_Op` base checks (tensor sizes). */
 export const ttDialect: DialectDecl = {
   name: 'tt',
   summary: 'Triton IR: the target-independent tile language',
-  ops: [...ttCoreOps, ...ttMemoryOps, ...ttComputeOps].map(withTTBase),
+  ops: [...ttCoreOps, ...ttMemoryOps, ...ttComputeOps],
   types: {
     ptr: (p) => PointerType.parseBody(p),
     tensordesc: (p) => TensorDescType.parseBody(p),

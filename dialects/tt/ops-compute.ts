@@ -6,13 +6,15 @@
 import { AnyType, BoolAttr, DenseI32ArrayAttr, I32Attr, StrAttr, UnitAttrC, typeIs } from '../../ir/constraints.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
-import type { OpDecl } from '../../ir/op-spec.js';
 import { FloatType, RankedTensorType, ShapedType, type Type, elementTypeOf, i } from '../../ir/types.js';
 import {
   Defaults, InputPrecision, ScaleDotElemType, TTBoolLike, TTFloatOrI8Tensor, TTFloatTensor, TTFpIntTensor, TTIntTensor,
   TTTensor, TTType,
 } from './enums.js';
 import { i1SameShape, inferFrom } from './util.js';
+import { defineTTOp } from './util.js';
+import type { OpDef } from '../../ir/op-def.js';
+import { Elementwise, HasParent, Pure, RecursiveMemoryEffects, ReturnLike, SameOperandsAndResultEncoding, SameOperandsAndResultShape, SameOperandsEncoding, SameOperandsShape, SingleBlock, Terminator } from '../../ir/traits.js';
 
 function axisOf(op: Operation): number {
   const a = op.getAttr('axis');
@@ -182,170 +184,199 @@ const I1OrI1Tensor = typeIs('1-bit signless integer or tensor of 1-bit signless 
 
 // ---- table --------------------------------------------------------------------------------
 
+/** `tt.dot`: d = a * b + c (matrix multiply-accumulate). */
+export const DotOp = defineTTOp({
+  name: 'tt.dot',
+  summary: 'd = a * b + c (matrix multiply-accumulate)',
+  operands: [{ name: 'a', type: TTFpIntTensor }, { name: 'b', type: TTFpIntTensor }, { name: 'c', type: TTFpIntTensor }],
+  results: [{ name: 'd', type: TTFpIntTensor }],
+  attrs: [
+    { name: 'inputPrecision', kind: InputPrecision, default: InputPrecision.byName('ieee') },
+    { name: 'maxNumImpreciseAcc', kind: I32Attr, default: Defaults.i32Zero() },
+  ],
+  traits: [Pure],
+  format: '$a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:` type($a) `*` type($b) `->` type($d)',
+  inferTypes: { c: (env) => env.result('d') },
+  verify: verifyDot,
+});
+/** `tt.dot_scaled`: d = scale(a, a_scale) * scale(b, b_scale) + c (microscaling formats). */
+export const DotScaledOp = defineTTOp({
+  name: 'tt.dot_scaled',
+  summary: 'd = scale(a, a_scale) * scale(b, b_scale) + c (microscaling formats)',
+  operands: [
+    { name: 'a', type: TTFloatOrI8Tensor },
+    { name: 'b', type: TTFloatOrI8Tensor },
+    { name: 'c', type: TTFloatTensor },
+    { name: 'a_scale', kind: 'optional', type: TTFloatOrI8Tensor },
+    { name: 'b_scale', kind: 'optional', type: TTFloatOrI8Tensor },
+  ],
+  results: [{ name: 'd', type: TTFloatTensor }],
+  attrs: [
+    { name: 'a_elem_type', kind: ScaleDotElemType },
+    { name: 'b_elem_type', kind: ScaleDotElemType },
+    { name: 'fastMath', kind: BoolAttr },
+    { name: 'lhs_k_pack', kind: BoolAttr, default: Defaults.trueAttr() },
+    { name: 'rhs_k_pack', kind: BoolAttr, default: Defaults.trueAttr() },
+  ],
+  traits: [Pure],
+  format:
+    '$a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict ' +
+    '`:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)',
+  inferTypes: { c: (env) => env.result('d') },
+  verify: verifyDotScaled,
+});
+/** `tt.reduce`: reduces tensors along an axis with a combine region. */
+export const ReduceOp = defineTTOp({
+  name: 'tt.reduce',
+  summary: 'reduces tensors along an axis with a combine region',
+  operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
+  results: [{ name: 'result', kind: 'variadic', type: TTType }],
+  attrs: [{ name: 'axis', kind: I32Attr }],
+  regions: [{ name: 'combineOp' }],
+  traits: [Pure, SameOperandsShape, SameOperandsEncoding, SingleBlock],
+  verify: verifyReduce,
+});
+/** `tt.reduce.return`: terminates the combine region of tt.reduce. */
+export const ReduceReturnOp = defineTTOp({
+  name: 'tt.reduce.return',
+  summary: 'terminates the combine region of tt.reduce',
+  operands: [{ name: 'result', kind: 'variadic', type: AnyType }],
+  traits: [HasParent('tt.reduce'), Pure, Terminator, ReturnLike],
+  format: '$result attr-dict `:` type($result)',
+});
+/** `tt.scan`: associative scan along an axis with a combine region. */
+export const ScanOp = defineTTOp({
+  name: 'tt.scan',
+  summary: 'associative scan along an axis with a combine region',
+  operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
+  results: [{ name: 'result', kind: 'variadic', type: TTTensor }],
+  attrs: [{ name: 'axis', kind: I32Attr }, { name: 'reverse', kind: BoolAttr }],
+  regions: [{ name: 'combineOp' }],
+  traits: [Pure, SameOperandsAndResultEncoding, SameOperandsAndResultShape, SingleBlock],
+  verify: verifyScan,
+});
+/** `tt.scan.return`: terminates the combine region of tt.scan. */
+export const ScanReturnOp = defineTTOp({
+  name: 'tt.scan.return',
+  summary: 'terminates the combine region of tt.scan',
+  operands: [{ name: 'result', kind: 'variadic', type: AnyType }],
+  traits: [HasParent('tt.scan'), Pure, Terminator, ReturnLike],
+  format: '$result attr-dict `:` type($result)',
+});
+/** `tt.map_elementwise`: maps a scalar region over tensors, `pack` elements at a time. */
+export const MapElementwiseOp = defineTTOp({
+  name: 'tt.map_elementwise',
+  summary: 'maps a scalar region over tensors, `pack` elements at a time',
+  operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
+  results: [{ name: 'result', kind: 'variadic', type: TTTensor }],
+  attrs: [{ name: 'pack', kind: I32Attr }],
+  regions: [{ name: 'scalarOp' }],
+  traits: [SameOperandsAndResultEncoding, SameOperandsAndResultShape, RecursiveMemoryEffects],
+  verify: verifyMapElementwise,
+});
+/** `tt.map_elementwise.return`: terminates the region of tt.map_elementwise. */
+export const MapElementwiseReturnOp = defineTTOp({
+  name: 'tt.map_elementwise.return',
+  summary: 'terminates the region of tt.map_elementwise',
+  operands: [{ name: 'result', kind: 'variadic', type: AnyType }],
+  traits: [HasParent('tt.map_elementwise'), Pure, Terminator, ReturnLike],
+  format: 'attr-dict ($result^ `:` type($result))?',
+});
+/** `tt.extern_elementwise`: calls an external (libdevice-style) function elementwise. */
+export const ExternElementwiseOp = defineTTOp({
+  name: 'tt.extern_elementwise',
+  summary: 'calls an external (libdevice-style) function elementwise',
+  operands: [{ name: 'srcs', kind: 'variadic', type: TTType }],
+  results: [{ name: 'result', type: TTType }],
+  attrs: [
+    { name: 'libname', kind: StrAttr },
+    { name: 'libpath', kind: StrAttr },
+    { name: 'symbol', kind: StrAttr },
+    { name: 'pure', kind: BoolAttr },
+  ],
+  traits: [Elementwise, SameOperandsAndResultEncoding],
+  format: 'operands attr-dict `:` functional-type(operands, $result)',
+  verify: verifyElementwiseShapes,
+});
+/** `tt.elementwise_inline_asm`: inline assembly applied to packed groups of elements. */
+export const ElementwiseInlineAsmOp = defineTTOp({
+  name: 'tt.elementwise_inline_asm',
+  summary: 'inline assembly applied to packed groups of elements',
+  operands: [{ name: 'args', kind: 'variadic', type: TTType }],
+  results: [{ name: 'result', kind: 'variadic', type: TTType }],
+  attrs: [
+    { name: 'asm_string', kind: StrAttr },
+    { name: 'constraints', kind: StrAttr },
+    { name: 'pure', kind: BoolAttr },
+    { name: 'packed_element', kind: I32Attr },
+  ],
+  traits: [Elementwise, SameOperandsAndResultEncoding],
+  format: '$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)',
+  verify: (op) => {
+    if (axisOrAttr(op, 'packed_element') < 1) return 'packed_element must be at least 1';
+    return verifyElementwiseShapes(op);
+  },
+});
+/** `tt.histogram`: a histogram of integer values (bins of width 1 starting at 0). */
+export const HistogramOp = defineTTOp({
+  name: 'tt.histogram',
+  summary: 'a histogram of integer values (bins of width 1 starting at 0)',
+  operands: [{ name: 'src', type: TTIntTensor }, { name: 'mask', kind: 'optional', type: TTBoolLike }],
+  results: [{ name: 'result', type: TTIntTensor }],
+  traits: [Pure],
+  format: '$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)',
+  inferTypes: { mask: inferFrom('src', i1SameShape) },
+  verify: verifyHistogram,
+});
+/** `tt.gather`: gathers elements of a tensor along an axis. */
+export const GatherOp = defineTTOp({
+  name: 'tt.gather',
+  summary: 'gathers elements of a tensor along an axis',
+  operands: [{ name: 'src', type: TTTensor }, { name: 'indices', type: TTIntTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  attrs: [{ name: 'axis', kind: I32Attr }, { name: 'efficient_layout', kind: UnitAttrC, optional: true }],
+  traits: [Pure],
+  format: '$src `[` $indices `]` attr-dict `:` functional-type(operands, results)',
+  verify: verifyGather,
+});
+/** `tt.print`: device-side print. */
+export const PrintOp = defineTTOp({
+  name: 'tt.print',
+  summary: 'device-side print',
+  operands: [{ name: 'args', kind: 'variadic', type: TTType }],
+  attrs: [
+    { name: 'prefix', kind: StrAttr },
+    { name: 'hex', kind: BoolAttr },
+    { name: 'isSigned', kind: DenseI32ArrayAttr },
+  ],
+  traits: [],
+  format: '$prefix attr-dict (`:` $args^ `:` type($args))?',
+  verify: verifyPrint,
+});
+/** `tt.assert`: device-side assert. */
+export const AssertOp = defineTTOp({
+  name: 'tt.assert',
+  summary: 'device-side assert',
+  operands: [{ name: 'condition', type: I1OrI1Tensor }],
+  attrs: [{ name: 'message', kind: StrAttr }],
+  traits: [],
+  format: '$condition `,` $message attr-dict `:` type($condition)',
+});
+
 /** Dot, reduction, scan, elementwise-extension, gather and debugging ops of the tt dialect. */
-export const ttComputeOps: OpDecl[] = [
-  {
-    name: 'tt.dot',
-    summary: 'd = a * b + c (matrix multiply-accumulate)',
-    operands: [{ name: 'a', type: TTFpIntTensor }, { name: 'b', type: TTFpIntTensor }, { name: 'c', type: TTFpIntTensor }],
-    results: [{ name: 'd', type: TTFpIntTensor }],
-    attrs: [
-      { name: 'inputPrecision', kind: InputPrecision, default: InputPrecision.byName('ieee') },
-      { name: 'maxNumImpreciseAcc', kind: I32Attr, default: Defaults.i32Zero() },
-    ],
-    traits: ['Pure', 'InferTypeOpInterface', 'DotOpInterface'],
-    format: '$a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:` type($a) `*` type($b) `->` type($d)',
-    inferTypes: { c: (env) => env.result('d') },
-    verify: verifyDot,
-  },
-  {
-    name: 'tt.dot_scaled',
-    summary: 'd = scale(a, a_scale) * scale(b, b_scale) + c (microscaling formats)',
-    operands: [
-      { name: 'a', type: TTFloatOrI8Tensor },
-      { name: 'b', type: TTFloatOrI8Tensor },
-      { name: 'c', type: TTFloatTensor },
-      { name: 'a_scale', kind: 'optional', type: TTFloatOrI8Tensor },
-      { name: 'b_scale', kind: 'optional', type: TTFloatOrI8Tensor },
-    ],
-    results: [{ name: 'd', type: TTFloatTensor }],
-    attrs: [
-      { name: 'a_elem_type', kind: ScaleDotElemType },
-      { name: 'b_elem_type', kind: ScaleDotElemType },
-      { name: 'fastMath', kind: BoolAttr },
-      { name: 'lhs_k_pack', kind: BoolAttr, default: Defaults.trueAttr() },
-      { name: 'rhs_k_pack', kind: BoolAttr, default: Defaults.trueAttr() },
-    ],
-    traits: ['Pure', 'DotOpInterface'],
-    format:
-      '$a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict ' +
-      '`:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)',
-    inferTypes: { c: (env) => env.result('d') },
-    verify: verifyDotScaled,
-  },
-  {
-    name: 'tt.reduce',
-    summary: 'reduces tensors along an axis with a combine region',
-    operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
-    results: [{ name: 'result', kind: 'variadic', type: TTType }],
-    attrs: [{ name: 'axis', kind: I32Attr }],
-    regions: [{ name: 'combineOp' }],
-    traits: ['Pure', 'SameOperandsShape', 'SameOperandsEncoding', 'SingleBlock', 'InferTypeOpInterface'],
-    verify: verifyReduce,
-  },
-  {
-    name: 'tt.reduce.return',
-    summary: 'terminates the combine region of tt.reduce',
-    operands: [{ name: 'result', kind: 'variadic', type: AnyType }],
-    traits: ['HasParent(tt.reduce)', 'Pure', 'Terminator', 'ReturnLike'],
-    format: '$result attr-dict `:` type($result)',
-  },
-  {
-    name: 'tt.scan',
-    summary: 'associative scan along an axis with a combine region',
-    operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
-    results: [{ name: 'result', kind: 'variadic', type: TTTensor }],
-    attrs: [{ name: 'axis', kind: I32Attr }, { name: 'reverse', kind: BoolAttr }],
-    regions: [{ name: 'combineOp' }],
-    traits: ['Pure', 'SameOperandsAndResultEncoding', 'SameOperandsAndResultShape', 'SingleBlock', 'InferTypeOpInterface'],
-    verify: verifyScan,
-  },
-  {
-    name: 'tt.scan.return',
-    summary: 'terminates the combine region of tt.scan',
-    operands: [{ name: 'result', kind: 'variadic', type: AnyType }],
-    traits: ['HasParent(tt.scan)', 'Pure', 'Terminator', 'ReturnLike'],
-    format: '$result attr-dict `:` type($result)',
-  },
-  {
-    name: 'tt.map_elementwise',
-    summary: 'maps a scalar region over tensors, `pack` elements at a time',
-    operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
-    results: [{ name: 'result', kind: 'variadic', type: TTTensor }],
-    attrs: [{ name: 'pack', kind: I32Attr }],
-    regions: [{ name: 'scalarOp' }],
-    traits: ['SameOperandsAndResultEncoding', 'SameOperandsAndResultShape', 'RecursiveMemoryEffects'],
-    verify: verifyMapElementwise,
-  },
-  {
-    name: 'tt.map_elementwise.return',
-    summary: 'terminates the region of tt.map_elementwise',
-    operands: [{ name: 'result', kind: 'variadic', type: AnyType }],
-    traits: ['HasParent(tt.map_elementwise)', 'Pure', 'Terminator', 'ReturnLike'],
-    format: 'attr-dict ($result^ `:` type($result))?',
-  },
-  {
-    name: 'tt.extern_elementwise',
-    summary: 'calls an external (libdevice-style) function elementwise',
-    operands: [{ name: 'srcs', kind: 'variadic', type: TTType }],
-    results: [{ name: 'result', type: TTType }],
-    attrs: [
-      { name: 'libname', kind: StrAttr },
-      { name: 'libpath', kind: StrAttr },
-      { name: 'symbol', kind: StrAttr },
-      { name: 'pure', kind: BoolAttr },
-    ],
-    traits: ['Elementwise', 'SameOperandsAndResultEncoding', 'SameVariadicOperandSize', 'MemoryEffectsOpInterface', 'ConditionallySpeculatable'],
-    format: 'operands attr-dict `:` functional-type(operands, $result)',
-    verify: verifyElementwiseShapes,
-  },
-  {
-    name: 'tt.elementwise_inline_asm',
-    summary: 'inline assembly applied to packed groups of elements',
-    operands: [{ name: 'args', kind: 'variadic', type: TTType }],
-    results: [{ name: 'result', kind: 'variadic', type: TTType }],
-    attrs: [
-      { name: 'asm_string', kind: StrAttr },
-      { name: 'constraints', kind: StrAttr },
-      { name: 'pure', kind: BoolAttr },
-      { name: 'packed_element', kind: I32Attr },
-    ],
-    traits: ['Elementwise', 'SameOperandsAndResultEncoding', 'MemoryEffectsOpInterface', 'ConditionallySpeculatable'],
-    format: '$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)',
-    verify: (op) => {
-      if (axisOrAttr(op, 'packed_element') < 1) return 'packed_element must be at least 1';
-      return verifyElementwiseShapes(op);
-    },
-  },
-  {
-    name: 'tt.histogram',
-    summary: 'a histogram of integer values (bins of width 1 starting at 0)',
-    operands: [{ name: 'src', type: TTIntTensor }, { name: 'mask', kind: 'optional', type: TTBoolLike }],
-    results: [{ name: 'result', type: TTIntTensor }],
-    traits: ['Pure'],
-    format: '$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)',
-    inferTypes: { mask: inferFrom('src', i1SameShape) },
-    verify: verifyHistogram,
-  },
-  {
-    name: 'tt.gather',
-    summary: 'gathers elements of a tensor along an axis',
-    operands: [{ name: 'src', type: TTTensor }, { name: 'indices', type: TTIntTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    attrs: [{ name: 'axis', kind: I32Attr }, { name: 'efficient_layout', kind: UnitAttrC, optional: true }],
-    traits: ['Pure', 'InferTypeOpInterface'],
-    format: '$src `[` $indices `]` attr-dict `:` functional-type(operands, results)',
-    verify: verifyGather,
-  },
-  {
-    name: 'tt.print',
-    summary: 'device-side print',
-    operands: [{ name: 'args', kind: 'variadic', type: TTType }],
-    attrs: [
-      { name: 'prefix', kind: StrAttr },
-      { name: 'hex', kind: BoolAttr },
-      { name: 'isSigned', kind: DenseI32ArrayAttr },
-    ],
-    traits: ['SameVariadicOperandSize', 'MemWrite(GlobalMemory)'],
-    format: '$prefix attr-dict (`:` $args^ `:` type($args))?',
-    verify: verifyPrint,
-  },
-  {
-    name: 'tt.assert',
-    summary: 'device-side assert',
-    operands: [{ name: 'condition', type: I1OrI1Tensor }],
-    attrs: [{ name: 'message', kind: StrAttr }],
-    traits: ['MemWrite(GlobalMemory)'],
-    format: '$condition `,` $message attr-dict `:` type($condition)',
-  },
+export const ttComputeOps: OpDef[] = [
+  DotOp,
+  DotScaledOp,
+  ReduceOp,
+  ReduceReturnOp,
+  ScanOp,
+  ScanReturnOp,
+  MapElementwiseOp,
+  MapElementwiseReturnOp,
+  ExternElementwiseOp,
+  ElementwiseInlineAsmOp,
+  HistogramOp,
+  GatherOp,
+  PrintOp,
+  AssertOp,
 ];

@@ -5,7 +5,7 @@
 import { DenseI32ArrayAttr, I32, BoolAttr } from '../../ir/constraints.js';
 import type { FormatParser, FormatPrinter, OperandRef } from '../../ir/format.js';
 import type { Operation, Value } from '../../ir/ir.js';
-import type { CustomSyntax, OpDecl } from '../../ir/op-spec.js';
+import type { CustomSyntax } from '../../ir/op-spec.js';
 import { RankedTensorType, ShapedType, type Type, i } from '../../ir/types.js';
 import {
   CacheModifier, Defaults, DescriptorReduceKind, EvictionPolicy, MemSemantic, MemSyncScope, PaddingOption, RMWOp,
@@ -13,6 +13,9 @@ import {
 } from './enums.js';
 import { PointerType, TensorDescType } from './types.js';
 import { i1SameShape, inferFrom, pointeeOf, pointerSameShape } from './util.js';
+import { defineTTOp } from './util.js';
+import type { OpDef } from '../../ir/op-def.js';
+import { Pure, SameOperandsAndResultEncoding, SameOperandsAndResultShape } from '../../ir/traits.js';
 
 const I64 = i(64);
 const I32T = i(32);
@@ -202,167 +205,192 @@ function verifyMakeTensorDesc(op: Operation): string | void {
 
 // ---- table ---------------------------------------------------------------------------------
 
+/** `tt.load`: loads through a tensor of pointers or a block pointer. */
+export const LoadOp = defineTTOp({
+  name: 'tt.load',
+  summary: 'loads through a tensor of pointers or a block pointer',
+  operands: [
+    { name: 'ptr', type: TTPtrOrTensorPtr },
+    { name: 'mask', kind: 'optional', type: TTBoolLike },
+    { name: 'other', kind: 'optional', type: TTType },
+  ],
+  results: [{ name: 'result', type: TTType }],
+  attrs: [
+    { name: 'boundaryCheck', kind: DenseI32ArrayAttr, default: Defaults.boundaryCheck() },
+    { name: 'padding', kind: PaddingOption, optional: true },
+    ...memAttrs(),
+    { name: 'isVolatile', kind: BoolAttr, default: Defaults.falseAttr() },
+  ],
+  traits: [],
+  format: '$ptr (`,` $mask^)? (`,` $other^)? oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` type($ptr)',
+  inferTypes: {
+    mask: inferFrom('ptr', (t) => { const e = pointeeOf(t); return e && i1SameShape(e); }),
+    other: inferFrom('ptr', pointeeOf),
+    result: inferFrom('ptr', pointeeOf),
+  },
+  verify: verifyLoad,
+});
+/** `tt.store`: stores through a tensor of pointers or a block pointer. */
+export const StoreOp = defineTTOp({
+  name: 'tt.store',
+  summary: 'stores through a tensor of pointers or a block pointer',
+  operands: [
+    { name: 'ptr', type: TTPtrOrTensorPtr },
+    { name: 'value', type: TTType },
+    { name: 'mask', kind: 'optional', type: TTBoolLike },
+  ],
+  attrs: [{ name: 'boundaryCheck', kind: DenseI32ArrayAttr, default: Defaults.boundaryCheck() }, ...memAttrs()],
+  traits: [],
+  format: '$ptr `,` $value (`,` $mask^)? oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` type($ptr)',
+  inferTypes: {
+    value: inferFrom('ptr', pointeeOf),
+    mask: inferFrom('ptr', (t) => { const e = pointeeOf(t); return e && i1SameShape(e); }),
+  },
+  verify: verifyStore,
+});
+/** `tt.atomic_rmw`: atomic read-modify-write; returns the old value. */
+export const AtomicRmwOp = defineTTOp({
+  name: 'tt.atomic_rmw',
+  summary: 'atomic read-modify-write; returns the old value',
+  operands: [
+    { name: 'ptr', type: TTPtrLike },
+    { name: 'val', type: TTType },
+    { name: 'mask', kind: 'optional', type: TTBoolLike },
+  ],
+  results: [{ name: 'result', type: TTType }],
+  attrs: [
+    { name: 'atomic_rmw_op', kind: RMWOp },
+    { name: 'sem', kind: MemSemantic },
+    { name: 'scope', kind: MemSyncScope },
+  ],
+  traits: [SameOperandsAndResultShape, SameOperandsAndResultEncoding],
+  format: '$atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` functional-type(operands, $result)',
+  verify: verifyAtomicRMW,
+});
+/** `tt.atomic_cas`: atomic compare-and-swap; returns the old value. */
+export const AtomicCasOp = defineTTOp({
+  name: 'tt.atomic_cas',
+  summary: 'atomic compare-and-swap; returns the old value',
+  operands: [{ name: 'ptr', type: TTPtrLike }, { name: 'cmp', type: TTType }, { name: 'val', type: TTType }],
+  results: [{ name: 'result', type: TTType }],
+  attrs: [{ name: 'sem', kind: MemSemantic }, { name: 'scope', kind: MemSyncScope }],
+  traits: [SameOperandsAndResultShape, SameOperandsAndResultEncoding],
+  format: '$sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)',
+  verify: verifyAtomicCAS,
+});
+/** `tt.make_tensor_ptr`: a block pointer: parent tensor shape/strides, block offsets and order. */
+export const MakeTensorPtrOp = defineTTOp({
+  name: 'tt.make_tensor_ptr',
+  summary: 'a block pointer: parent tensor shape/strides, block offsets and order',
+  operands: [{ name: 'base', type: TTPtr }, { name: 'rest', kind: 'variadic' }],
+  results: [{ name: 'result', type: TTTensorPtr }],
+  attrs: [{ name: 'order', kind: DenseI32ArrayAttr }],
+  traits: [Pure],
+  syntax: makeTensorPtrSyntax,
+  verify: verifyMakeTensorPtr,
+});
+/** `tt.advance`: advances a block pointer by offsets. */
+export const AdvanceOp = defineTTOp({
+  name: 'tt.advance',
+  summary: 'advances a block pointer by offsets',
+  operands: [{ name: 'ptr', type: TTTensorPtr }, { name: 'offsets', kind: 'variadic', type: I32 }],
+  results: [{ name: 'result', type: TTTensorPtr }],
+  traits: [Pure],
+  format: '$ptr `,` `[` $offsets `]` attr-dict `:` type($result)',
+  inferTypes: { ptr: (env) => env.result('result'), offsets: i32s },
+  verify: verifyAdvance,
+});
+/** `tt.make_tensor_descriptor`: a tensor descriptor (TMA) from a base pointer, shape and strides. */
+export const MakeTensorDescriptorOp = defineTTOp({
+  name: 'tt.make_tensor_descriptor',
+  summary: 'a tensor descriptor (TMA) from a base pointer, shape and strides',
+  operands: [{ name: 'base', type: TTPtr }, { name: 'rest', kind: 'variadic' }],
+  results: [{ name: 'result', type: TTTensorDesc }],
+  attrs: [{ name: 'padding', kind: PaddingOption, default: PaddingOption.byName('zero') }],
+  traits: [Pure],
+  syntax: makeTensorDescSyntax,
+  verify: verifyMakeTensorDesc,
+});
+/** `tt.descriptor_load`: loads a block through a tensor descriptor. */
+export const DescriptorLoadOp = defineTTOp({
+  name: 'tt.descriptor_load',
+  summary: 'loads a block through a tensor descriptor',
+  operands: [{ name: 'desc', type: TTTensorDesc }, { name: 'indices', kind: 'variadic', type: I32 }],
+  results: [{ name: 'result', type: TTTensor }],
+  attrs: memAttrs(),
+  traits: [],
+  format: '$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` qualified(type($desc)) `->` type($result)',
+  inferTypes: { indices: i32s },
+  verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.result(0).type, op.numOperands - 1),
+});
+/** `tt.descriptor_store`: stores a block through a tensor descriptor. */
+export const DescriptorStoreOp = defineTTOp({
+  name: 'tt.descriptor_store',
+  summary: 'stores a block through a tensor descriptor',
+  operands: [{ name: 'desc', type: TTTensorDesc }, { name: 'src', type: TTTensor }, { name: 'indices', kind: 'variadic', type: I32 }],
+  traits: [],
+  format: '$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)',
+  inferTypes: { indices: i32s },
+  verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.operand(1).type, op.numOperands - 2),
+});
+/** `tt.descriptor_reduce`: a reducing store through a tensor descriptor. */
+export const DescriptorReduceOp = defineTTOp({
+  name: 'tt.descriptor_reduce',
+  summary: 'a reducing store through a tensor descriptor',
+  operands: [{ name: 'desc', type: TTTensorDesc }, { name: 'src', type: TTTensor }, { name: 'indices', kind: 'variadic', type: I32 }],
+  attrs: [{ name: 'kind', kind: DescriptorReduceKind }],
+  traits: [],
+  format: '$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)',
+  inferTypes: { indices: i32s },
+  verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.operand(1).type, op.numOperands - 2),
+});
+/** `tt.descriptor_gather`: gathers rows through a tensor descriptor. */
+export const DescriptorGatherOp = defineTTOp({
+  name: 'tt.descriptor_gather',
+  summary: 'gathers rows through a tensor descriptor',
+  operands: [
+    { name: 'desc', type: TTTensorDesc },
+    { name: 'x_offsets', type: TTTensor },
+    { name: 'y_offset', type: I32 },
+  ],
+  results: [{ name: 'result', type: TTTensor }],
+  traits: [],
+  format: '$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)',
+  verify: (op) => {
+    const x = op.operand(1).type as RankedTensorType;
+    if (x.rank !== 1 || x.elementType !== I32T) return `x_offsets must be a 1-D tensor of i32, got '${x}'`;
+  },
+});
+/** `tt.descriptor_scatter`: scatters rows through a tensor descriptor. */
+export const DescriptorScatterOp = defineTTOp({
+  name: 'tt.descriptor_scatter',
+  summary: 'scatters rows through a tensor descriptor',
+  operands: [
+    { name: 'desc', type: TTTensorDesc },
+    { name: 'x_offsets', type: TTTensor },
+    { name: 'y_offset', type: I32 },
+    { name: 'src', type: TTTensor },
+  ],
+  traits: [],
+  format: '$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)',
+  verify: (op) => {
+    const x = op.operand(1).type as RankedTensorType;
+    if (x.rank !== 1 || x.elementType !== I32T) return `x_offsets must be a 1-D tensor of i32, got '${x}'`;
+  },
+});
+
 /** Load/store, atomic, block-pointer and tensor-descriptor ops of the tt dialect. */
-export const ttMemoryOps: OpDecl[] = [
-  {
-    name: 'tt.load',
-    summary: 'loads through a tensor of pointers or a block pointer',
-    operands: [
-      { name: 'ptr', type: TTPtrOrTensorPtr },
-      { name: 'mask', kind: 'optional', type: TTBoolLike },
-      { name: 'other', kind: 'optional', type: TTType },
-    ],
-    results: [{ name: 'result', type: TTType }],
-    attrs: [
-      { name: 'boundaryCheck', kind: DenseI32ArrayAttr, default: Defaults.boundaryCheck() },
-      { name: 'padding', kind: PaddingOption, optional: true },
-      ...memAttrs(),
-      { name: 'isVolatile', kind: BoolAttr, default: Defaults.falseAttr() },
-    ],
-    traits: ['SameLoadStoreOperandsAndResultShape', 'SameLoadStoreOperandsAndResultEncoding', 'MemoryEffectsOpInterface', 'InferTypeOpInterface'],
-    format: '$ptr (`,` $mask^)? (`,` $other^)? oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` type($ptr)',
-    inferTypes: {
-      mask: inferFrom('ptr', (t) => { const e = pointeeOf(t); return e && i1SameShape(e); }),
-      other: inferFrom('ptr', pointeeOf),
-      result: inferFrom('ptr', pointeeOf),
-    },
-    verify: verifyLoad,
-  },
-  {
-    name: 'tt.store',
-    summary: 'stores through a tensor of pointers or a block pointer',
-    operands: [
-      { name: 'ptr', type: TTPtrOrTensorPtr },
-      { name: 'value', type: TTType },
-      { name: 'mask', kind: 'optional', type: TTBoolLike },
-    ],
-    attrs: [{ name: 'boundaryCheck', kind: DenseI32ArrayAttr, default: Defaults.boundaryCheck() }, ...memAttrs()],
-    traits: ['SameLoadStoreOperandsShape', 'SameLoadStoreOperandsEncoding', 'MemWrite(GlobalMemory)'],
-    format: '$ptr `,` $value (`,` $mask^)? oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` type($ptr)',
-    inferTypes: {
-      value: inferFrom('ptr', pointeeOf),
-      mask: inferFrom('ptr', (t) => { const e = pointeeOf(t); return e && i1SameShape(e); }),
-    },
-    verify: verifyStore,
-  },
-  {
-    name: 'tt.atomic_rmw',
-    summary: 'atomic read-modify-write; returns the old value',
-    operands: [
-      { name: 'ptr', type: TTPtrLike },
-      { name: 'val', type: TTType },
-      { name: 'mask', kind: 'optional', type: TTBoolLike },
-    ],
-    results: [{ name: 'result', type: TTType }],
-    attrs: [
-      { name: 'atomic_rmw_op', kind: RMWOp },
-      { name: 'sem', kind: MemSemantic },
-      { name: 'scope', kind: MemSyncScope },
-    ],
-    traits: ['SameOperandsAndResultShape', 'SameOperandsAndResultEncoding', 'MemRead(GlobalMemory)', 'MemWrite(GlobalMemory)'],
-    format: '$atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` functional-type(operands, $result)',
-    verify: verifyAtomicRMW,
-  },
-  {
-    name: 'tt.atomic_cas',
-    summary: 'atomic compare-and-swap; returns the old value',
-    operands: [{ name: 'ptr', type: TTPtrLike }, { name: 'cmp', type: TTType }, { name: 'val', type: TTType }],
-    results: [{ name: 'result', type: TTType }],
-    attrs: [{ name: 'sem', kind: MemSemantic }, { name: 'scope', kind: MemSyncScope }],
-    traits: ['SameOperandsAndResultShape', 'SameOperandsAndResultEncoding', 'MemRead(GlobalMemory)', 'MemWrite(GlobalMemory)'],
-    format: '$sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)',
-    verify: verifyAtomicCAS,
-  },
-  {
-    name: 'tt.make_tensor_ptr',
-    summary: 'a block pointer: parent tensor shape/strides, block offsets and order',
-    operands: [{ name: 'base', type: TTPtr }, { name: 'rest', kind: 'variadic' }],
-    results: [{ name: 'result', type: TTTensorPtr }],
-    attrs: [{ name: 'order', kind: DenseI32ArrayAttr }],
-    traits: ['Pure', 'SameVariadicOperandSize'],
-    syntax: makeTensorPtrSyntax,
-    verify: verifyMakeTensorPtr,
-  },
-  {
-    name: 'tt.advance',
-    summary: 'advances a block pointer by offsets',
-    operands: [{ name: 'ptr', type: TTTensorPtr }, { name: 'offsets', kind: 'variadic', type: I32 }],
-    results: [{ name: 'result', type: TTTensorPtr }],
-    traits: ['Pure'],
-    format: '$ptr `,` `[` $offsets `]` attr-dict `:` type($result)',
-    inferTypes: { ptr: (env) => env.result('result'), offsets: i32s },
-    verify: verifyAdvance,
-  },
-  {
-    name: 'tt.make_tensor_descriptor',
-    summary: 'a tensor descriptor (TMA) from a base pointer, shape and strides',
-    operands: [{ name: 'base', type: TTPtr }, { name: 'rest', kind: 'variadic' }],
-    results: [{ name: 'result', type: TTTensorDesc }],
-    attrs: [{ name: 'padding', kind: PaddingOption, default: PaddingOption.byName('zero') }],
-    traits: ['Pure', 'SameVariadicOperandSize'],
-    syntax: makeTensorDescSyntax,
-    verify: verifyMakeTensorDesc,
-  },
-  {
-    name: 'tt.descriptor_load',
-    summary: 'loads a block through a tensor descriptor',
-    operands: [{ name: 'desc', type: TTTensorDesc }, { name: 'indices', kind: 'variadic', type: I32 }],
-    results: [{ name: 'result', type: TTTensor }],
-    attrs: memAttrs(),
-    traits: ['TT_DescriptorOpInterface', 'MemRead(GlobalMemory)'],
-    format: '$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` qualified(type($desc)) `->` type($result)',
-    inferTypes: { indices: i32s },
-    verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.result(0).type, op.numOperands - 1),
-  },
-  {
-    name: 'tt.descriptor_store',
-    summary: 'stores a block through a tensor descriptor',
-    operands: [{ name: 'desc', type: TTTensorDesc }, { name: 'src', type: TTTensor }, { name: 'indices', kind: 'variadic', type: I32 }],
-    traits: ['TT_DescriptorStoreLikeOpInterface', 'MemRead(GlobalMemory)', 'MemWrite(GlobalMemory)'],
-    format: '$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)',
-    inferTypes: { indices: i32s },
-    verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.operand(1).type, op.numOperands - 2),
-  },
-  {
-    name: 'tt.descriptor_reduce',
-    summary: 'a reducing store through a tensor descriptor',
-    operands: [{ name: 'desc', type: TTTensorDesc }, { name: 'src', type: TTTensor }, { name: 'indices', kind: 'variadic', type: I32 }],
-    attrs: [{ name: 'kind', kind: DescriptorReduceKind }],
-    traits: ['TT_DescriptorStoreLikeOpInterface', 'MemRead(GlobalMemory)', 'MemWrite(GlobalMemory)'],
-    format: '$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)',
-    inferTypes: { indices: i32s },
-    verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.operand(1).type, op.numOperands - 2),
-  },
-  {
-    name: 'tt.descriptor_gather',
-    summary: 'gathers rows through a tensor descriptor',
-    operands: [
-      { name: 'desc', type: TTTensorDesc },
-      { name: 'x_offsets', type: TTTensor },
-      { name: 'y_offset', type: I32 },
-    ],
-    results: [{ name: 'result', type: TTTensor }],
-    traits: ['TT_DescriptorOpInterface', 'MemRead(GlobalMemory)'],
-    format: '$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)',
-    verify: (op) => {
-      const x = op.operand(1).type as RankedTensorType;
-      if (x.rank !== 1 || x.elementType !== I32T) return `x_offsets must be a 1-D tensor of i32, got '${x}'`;
-    },
-  },
-  {
-    name: 'tt.descriptor_scatter',
-    summary: 'scatters rows through a tensor descriptor',
-    operands: [
-      { name: 'desc', type: TTTensorDesc },
-      { name: 'x_offsets', type: TTTensor },
-      { name: 'y_offset', type: I32 },
-      { name: 'src', type: TTTensor },
-    ],
-    traits: ['TT_DescriptorStoreLikeOpInterface', 'MemRead(GlobalMemory)', 'MemWrite(GlobalMemory)'],
-    format: '$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)',
-    verify: (op) => {
-      const x = op.operand(1).type as RankedTensorType;
-      if (x.rank !== 1 || x.elementType !== I32T) return `x_offsets must be a 1-D tensor of i32, got '${x}'`;
-    },
-  },
+export const ttMemoryOps: OpDef[] = [
+  LoadOp,
+  StoreOp,
+  AtomicRmwOp,
+  AtomicCasOp,
+  MakeTensorPtrOp,
+  AdvanceOp,
+  MakeTensorDescriptorOp,
+  DescriptorLoadOp,
+  DescriptorStoreOp,
+  DescriptorReduceOp,
+  DescriptorGatherOp,
+  DescriptorScatterOp,
 ];

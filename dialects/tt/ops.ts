@@ -10,7 +10,6 @@ import {
 import { IntegerAttr, DenseArrayAttr } from '../../ir/attributes.js';
 import { FUNCTION_ATTRS, functionSyntax } from '../../ir/function-syntax.js';
 import type { Operation } from '../../ir/ir.js';
-import type { OpDecl } from '../../ir/op-spec.js';
 import { FloatType, RankedTensorType, bitWidth, elementTypeOf, i } from '../../ir/types.js';
 import { verifyCallLike, verifyFunctionLike, verifyReturnLike } from '../func.js';
 import {
@@ -18,9 +17,12 @@ import {
 } from './enums.js';
 import { PointerType } from './types.js';
 import { allOf, inferFrom, sameElementType, unitKeyword } from './util.js';
+import { defineTTOp } from './util.js';
 import {
   addPtrFold, broadcastFold, broadcastOfBroadcast, broadcastOfSplat, expandDimsFold, expandDimsOfSplat, splatFold,
 } from './canonicalize.js';
+import type { OpDef } from '../../ir/op-def.js';
+import { Elementwise, FunctionLike, HasParent, IsolatedFromAbove, Pure, ReturnLike, SameOperandsAndResultElementType, SameOperandsAndResultEncoding, SameOperandsAndResultShape, SameOperandsAndResultType, SameTypeOperands, SymbolDef, Terminator } from '../../ir/traits.js';
 
 const cast = '$src attr-dict `:` type($src) `->` type($result)';
 
@@ -141,239 +143,288 @@ function verifyFpToFp(op: Operation): string | void {
 
 // ---- table ---------------------------------------------------------------------------------
 
+/** `tt.func`: a function containing a single SSACFG region. */
+export const FuncOp = defineTTOp({
+  name: 'tt.func',
+  summary: 'a function containing a single SSACFG region',
+  attrs: FUNCTION_ATTRS,
+  regions: [{ name: 'body' }],
+  traits: [IsolatedFromAbove, SymbolDef, FunctionLike, HasParent('builtin.module')],
+  syntax: functionSyntax,
+  verify: verifyFunctionLike,
+});
+/** `tt.return`: returns from a tt.func. */
+export const ReturnOp = defineTTOp({
+  name: 'tt.return',
+  summary: 'returns from a tt.func',
+  operands: [{ name: 'srcs', kind: 'variadic', type: AnyType }],
+  traits: [Pure, HasParent('tt.func'), ReturnLike, Terminator],
+  format: 'attr-dict ($srcs^ `:` type($srcs))?',
+  verify: (op) => verifyReturnLike(op, 'tt.func'),
+});
+/** `tt.call`: calls a tt.func by symbol. */
+export const CallOp = defineTTOp({
+  name: 'tt.call',
+  summary: 'calls a tt.func by symbol',
+  operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  attrs: [
+    { name: 'callee', kind: FlatSymbolRefAttr },
+    { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
+    { name: 'res_attrs', kind: DictArrayAttr, optional: true },
+  ],
+  traits: [],
+  format: '$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)',
+  verify: (op) => verifyCallLike(op, ['tt.func']),
+});
+/** `tt.get_program_id`: the id of the current program along an axis. */
+export const GetProgramIdOp = defineTTOp({
+  name: 'tt.get_program_id',
+  summary: 'the id of the current program along an axis',
+  attrs: [{ name: 'axis', kind: ProgramDim }],
+  results: [{ name: 'result', type: I32 }],
+  traits: [Pure],
+  format: '$axis attr-dict `:` type($result)',
+});
+/** `tt.get_num_programs`: the number of programs along an axis. */
+export const GetNumProgramsOp = defineTTOp({
+  name: 'tt.get_num_programs',
+  summary: 'the number of programs along an axis',
+  attrs: [{ name: 'axis', kind: ProgramDim }],
+  results: [{ name: 'result', type: I32 }],
+  traits: [Pure],
+  format: '$axis attr-dict `:` type($result)',
+});
+/** `tt.make_range`: a 1-D i32 tensor of start, start + 1, ..., end - 1. */
+export const MakeRangeOp = defineTTOp({
+  name: 'tt.make_range',
+  summary: 'a 1-D i32 tensor of start, start + 1, ..., end - 1',
+  attrs: [{ name: 'start', kind: I32Attr }, { name: 'end', kind: I32Attr }],
+  results: [{ name: 'result', type: TTIntTensor }],
+  traits: [Pure],
+  format: 'attr-dict `:` type($result)',
+  verify: verifyMakeRange,
+});
+/** `tt.splat`: a tensor with every element equal to a scalar. */
+export const SplatOp = defineTTOp({
+  name: 'tt.splat',
+  summary: 'a tensor with every element equal to a scalar',
+  operands: [{ name: 'src', type: TTType }],
+  results: [{ name: 'result', type: TTTensor }],
+  traits: [Pure, SameOperandsAndResultElementType, SameOperandsAndResultEncoding],
+  format: cast,
+  verify: verifySplat,
+  fold: splatFold,
+});
+/** `tt.unsplat`: the single element of a one-element tensor. */
+export const UnsplatOp = defineTTOp({
+  name: 'tt.unsplat',
+  summary: 'the single element of a one-element tensor',
+  operands: [{ name: 'src', type: TTTensor }],
+  results: [{ name: 'result', type: TTType }],
+  traits: [Pure],
+  format: '$src attr-dict `:` type($src)',
+  inferTypes: { result: inferFrom('src', (t) => elementTypeOf(t)) },
+  verify: verifyUnsplat,
+});
+/** `tt.expand_dims`: inserts a dimension of size 1. */
+export const ExpandDimsOp = defineTTOp({
+  name: 'tt.expand_dims',
+  summary: 'inserts a dimension of size 1',
+  operands: [{ name: 'src', type: TTTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  attrs: [{ name: 'axis', kind: I32Attr }],
+  traits: [Pure, SameOperandsAndResultElementType],
+  format: cast,
+  verify: allOf(sameElementType, verifyExpandDims),
+  fold: expandDimsFold,
+  canonicalize: [expandDimsOfSplat],
+});
+/** `tt.reshape`: reinterprets a tensor with another shape. */
+export const ReshapeOp = defineTTOp({
+  name: 'tt.reshape',
+  summary: 'reinterprets a tensor with another shape',
+  operands: [{ name: 'src', type: TTTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  attrs: [
+    { name: 'allow_reorder', kind: UnitAttrC, optional: true },
+    { name: 'efficient_layout', kind: UnitAttrC, optional: true },
+  ],
+  traits: [Pure, SameOperandsAndResultElementType],
+  // Triton: `$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict ...`.
+  // The format engine prints a space for the (empty) unit attribute itself, so the keywords go through a directive.
+  format: '$src custom<UnitKeyword>($allow_reorder) custom<UnitKeyword>($efficient_layout) attr-dict `:` type($src) `->` type($result)',
+  directives: { UnitKeyword: unitKeyword },
+  verify: allOf(sameElementType, verifyReshape),
+});
+/** `tt.broadcast`: broadcasts dimensions of size 1 to a larger size. */
+export const BroadcastOp = defineTTOp({
+  name: 'tt.broadcast',
+  summary: 'broadcasts dimensions of size 1 to a larger size',
+  operands: [{ name: 'src', type: TTTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  traits: [Pure, SameOperandsAndResultElementType, SameOperandsAndResultEncoding],
+  format: cast,
+  verify: allOf(sameElementType, verifyBroadcast),
+  fold: broadcastFold,
+  canonicalize: [broadcastOfSplat, broadcastOfBroadcast],
+});
+/** `tt.cat`: concatenates two tensors. */
+export const CatOp = defineTTOp({
+  name: 'tt.cat',
+  summary: 'concatenates two tensors',
+  operands: [{ name: 'lhs', type: TTTensor }, { name: 'rhs', type: TTTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  traits: [SameTypeOperands, SameOperandsAndResultElementType],
+  format: '$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)',
+  verify: sameElementType,
+});
+/** `tt.join`: joins two tensors along a new minor dimension of size 2. */
+export const JoinOp = defineTTOp({
+  name: 'tt.join',
+  summary: 'joins two tensors along a new minor dimension of size 2',
+  operands: [{ name: 'lhs', type: TTTensor }, { name: 'rhs', type: TTTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  traits: [Pure, SameTypeOperands],
+  format: '$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)',
+  verify: verifyJoin,
+});
+/** `tt.split`: splits a tensor along its last dimension (of size 2). */
+export const SplitOp = defineTTOp({
+  name: 'tt.split',
+  summary: 'splits a tensor along its last dimension (of size 2)',
+  operands: [{ name: 'src', type: TTTensor }],
+  results: [{ name: 'outLHS', type: TTTensor }, { name: 'outRHS', type: TTTensor }],
+  traits: [Pure],
+  format: '$src attr-dict `:` type($src) `->` type($outLHS)',
+  inferTypes: { outRHS: (env) => env.result('outLHS') },
+  verify: verifySplit,
+});
+/** `tt.trans`: permutes the dimensions of a tensor. */
+export const TransOp = defineTTOp({
+  name: 'tt.trans',
+  summary: 'permutes the dimensions of a tensor',
+  operands: [{ name: 'src', type: TTTensor }],
+  results: [{ name: 'result', type: TTTensor }],
+  attrs: [{ name: 'order', kind: DenseI32ArrayAttr }],
+  traits: [Pure, SameOperandsAndResultElementType],
+  format: cast,
+  verify: allOf(sameElementType, verifyTrans),
+});
+/** `tt.addptr`: offsets pointers by a number of elements. */
+export const AddptrOp = defineTTOp({
+  name: 'tt.addptr',
+  summary: 'offsets pointers by a number of elements',
+  operands: [{ name: 'ptr', type: TTPtrLike }, { name: 'offset', type: TTIntLike }],
+  results: [{ name: 'result', type: TTPtrLike }],
+  traits: [Pure, Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding],
+  format: '$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)',
+  inferTypes: { ptr: (env) => env.result('result') },
+  verify: verifyAddPtr,
+  fold: addPtrFold,
+});
+/** `tt.int_to_ptr`: casts i64 to a pointer. */
+export const IntToPtrOp = defineTTOp({
+  name: 'tt.int_to_ptr',
+  summary: 'casts i64 to a pointer',
+  operands: [{ name: 'src', type: TTI64Like }],
+  results: [{ name: 'result', type: TTPtrLike }],
+  traits: [Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure],
+  format: cast,
+});
+/** `tt.ptr_to_int`: casts a pointer to i64. */
+export const PtrToIntOp = defineTTOp({
+  name: 'tt.ptr_to_int',
+  summary: 'casts a pointer to i64',
+  operands: [{ name: 'src', type: TTPtrLike }],
+  results: [{ name: 'result', type: TTI64Like }],
+  traits: [Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure],
+  format: cast,
+});
+/** `tt.bitcast`: reinterprets bits between types of the same width (pointers included). */
+export const BitcastOp = defineTTOp({
+  name: 'tt.bitcast',
+  summary: 'reinterprets bits between types of the same width (pointers included)',
+  operands: [{ name: 'src', type: TTType }],
+  results: [{ name: 'result', type: TTType }],
+  traits: [Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure],
+  format: cast,
+  verify: verifyBitcast,
+});
+/** `tt.fp_to_fp`: floating-point conversion for custom types (fp8) and rounding modes. */
+export const FpToFpOp = defineTTOp({
+  name: 'tt.fp_to_fp',
+  summary: 'floating-point conversion for custom types (fp8) and rounding modes',
+  operands: [{ name: 'src', type: TTFloatLike }],
+  results: [{ name: 'result', type: TTFloatLike }],
+  attrs: [{ name: 'rounding', kind: RoundingMode, optional: true }],
+  traits: [Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure],
+  format: '$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)',
+  verify: verifyFpToFp,
+});
+/** `tt.clampf`: clamps floats to [min, max]. */
+export const ClampfOp = defineTTOp({
+  name: 'tt.clampf',
+  summary: 'clamps floats to [min, max]',
+  operands: [{ name: 'x', type: TTFloatLike }, { name: 'min', type: TTFloatLike }, { name: 'max', type: TTFloatLike }],
+  results: [{ name: 'result', type: TTFloatLike }],
+  attrs: [{ name: 'propagateNan', kind: PropagateNan }],
+  traits: [Elementwise, SameOperandsAndResultType, Pure],
+  format: '$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)',
+});
+/** `tt.precise_sqrt`: correctly rounded square root. */
+export const PreciseSqrtOp = defineTTOp({
+  name: 'tt.precise_sqrt',
+  summary: 'correctly rounded square root',
+  operands: [{ name: 'x', type: TTFloatLike }],
+  results: [{ name: 'result', type: TTFloatLike }],
+  traits: [Elementwise, SameOperandsAndResultType, Pure],
+  format: '$x attr-dict `:` type($x)',
+});
+/** `tt.precise_divf`: correctly rounded division. */
+export const PreciseDivfOp = defineTTOp({
+  name: 'tt.precise_divf',
+  summary: 'correctly rounded division',
+  operands: [{ name: 'x', type: TTFloatLike }, { name: 'y', type: TTFloatLike }],
+  results: [{ name: 'result', type: TTFloatLike }],
+  traits: [Elementwise, SameOperandsAndResultType, Pure],
+  format: '$x `,` $y attr-dict `:` type($x)',
+});
+/** `tt.mulhiui`: the high half of the double-width product of two unsigned integers. */
+export const MulhiuiOp = defineTTOp({
+  name: 'tt.mulhiui',
+  summary: 'the high half of the double-width product of two unsigned integers',
+  operands: [{ name: 'x', type: TTIntLike }, { name: 'y', type: TTIntLike }],
+  results: [{ name: 'result', type: TTIntLike }],
+  traits: [Elementwise, SameOperandsAndResultType, Pure],
+  format: '$x `,` $y attr-dict `:` type($x)',
+});
+
 /** Function, SPMD, shape, pointer, cast and math ops of the tt dialect. */
-export const ttCoreOps: OpDecl[] = [
-  {
-    name: 'tt.func',
-    summary: 'a function containing a single SSACFG region',
-    attrs: FUNCTION_ATTRS,
-    regions: [{ name: 'body' }],
-    traits: ['IsolatedFromAbove', 'Symbol', 'FunctionLike', 'HasParent(builtin.module)', 'AffineScope', 'AutomaticAllocationScope', 'CallableOpInterface'],
-    syntax: functionSyntax,
-    verify: verifyFunctionLike,
-  },
-  {
-    name: 'tt.return',
-    summary: 'returns from a tt.func',
-    operands: [{ name: 'srcs', kind: 'variadic', type: AnyType }],
-    traits: ['Pure', 'HasParent(tt.func)', 'ReturnLike', 'Terminator'],
-    format: 'attr-dict ($srcs^ `:` type($srcs))?',
-    verify: (op) => verifyReturnLike(op, 'tt.func'),
-  },
-  {
-    name: 'tt.call',
-    summary: 'calls a tt.func by symbol',
-    operands: [{ name: 'operands', kind: 'variadic', type: AnyType }],
-    results: [{ name: 'results', kind: 'variadic', type: AnyType }],
-    attrs: [
-      { name: 'callee', kind: FlatSymbolRefAttr },
-      { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
-      { name: 'res_attrs', kind: DictArrayAttr, optional: true },
-    ],
-    traits: ['CallOpInterface', 'SymbolUserOpInterface'],
-    format: '$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)',
-    verify: (op) => verifyCallLike(op, ['tt.func']),
-  },
-  {
-    name: 'tt.get_program_id',
-    summary: 'the id of the current program along an axis',
-    attrs: [{ name: 'axis', kind: ProgramDim }],
-    results: [{ name: 'result', type: I32 }],
-    traits: ['Pure'],
-    format: '$axis attr-dict `:` type($result)',
-  },
-  {
-    name: 'tt.get_num_programs',
-    summary: 'the number of programs along an axis',
-    attrs: [{ name: 'axis', kind: ProgramDim }],
-    results: [{ name: 'result', type: I32 }],
-    traits: ['Pure'],
-    format: '$axis attr-dict `:` type($result)',
-  },
-  {
-    name: 'tt.make_range',
-    summary: 'a 1-D i32 tensor of start, start + 1, ..., end - 1',
-    attrs: [{ name: 'start', kind: I32Attr }, { name: 'end', kind: I32Attr }],
-    results: [{ name: 'result', type: TTIntTensor }],
-    traits: ['Pure'],
-    format: 'attr-dict `:` type($result)',
-    verify: verifyMakeRange,
-  },
-  {
-    name: 'tt.splat',
-    summary: 'a tensor with every element equal to a scalar',
-    operands: [{ name: 'src', type: TTType }],
-    results: [{ name: 'result', type: TTTensor }],
-    traits: ['Pure', 'SameOperandsAndResultElementType', 'SameOperandsAndResultEncoding'],
-    format: cast,
-    verify: verifySplat,
-    fold: splatFold,
-  },
-  {
-    name: 'tt.unsplat',
-    summary: 'the single element of a one-element tensor',
-    operands: [{ name: 'src', type: TTTensor }],
-    results: [{ name: 'result', type: TTType }],
-    traits: ['Pure', 'InferTypeOpInterface'],
-    format: '$src attr-dict `:` type($src)',
-    inferTypes: { result: inferFrom('src', (t) => elementTypeOf(t)) },
-    verify: verifyUnsplat,
-  },
-  {
-    name: 'tt.expand_dims',
-    summary: 'inserts a dimension of size 1',
-    operands: [{ name: 'src', type: TTTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    attrs: [{ name: 'axis', kind: I32Attr }],
-    traits: ['Pure', 'InferTypeOpInterface', 'SameOperandsAndResultElementType'],
-    format: cast,
-    verify: allOf(sameElementType, verifyExpandDims),
-    fold: expandDimsFold,
-    canonicalize: [expandDimsOfSplat],
-  },
-  {
-    name: 'tt.reshape',
-    summary: 'reinterprets a tensor with another shape',
-    operands: [{ name: 'src', type: TTTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    attrs: [
-      { name: 'allow_reorder', kind: UnitAttrC, optional: true },
-      { name: 'efficient_layout', kind: UnitAttrC, optional: true },
-    ],
-    traits: ['Pure', 'SameOperandsAndResultElementType'],
-    // Triton: `$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict ...`.
-    // The format engine prints a space for the (empty) unit attribute itself, so the keywords go through a directive.
-    format: '$src custom<UnitKeyword>($allow_reorder) custom<UnitKeyword>($efficient_layout) attr-dict `:` type($src) `->` type($result)',
-    directives: { UnitKeyword: unitKeyword },
-    verify: allOf(sameElementType, verifyReshape),
-  },
-  {
-    name: 'tt.broadcast',
-    summary: 'broadcasts dimensions of size 1 to a larger size',
-    operands: [{ name: 'src', type: TTTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    traits: ['Pure', 'SameOperandsAndResultElementType', 'SameOperandsAndResultEncoding'],
-    format: cast,
-    verify: allOf(sameElementType, verifyBroadcast),
-    fold: broadcastFold,
-    canonicalize: [broadcastOfSplat, broadcastOfBroadcast],
-  },
-  {
-    name: 'tt.cat',
-    summary: 'concatenates two tensors',
-    operands: [{ name: 'lhs', type: TTTensor }, { name: 'rhs', type: TTTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    traits: ['NoMemoryEffect', 'SameTypeOperands', 'SameOperandsAndResultElementType'],
-    format: '$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)',
-    verify: sameElementType,
-  },
-  {
-    name: 'tt.join',
-    summary: 'joins two tensors along a new minor dimension of size 2',
-    operands: [{ name: 'lhs', type: TTTensor }, { name: 'rhs', type: TTTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    traits: ['Pure', 'SameTypeOperands'],
-    format: '$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)',
-    verify: verifyJoin,
-  },
-  {
-    name: 'tt.split',
-    summary: 'splits a tensor along its last dimension (of size 2)',
-    operands: [{ name: 'src', type: TTTensor }],
-    results: [{ name: 'outLHS', type: TTTensor }, { name: 'outRHS', type: TTTensor }],
-    traits: ['Pure', 'InferTypeOpWithLayoutEquivalence'],
-    format: '$src attr-dict `:` type($src) `->` type($outLHS)',
-    inferTypes: { outRHS: (env) => env.result('outLHS') },
-    verify: verifySplit,
-  },
-  {
-    name: 'tt.trans',
-    summary: 'permutes the dimensions of a tensor',
-    operands: [{ name: 'src', type: TTTensor }],
-    results: [{ name: 'result', type: TTTensor }],
-    attrs: [{ name: 'order', kind: DenseI32ArrayAttr }],
-    traits: ['Pure', 'TransposeOpInterface', 'InferTypeOpWithLayoutEquivalence', 'SameOperandsAndResultElementType'],
-    format: cast,
-    verify: allOf(sameElementType, verifyTrans),
-  },
-  {
-    name: 'tt.addptr',
-    summary: 'offsets pointers by a number of elements',
-    operands: [{ name: 'ptr', type: TTPtrLike }, { name: 'offset', type: TTIntLike }],
-    results: [{ name: 'result', type: TTPtrLike }],
-    traits: ['Pure', 'Elementwise', 'SameOperandsAndResultShape', 'SameOperandsAndResultEncoding'],
-    format: '$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)',
-    inferTypes: { ptr: (env) => env.result('result') },
-    verify: verifyAddPtr,
-    fold: addPtrFold,
-  },
-  {
-    name: 'tt.int_to_ptr',
-    summary: 'casts i64 to a pointer',
-    operands: [{ name: 'src', type: TTI64Like }],
-    results: [{ name: 'result', type: TTPtrLike }],
-    traits: ['Elementwise', 'SameOperandsAndResultShape', 'SameOperandsAndResultEncoding', 'Pure'],
-    format: cast,
-  },
-  {
-    name: 'tt.ptr_to_int',
-    summary: 'casts a pointer to i64',
-    operands: [{ name: 'src', type: TTPtrLike }],
-    results: [{ name: 'result', type: TTI64Like }],
-    traits: ['Elementwise', 'SameOperandsAndResultShape', 'SameOperandsAndResultEncoding', 'Pure'],
-    format: cast,
-  },
-  {
-    name: 'tt.bitcast',
-    summary: 'reinterprets bits between types of the same width (pointers included)',
-    operands: [{ name: 'src', type: TTType }],
-    results: [{ name: 'result', type: TTType }],
-    traits: ['Elementwise', 'SameOperandsAndResultShape', 'SameOperandsAndResultEncoding', 'Pure'],
-    format: cast,
-    verify: verifyBitcast,
-  },
-  {
-    name: 'tt.fp_to_fp',
-    summary: 'floating-point conversion for custom types (fp8) and rounding modes',
-    operands: [{ name: 'src', type: TTFloatLike }],
-    results: [{ name: 'result', type: TTFloatLike }],
-    attrs: [{ name: 'rounding', kind: RoundingMode, optional: true }],
-    traits: ['Elementwise', 'SameOperandsAndResultShape', 'SameOperandsAndResultEncoding', 'Pure'],
-    format: '$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)',
-    verify: verifyFpToFp,
-  },
-  {
-    name: 'tt.clampf',
-    summary: 'clamps floats to [min, max]',
-    operands: [{ name: 'x', type: TTFloatLike }, { name: 'min', type: TTFloatLike }, { name: 'max', type: TTFloatLike }],
-    results: [{ name: 'result', type: TTFloatLike }],
-    attrs: [{ name: 'propagateNan', kind: PropagateNan }],
-    traits: ['Elementwise', 'SameOperandsAndResultType', 'Pure'],
-    format: '$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)',
-  },
-  {
-    name: 'tt.precise_sqrt',
-    summary: 'correctly rounded square root',
-    operands: [{ name: 'x', type: TTFloatLike }],
-    results: [{ name: 'result', type: TTFloatLike }],
-    traits: ['Elementwise', 'SameOperandsAndResultType', 'Pure'],
-    format: '$x attr-dict `:` type($x)',
-  },
-  {
-    name: 'tt.precise_divf',
-    summary: 'correctly rounded division',
-    operands: [{ name: 'x', type: TTFloatLike }, { name: 'y', type: TTFloatLike }],
-    results: [{ name: 'result', type: TTFloatLike }],
-    traits: ['Elementwise', 'SameOperandsAndResultType', 'Pure'],
-    format: '$x `,` $y attr-dict `:` type($x)',
-  },
-  {
-    name: 'tt.mulhiui',
-    summary: 'the high half of the double-width product of two unsigned integers',
-    operands: [{ name: 'x', type: TTIntLike }, { name: 'y', type: TTIntLike }],
-    results: [{ name: 'result', type: TTIntLike }],
-    traits: ['Elementwise', 'SameOperandsAndResultType', 'Pure'],
-    format: '$x `,` $y attr-dict `:` type($x)',
-  },
+export const ttCoreOps: OpDef[] = [
+  FuncOp,
+  ReturnOp,
+  CallOp,
+  GetProgramIdOp,
+  GetNumProgramsOp,
+  MakeRangeOp,
+  SplatOp,
+  UnsplatOp,
+  ExpandDimsOp,
+  ReshapeOp,
+  BroadcastOp,
+  CatOp,
+  JoinOp,
+  SplitOp,
+  TransOp,
+  AddptrOp,
+  IntToPtrOp,
+  PtrToIntOp,
+  BitcastOp,
+  FpToFpOp,
+  ClampfOp,
+  PreciseSqrtOp,
+  PreciseDivfOp,
+  MulhiuiOp,
 ];
 

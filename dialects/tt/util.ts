@@ -7,6 +7,8 @@ import type { CustomDirective, OpDecl, TypeEnv, VerifyResult } from '../../ir/op
 import { UnitAttr } from '../../ir/attributes.js';
 import { RankedTensorType, type Type, elementTypeOf, i } from '../../ir/types.js';
 import { PointerType } from './types.js';
+import { defineOp, type OpDef } from '../../ir/op-def.js';
+import { defineTrait } from '../../ir/traits.js';
 
 /** Triton's `getPointeeType`: `tensor<4x!tt.ptr<f32>, #e>` gives `tensor<4xf32, #e>`, `!tt.ptr<T>` gives `T`. */
 export function pointeeOf(t: Type): Type | undefined {
@@ -73,14 +75,12 @@ export function checkTensorSizes(op: Operation): string | void {
   }
 }
 
-/** Adds the checks every `TT_Op` gets (`TensorSizeTrait`) in front of an op's own verifier. */
-export function withTTBase(decl: OpDecl): OpDecl {
-  const own = decl.verify;
-  return {
-    ...decl,
-    traits: [...(decl.traits ?? []), 'TensorSizeTrait', 'VerifyTensorLayoutsTrait'],
-    verify: own ? allOf(checkTensorSizes, own) : checkTensorSizes,
-  };
+/** Triton's `TensorSizeTrait`, which every `TT_Op` has. */
+export const TensorSize = defineTrait('TensorSizeTrait', 'tensors have a power-of-two number of elements, at most 2^20', (op) => checkTensorSizes(op) ?? undefined);
+
+/** `defineOp` for tt ops: adds the trait every `TT_Op` gets (`TensorSizeTrait`). */
+export function defineTTOp<const D extends OpDecl>(decl: D): OpDef<D> {
+  return defineOp({ ...decl, traits: [...(decl.traits ?? []), TensorSize] }) as unknown as OpDef<D>;
 }
 
 /**

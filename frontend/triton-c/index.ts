@@ -2,7 +2,7 @@
  * The Triton-C frontend's entry: preprocess (with `-D` definitions), parse, check and generate a
  * tt-dialect module. Every user error is a located `DiagnosticError`.
  */
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { SourceFile } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
 import type { Program } from './ast.js';
@@ -10,6 +10,7 @@ import { generateModule, type FrontendOptions } from './irgen.js';
 import { parseTritonC } from './parser.js';
 import { preprocess } from './preprocessor.js';
 import { DiagContext, type SourceMapLike } from './sema-diag.js';
+
 
 export { DiagContext } from './sema-diag.js';
 export { generateModule, type FrontendOptions } from './irgen.js';
@@ -21,6 +22,7 @@ export { generateModule, type FrontendOptions } from './irgen.js';
  * `options.allowTf32` lets f32 `@` run as tf32 (`inputPrecision = tf32`); by default it is ieee.
  */
 export function compileTritonC(source: string, fileName: string, defines: Record<string, string> = {}, options: FrontendOptions = {}): Operation {
+  registerAllDialects(); // the ops it builds (idempotent)
   const pp = preprocess(new SourceFile(fileName, source), { defines });
   const program = parseTritonC(pp.text, fileName, (offset) => pp.map.locate(offset));
   return generateModule(program, new DiagContext(fileName, pp.text, pp.map), options);
@@ -28,5 +30,6 @@ export function compileTritonC(source: string, fileName: string, defines: Record
 
 /** Generates IR for an already parsed program whose positions index `text` (mapped back through `map` if given). */
 export function compileProgram(program: Program, text: string, fileName: string, map?: SourceMapLike, options: FrontendOptions = {}): Operation {
+  registerAllDialects(); // the ops it builds (idempotent)
   return generateModule(program, new DiagContext(fileName, text, map), options);
 }

@@ -7,7 +7,7 @@
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, boolAttr, type NamedAttr } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import { Block, Operation } from '../../ir/ir.js';
-import { registry } from '../../ir/op-spec.js';
+import { ModuleOp } from '../../dialects/builtin.js';
 import { FunctionType, i } from '../../ir/types.js';
 import type { FunctionDef, Param, Program } from './ast.js';
 import { genExpr } from './irgen-expr.js';
@@ -66,7 +66,7 @@ export interface FrontendOptions {
 
 /** Generates the module for a parsed (preprocessed) Triton-C program. */
 export function generateModule(program: Program, diag: DiagContext, options: FrontendOptions = {}): Operation {
-  const module = Operation.create({ name: 'builtin.module', spec: registry.lookupOp('builtin.module'), regions: 1 });
+  const module = ModuleOp.create({}).op;
   const body = module.region(0).addBlock(new Block());
   const sigs = new Map<string, FunctionSig>();
   for (const f of program.functions) {

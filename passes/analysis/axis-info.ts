@@ -25,6 +25,7 @@ import { PointerType } from '../../dialects/tt/types.js';
 import type { AnalysisCache } from '../pass.js';
 import { AxisInfo, gcd, join, withHints } from './axis-info-lattice.js';
 import { AXIS_RULES, pointeeBytes } from './axis-info-rules.js';
+import { FunctionLike } from '../../ir/traits.js';
 
 export { AxisInfo } from './axis-info-lattice.js';
 
@@ -75,8 +76,8 @@ export class AxisInfoAnalysis {
   converged = true;
 
   constructor(readonly root: Operation) {
-    if (root.hasTrait('FunctionLike')) this.functions.push(root);
-    else root.walk((op) => void (op.hasTrait('FunctionLike') && this.functions.push(op)), 'pre');
+    if (root.hasTrait(FunctionLike)) this.functions.push(root);
+    else root.walk((op) => void (op.hasTrait(FunctionLike) && this.functions.push(op)), 'pre');
     this.collectCallSites();
     this.solve();
   }
@@ -209,7 +210,7 @@ export class AxisInfoAnalysis {
 
   private visitOp(op: Operation): void {
     // Nested functions are visited on their own.
-    if (op.hasTrait('FunctionLike')) return this.setResultsPessimistic(op);
+    if (op.hasTrait(FunctionLike)) return this.setResultsPessimistic(op);
     if (op.name === 'scf.for') return this.visitFor(op);
     if (op.name === 'scf.while') return this.visitWhile(op);
     if (YIELDING.has(op.name)) return this.visitYielding(op);

@@ -20,6 +20,7 @@ import { sharedAllocElems } from '../../dialects/ttg/shared-layout.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { ProgramOrder, intersects, type Interval } from '../analysis/liveness.js';
 import { elementBytes, scratchBytes } from './alloc-shared-scratch.js';
+import { FunctionLike } from '../../ir/traits.js';
 
 /** Alignment of scratch buffers (Triton's `scratchAlignment`). */
 export const SCRATCH_ALIGNMENT = 128;
@@ -148,7 +149,7 @@ export function allocateFunction(func: Operation): FunctionAllocation {
 export function allocateModule(module: Operation): { functions: FunctionAllocation[]; total: number } {
   const functions: FunctionAllocation[] = [];
   for (const r of module.regions) for (const b of r.blocks) for (const op of b.ops) {
-    if (op.hasTrait('FunctionLike')) functions.push(allocateFunction(op));
+    if (op.hasTrait(FunctionLike)) functions.push(allocateFunction(op));
   }
   return { functions, total: functions.reduce((m, f) => Math.max(m, f.total), 0) };
 }

@@ -9,6 +9,7 @@ import { PointerType } from '../../dialects/tt/types.js';
 import { ctaFields } from '../../dialects/ttg/layout-lib.js';
 import { isTtgLayout } from '../../dialects/ttg/layout-attrs.js';
 import type { GpuConfig } from './convert-to-gpu-layouts.js';
+import { FunctionLike } from '../../ir/traits.js';
 
 /** The global memory access ops (Triton's getMemAccessPtr set, less the async copies). */
 export const ACCESS_OPS: ReadonlySet<string> = new Set(['tt.load', 'tt.store', 'tt.atomic_rmw', 'tt.atomic_cas']);
@@ -71,13 +72,13 @@ export class SliceComponents {
 
   constructor(root: Operation) {
     root.walk((op) => {
-      if (op === root || op.hasTrait('FunctionLike')) return;
+      if (op === root || op.hasTrait(FunctionLike)) return;
       for (const v of op.operandValues()) {
         const def = v.definingOp;
-        if (def && !def.hasTrait('FunctionLike')) this.union(op, def);
+        if (def && !def.hasTrait(FunctionLike)) this.union(op, def);
       }
       const outer = op.parentOp;
-      if (outer && outer !== root && !outer.hasTrait('FunctionLike') && outer.name !== 'builtin.module') this.union(op, outer);
+      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && outer.name !== 'builtin.module') this.union(op, outer);
     }, 'pre');
   }
 

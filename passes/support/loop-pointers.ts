@@ -14,6 +14,7 @@ import { splatInt } from '../../dialects/arith-canonicalize.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { i, RankedTensorType } from '../../ir/types.js';
+import { Pure } from '../../ir/traits.js';
 
 /** The scalar a uniform tensor `v` splats (`tt.splat %s`), or null. */
 function splatSource(v: Value): Value | null {
@@ -24,7 +25,7 @@ function splatSource(v: Value): Value | null {
 /** Moves the pure op defining `v` (in `loop`'s body, operands defined outside it) before `loop`; false if it cannot. */
 function hoistInvariant(v: Value, loop: Operation): boolean {
   const def = v.definingOp;
-  if (!def || !def.hasTrait('Pure') || def.regions.length) return false;
+  if (!def || !def.hasTrait(Pure) || def.regions.length) return false;
   if (def.operands.some((o) => loop.region(0).isAncestorOfValue(o.value))) return false;
   def.moveBefore(loop);
   return true;

@@ -10,6 +10,7 @@ import { PointerType } from '../../dialects/tt/types.js';
 import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
 import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
 import { disjointBits, regLayout, type RegLayout } from './layout.js';
+import { Terminator } from '../../ir/traits.js';
 
 /** Lowers one source op; registered by op name in a pattern table. */
 export type LowerRule = (ctx: LoweringContext, op: Operation) => void;
@@ -192,7 +193,7 @@ export class LoweringContext {
     if (block.args.length !== args.length) throw internalError(owner, `region takes ${block.args.length} arguments, given ${args.length}`);
     block.args.forEach((a, k) => this.set(a, args[k]));
     for (const op of block) {
-      if (op.hasTrait('Terminator')) return op;
+      if (op.hasTrait(Terminator)) return op;
       this.lowerOp(this, op);
     }
     throw targetError(owner, 'region has no terminator');

@@ -14,7 +14,7 @@ import { PointerType } from '../../dialects/tt/types.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { unsupportedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { runPipeline } from '../../passes/manager.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { LoweringContext, registerType, type LowerRule } from './context.js';
 import { CONTROL_RULES } from './control.js';
 import { DOT_RULES } from './dot.js';
@@ -27,6 +27,7 @@ import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
 import { registerBudget, residencyHint } from './residency.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
+
 
 /** Every non-elementwise rule, by op name. */
 const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...CONTROL_RULES };
@@ -183,6 +184,7 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
     kernels.push(lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis));
   }
   if (!kernels.length) throw targetError(module, 'has no public tt.func to compile');
+  registerAllPasses(); // cse and dce below (idempotent)
   const result = runPipeline(out, 'cse,dce', { reproducerDir: null });
   if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
   const d = verifyDiagnostic(out);

@@ -31,6 +31,7 @@ import type { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { pointeeBits, shapePerCTA, tensorPtrOf } from '../../passes/support/coalesce-access.js';
 import type { Arch } from './emitter.js';
 import { isMmaDot } from './mma.js';
+import { FunctionLike, LoopLike } from '../../ir/traits.js';
 
 /** Bytes of scattered loads per SM that keep DRAM busy: about its bandwidth per SM times a loaded access's latency. */
 export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
@@ -54,7 +55,7 @@ export interface ResidencyHint {
 
 /** Whether `op` sits inside a loop of its function. */
 function inLoop(op: Operation): boolean {
-  for (let p = op.parentOp; p && !p.hasTrait('FunctionLike'); p = p.parentOp) if (p.hasTrait('LoopLike')) return true;
+  for (let p = op.parentOp; p && !p.hasTrait(FunctionLike); p = p.parentOp) if (p.hasTrait(LoopLike)) return true;
   return false;
 }
 

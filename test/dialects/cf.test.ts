@@ -8,7 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../ir/format.js';
-import { registry } from '../../ir/op-spec.js';
+import { defaultContext } from '../../ir/context.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
@@ -17,9 +17,9 @@ import { builtinDialect } from '../../dialects/builtin.js';
 import { funcDialect } from '../../dialects/func.js';
 import { cfDialect } from '../../dialects/cf.js';
 
-registry.register(builtinDialect);
-registry.register(funcDialect);
-registry.register(cfDialect);
+defaultContext.loadDialect(builtinDialect);
+defaultContext.loadDialect(funcDialect);
+defaultContext.loadDialect(cfDialect);
 
 function load(text: string) {
   const { module } = parseText(text);

@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../ir/format.js';
-import { registry } from '../../ir/op-spec.js';
+import { defaultContext } from '../../ir/context.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
@@ -17,12 +17,12 @@ import { funcDialect } from '../../dialects/func.js';
 import { mathDialect } from '../../dialects/math.js';
 import { arithAttrParsers } from '../../dialects/arith-attrs.js';
 
-registry.register(builtinDialect);
-registry.register(funcDialect);
-registry.register(mathDialect);
+defaultContext.loadDialect(builtinDialect);
+defaultContext.loadDialect(funcDialect);
+defaultContext.loadDialect(mathDialect);
 // `#arith.fastmath` is parsed through the arith dialect; register just its attribute parsers when the
 // arith table is not loaded (registering a stub 'arith' dialect would shadow the real one).
-for (const [k, f] of Object.entries(arithAttrParsers)) if (!registry.attrParsers.has(`arith.${k}`)) registry.attrParsers.set(`arith.${k}`, f);
+for (const [k, f] of Object.entries(arithAttrParsers)) if (!defaultContext.attrParsers.has(`arith.${k}`)) defaultContext.attrParsers.set(`arith.${k}`, f);
 
 function load(text: string) {
   const { module } = parseText(text);
@@ -155,7 +155,7 @@ test('generic form matches mlir-opt and reads back to the same custom form', () 
 
 test('the table declares every op of the MLIR 19 math dialect', () => {
   const names = CUSTOM.match(/math\.\w+/g)!;
-  for (const n of names) assert.ok(registry.lookupOp(n), n);
+  for (const n of names) assert.ok(defaultContext.lookupOp(n), n);
 });
 
 // Input spellings of fastmath flags and the normalized form mlir-opt 19 prints.

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { orderedBases, PaddedSharedAttr } from '../../dialects/ttg/padded-shared.js';
 import { SWIZZLED_SHARED } from '../../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -18,6 +18,8 @@ import {
   transposedSharedEncoding,
   unsupportedSharedEncoding,
 } from '../../dialects/ttg/shared-layout.js';
+
+registerAllDialects();
 
 /** `#ttg.padded_shared<[I:+P, ..] {order, shape}>`. */
 const padded = (pairs: [number, number][], order: number[], shape: number[]) =>

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'fs';
-import { registry } from '../../ir/op-spec.js';
+import { defaultContext } from '../../ir/context.js';
 import '../../ir/format.js';
 import { builtinDialect } from '../../dialects/builtin.js';
 import { funcDialect } from '../../dialects/func.js';
@@ -22,9 +22,9 @@ import {
   computeText, coreText, memoryText, operandTypes, stripEncodings, stripLocs, usesOf,
 } from './tt-fixtures.js';
 
-registry.register(builtinDialect);
-registry.register(funcDialect);
-registry.register(ttDialect);
+defaultContext.loadDialect(builtinDialect);
+defaultContext.loadDialect(funcDialect);
+defaultContext.loadDialect(ttDialect);
 
 /** Parses, verifies and checks custom and generic round trips; returns the op names seen. */
 function roundTrip(text: string): Set<string> {
@@ -161,7 +161,7 @@ test('verifier: make_range', () => {
 });
 
 test('verifier: splat, broadcast, expand_dims', () => {
-  expectError(inFunc('%x: i32', '    %0 = tt.splat %x : i32 -> tensor<16xf32>\n'), "must match the result element type 'f32'");
+  expectError(inFunc('%x: i32', '    %0 = tt.splat %x : i32 -> tensor<16xf32>\n'), 'requires the same element type for all operands and results');
   expectError(inFunc('%x: tensor<2x1xi32>', '    %0 = tt.broadcast %x : tensor<2x1xi32> -> tensor<4x8xi32>\n'), 'Broadcast requires the source dimension to be 1');
   expectError(inFunc('%x: tensor<16xi32>', '    %0 = tt.expand_dims %x {axis = 2 : i32} : tensor<16xi32> -> tensor<16x1xi32>\n'), 'axis 2 is out of range');
   expectError(inFunc('%x: tensor<16xi32>', '    %0 = tt.expand_dims %x {axis = 0 : i32} : tensor<16xi32> -> tensor<16x1xi32>\n'), 'result shape must be 1x16');

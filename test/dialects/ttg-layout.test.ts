@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Attribute } from '../../ir/attributes.js';
 import { parseText } from '../../ir/parser.js';
 import { DOT_OP, NVIDIA_MMA, StructAttr, blocked, slice } from '../../dialects/ttg/index.js';
@@ -23,6 +23,8 @@ import {
 } from '../../dialects/ttg/layout-lib.js';
 import { contigPerThread, conversionScratchBytes, cvtNeedsSharedMemory, repShapeForCvt, scratchConfigForCvt, swizzledScratch } from '../../dialects/ttg/layout-scratch.js';
 import { collectLayoutUses, layoutSvg, MAX_CELLS } from '../../tools/view-layout.js';
+
+registerAllDialects();
 
 const mma = (w: number[]) => StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: w, instrShape: [16, 8] });
 const dot = (opIdx: number, parent: Attribute, kWidth = 2) => StructAttr.get(DOT_OP, { opIdx, parent, kWidth });

@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import '../../ir/format.js';
 import '../../ir/printer.js';
-import { registry } from '../../ir/op-spec.js';
+import type { AsmParser } from '../../ir/asm.js';
+import { defaultContext } from '../../ir/context.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
@@ -22,13 +23,13 @@ import {
 } from '../../dialects/ttg/index.js';
 import { ttngDialect } from '../../dialects/ttng.js';
 
-registry.register(builtinDialect);
-registry.register(funcDialect);
-registry.register(ttgDialect);
-registry.register(ttngDialect);
+defaultContext.loadDialect(builtinDialect);
+defaultContext.loadDialect(funcDialect);
+defaultContext.loadDialect(ttgDialect);
+defaultContext.loadDialect(ttngDialect);
 // `!tt.ptr` / `!tt.tensordesc` without registering a stub 'tt' dialect (which would shadow the real one).
-if (!registry.typeParsers.has('tt.ptr')) registry.typeParsers.set('tt.ptr', (p) => PointerType.parseBody(p));
-if (!registry.typeParsers.has('tt.tensordesc')) registry.typeParsers.set('tt.tensordesc', (p) => TensorDescType.parseBody(p));
+if (!defaultContext.typeParsers.has('tt.ptr')) defaultContext.typeParsers.set('tt.ptr', (p: AsmParser) => PointerType.parseBody(p));
+if (!defaultContext.typeParsers.has('tt.tensordesc')) defaultContext.typeParsers.set('tt.tensordesc', (p: AsmParser) => TensorDescType.parseBody(p));
 
 /** Module attributes of the sm80 matmul dump (8 warps of 32 threads). */
 const MODULE_ATTRS = '{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32}';

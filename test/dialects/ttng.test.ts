@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import '../../ir/format.js';
 import '../../ir/printer.js';
-import { registry } from '../../ir/op-spec.js';
+import type { AsmParser } from '../../ir/asm.js';
+import { defaultContext } from '../../ir/context.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
@@ -19,12 +20,12 @@ import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import { ttgDialect } from '../../dialects/ttg/index.js';
 import { ttngDialect } from '../../dialects/ttng.js';
 
-registry.register(builtinDialect);
-registry.register(funcDialect);
-registry.register(ttgDialect);
-registry.register(ttngDialect);
-if (!registry.typeParsers.has('tt.ptr')) registry.typeParsers.set('tt.ptr', (p) => PointerType.parseBody(p));
-if (!registry.typeParsers.has('tt.tensordesc')) registry.typeParsers.set('tt.tensordesc', (p) => TensorDescType.parseBody(p));
+defaultContext.loadDialect(builtinDialect);
+defaultContext.loadDialect(funcDialect);
+defaultContext.loadDialect(ttgDialect);
+defaultContext.loadDialect(ttngDialect);
+if (!defaultContext.typeParsers.has('tt.ptr')) defaultContext.typeParsers.set('tt.ptr', (p: AsmParser) => PointerType.parseBody(p));
+if (!defaultContext.typeParsers.has('tt.tensordesc')) defaultContext.typeParsers.set('tt.tensordesc', (p: AsmParser) => TensorDescType.parseBody(p));
 
 const SM90 = readFileSync('/work/shared/examples/ttir/matmul_kernel.sm90.ttgir', 'utf8').split('\n');
 const ALIASES = SM90.filter((l) => /^#\w+ = #ttg\./.test(l));

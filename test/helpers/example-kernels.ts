@@ -3,12 +3,14 @@
  * on seeded random inputs, so tests can check that passes keep what a kernel computes.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { rng } from '../../tools/interpreter/cli.js';
 import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
+
+registerAllDialects();
 
 /** The folder of the bundled Triton dumps. */
 export const EXAMPLES_DIR = new URL('../../examples/ttir/', import.meta.url);

@@ -3,14 +3,17 @@
  * that emulate the lowered kernel (nvptx-emulator.ts).
  */
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { StringAttr } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
 import { lowerToNvptx } from '../../targets/nvptx/index.js';
+
+registerAllDialects();
+registerAllPasses();
 
 /** A lowered kernel: the ttg module (after the passes), its text, the kernel function and the `ptx` suffixes of the ops named as asked. */
 export interface LoweredKernel {

@@ -4,12 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
 import { AnalysisCache, PassContext, type PassDecl, type PassOptions } from '../../passes/pass.js';
 import { runFileCheck } from '../../tools/filecheck.js';
+import { FunctionLike } from '../../ir/traits.js';
+
+registerAllDialects();
 
 /** Parses `text`, runs `pass` on each anchor op, verifies, and returns the print and statistics. */
 export function runPass(pass: PassDecl, text: string, options: PassOptions = {}): { out: string; stats: Map<string, number> } {
@@ -18,7 +21,7 @@ export function runPass(pass: PassDecl, text: string, options: PassOptions = {})
   const defaults = Object.fromEntries(Object.entries(pass.options ?? {}).map(([k, d]) => [k, d.default]));
   const ctx = new PassContext(pass, { ...defaults, ...options }, new AnalysisCache());
   if (pass.anchor === 'module') pass.run(module, ctx);
-  else for (const op of module.regions[0].blocks[0].ops) if (op.hasTrait('FunctionLike')) pass.run(op, ctx);
+  else for (const op of module.regions[0].blocks[0].ops) if (op.hasTrait(FunctionLike)) pass.run(op, ctx);
   verify(module);
   return { out: printModule(module), stats: ctx.statistics };
 }

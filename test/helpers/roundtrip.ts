@@ -4,12 +4,14 @@
  * generic -> generic), plus the error message that bad IR produces.
  */
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { verify } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
+
+registerAllDialects();
 
 /** Parses `text` and verifies the resulting module; throws the first diagnostic. */
 export function load(text: string): Operation {

@@ -1,10 +1,12 @@
 /** Shared helpers of the interpreter tests: build small kernels around an op and run them. */
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { parseText } from '../../ir/parser.js';
 import { verify } from '../../ir/verifier.js';
 import type { Operation } from '../../ir/ir.js';
 import { type ArgValue, interpret, type InterpretResult } from '../../tools/interpreter/interpreter.js';
 import { type Buffer, Memory } from '../../tools/interpreter/memory.js';
+
+registerAllDialects();
 
 /** Parses and verifies IR text. */
 export function parse(text: string, name = 'test.ttir'): Operation {

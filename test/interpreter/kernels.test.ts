@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { halfBitsToNumber, numberToHalfBits } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
 import { runPipeline } from '../../passes/manager.js';
@@ -13,6 +13,8 @@ import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
 import { rng } from '../../tools/interpreter/cli.js';
 import { parse } from './helpers.js';
+
+registerAllPasses();
 
 const dir = new URL('../../examples/ttir/', import.meta.url);
 const load = (name: string): Operation => parse(readFileSync(new URL(name, dir), 'utf8'), name);

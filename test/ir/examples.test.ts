@@ -9,12 +9,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { SourceFile } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseSourceFile, type ParsedFile } from '../../ir/parser.js';
 import { printModule, type PrintOptions } from '../../ir/printer.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
+
+registerAllDialects();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs = [join(root, 'examples/ttir'), resolve(root, '../shared/examples/ttir')].filter(existsSync);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseSourceFile, parseText } from '../../ir/parser.js';
 import { allocShared } from '../../passes/alloc-shared.js';
@@ -15,6 +15,8 @@ import { testPrintAllocation } from '../../passes/test-print-allocation.js';
 import { splitInput } from '../../tools/input-chunks.js';
 import { checkDiagnostics } from '../../tools/verify-diagnostics.js';
 import { litCheck } from '../helpers/pass-harness.js';
+
+registerAllDialects();
 
 test('lit/passes/alloc-shared.tir', () => {
   litCheck(allocShared);

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { parseSourceFile, parseText } from '../../ir/parser.js';
 import { denseInfo } from '../../passes/analysis/axis-info-constants.js';
@@ -18,6 +18,8 @@ import { AnalysisCache, PassContext } from '../../passes/pass.js';
 import { testPrintAxisInfo } from '../../passes/test-print-axis-info.js';
 import { splitInput } from '../../tools/input-chunks.js';
 import { checkDiagnostics } from '../../tools/verify-diagnostics.js';
+
+registerAllDialects();
 
 const info = (c: number[], d: number[], k: number[], cv: bigint | null = null) => new AxisInfo(c, d, k, cv);
 

@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Attribute } from '../../ir/attributes.js';
 import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, blocked } from '../../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -14,6 +14,8 @@ import {
   accessCost, bufferCost, idealWavefronts, ldmatrixAccess, phasesOf, vectorAccess, warpAccesses, wavefronts, type WarpAccess,
 } from '../../passes/support/bank-conflicts.js';
 import { chooseSwizzle, tritonMmaSwizzle } from '../../passes/pad-shared.js';
+
+registerAllDialects();
 
 const lanes = (f: (l: number) => number): number[] => Array.from({ length: 32 }, (_, l) => f(l));
 const shared = (vec: number, perPhase: number, maxPhase: number, order = [1, 0]) => StructAttr.get(SWIZZLED_SHARED, { vec, perPhase, maxPhase, order });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { UnitAttr } from '../../ir/attributes.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
@@ -16,6 +16,8 @@ import { verify } from '../../ir/verifier.js';
 import { canonicalize, collectCanonicalizationPatterns } from '../../passes/canonicalize.js';
 import { AnalysisCache, PassContext, type PassOptions } from '../../passes/pass.js';
 import { runFileCheck } from '../../tools/filecheck.js';
+
+registerAllDialects();
 
 /** Runs canonicalize on an already parsed module; returns the print and statistics. */
 function runOn(module: Operation, options: PassOptions = {}): { out: string; stats: Map<string, number> } {

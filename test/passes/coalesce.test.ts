@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
@@ -17,6 +17,8 @@ import { coalesce } from '../../passes/coalesce.js';
 import { convertToGpu } from '../../passes/convert-to-gpu.js';
 import { AnalysisCache, PassContext, type PassDecl, type PassOptions } from '../../passes/pass.js';
 import { runFileCheck } from '../../tools/filecheck.js';
+
+registerAllDialects();
 
 const ACCESS = new Set(['tt.load', 'tt.store', 'ttg.async_copy_global_to_local']);
 

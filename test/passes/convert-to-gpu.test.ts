@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
@@ -18,6 +18,8 @@ import { AnalysisCache, PassContext, type PassOptions } from '../../passes/pass.
 import { runFileCheck } from '../../tools/filecheck.js';
 import { runPass } from '../helpers/pass-harness.js';
 import { runExample } from '../helpers/example-kernels.js';
+
+registerAllDialects();
 
 const cfg = (numWarps = 4, threadsPerWarp = 32, numCTAs = 1): GpuConfig => ({ numWarps, threadsPerWarp, numCTAs });
 

@@ -5,13 +5,16 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { verify } from '../../ir/verifier.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
 import { parsePipeline } from '../../passes/pipeline-text.js';
 import { NAMED_PIPELINES } from '../../passes/registry.js';
 import { loadExample, runExample, ttirExamples } from '../helpers/example-kernels.js';
+
+registerAllDialects();
+registerAllPasses();
 
 const steps = parsePipeline(NAMED_PIPELINES.default).map((e) => e.pass.name);
 const seed = Date.now() % 100000;

@@ -4,11 +4,13 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { parseText } from '../../ir/parser.js';
 import { inline } from '../../passes/inline.js';
 import { AnalysisCache, PassContext } from '../../passes/pass.js';
 import { litCheck, runPass } from '../helpers/pass-harness.js';
+
+registerAllDialects();
 
 
 const CHAIN = `func.func @main(%arg0: i32) -> (i32, i32) {

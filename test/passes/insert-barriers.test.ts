@@ -4,9 +4,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { insertBarriers } from '../../passes/insert-barriers.js';
 import { litCheck, runPass } from '../helpers/pass-harness.js';
+
+registerAllDialects();
 
 const HEAD = `#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>

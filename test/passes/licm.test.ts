@@ -4,9 +4,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { licm } from '../../passes/licm.js';
 import { litCheck, runPass } from '../helpers/pass-harness.js';
+
+registerAllDialects();
 
 
 test('hoists invariant chains before the loop and counts them', () => {

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
@@ -12,11 +12,14 @@ import { parseText } from '../../ir/parser.js';
 import { applyPatternsGreedily, type RewritePattern } from '../../ir/patterns.js';
 import { printModule } from '../../ir/printer.js';
 import { i } from '../../ir/types.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { PassManager } from '../../passes/manager.js';
 import { AnalysisCache, PassContext, type PassDecl } from '../../passes/pass.js';
 import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
 import { NAMED_PIPELINES, nearMatches, registerPass } from '../../passes/registry.js';
+
+registerAllDialects();
+registerAllPasses();
 
 const FN = `tt.func @f(%a: i32) -> i32 {
   %0 = arith.addi %a, %a : i32

@@ -8,17 +8,20 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { verify } from '../../ir/verifier.js';
 import type { Operation } from '../../ir/ir.js';
 import { printModule } from '../../ir/printer.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
 import { parsePipeline } from '../../passes/pipeline-text.js';
 import { NAMED_PIPELINES } from '../../passes/registry.js';
 import { parseDefines } from '../../frontend/triton-c/autotune.js';
 import { compileExample, BASE_SEED } from '../helpers/tc-kernels.js';
 import { type Layout, FUSED_TRANS, fusedTransOptions, runFusedTrans } from '../helpers/tc-matmul.js';
+
+registerAllDialects();
+registerAllPasses();
 
 const { file: FILE, tile: TILE } = FUSED_TRANS;
 const steps = parsePipeline(NAMED_PIPELINES.default).map((e) => e.pass.name);

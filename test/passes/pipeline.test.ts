@@ -7,12 +7,14 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { pipeline } from '../../passes/pipeline.js';
 import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
 import { parse } from '../interpreter/helpers.js';
 import { litCheck, runPass } from '../helpers/pass-harness.js';
+
+registerAllDialects();
 
 const K = 72;
 

@@ -8,9 +8,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
-import '../../passes/all.js';
+import { registerAllDialects } from '../../dialects/index.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { allPasses } from '../../passes/registry.js';
+
+registerAllDialects();
+registerAllPasses();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import type { Operation } from '../../ir/ir.js';
 import { verify } from '../../ir/verifier.js';
 import { runPipeline } from '../../passes/manager.js';
@@ -8,6 +8,9 @@ import { AnalysisCache, PassContext } from '../../passes/pass.js';
 import { removeLayoutConversions } from '../../passes/remove-layout-conversions.js';
 import { loadExample, runExample, ttirExamples } from '../helpers/example-kernels.js';
 import { litCheck, runPass } from '../helpers/pass-harness.js';
+import { FunctionLike } from '../../ir/traits.js';
+
+registerAllPasses();
 
 const PRE = 'canonicalize,cse,convert-to-gpu,coalesce';
 
@@ -19,7 +22,7 @@ function countConverts(module: Operation): number {
 
 function removeConverts(module: Operation): void {
   const ctx = new PassContext(removeLayoutConversions, {}, new AnalysisCache());
-  for (const op of module.regions[0].blocks[0].ops) if (op.hasTrait('FunctionLike')) removeLayoutConversions.run(op, ctx);
+  for (const op of module.regions[0].blocks[0].ops) if (op.hasTrait(FunctionLike)) removeLayoutConversions.run(op, ctx);
   verify(module);
 }
 

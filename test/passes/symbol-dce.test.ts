@@ -4,9 +4,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { symbolDce } from '../../passes/symbol-dce.js';
 import { litCheck, runPass } from '../helpers/pass-harness.js';
+
+registerAllDialects();
 
 
 test('removes unreferenced private functions, including private recursion', () => {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
@@ -16,6 +16,8 @@ import { convertToGpu } from '../../passes/convert-to-gpu.js';
 import { AnalysisCache, PassContext, type PassDecl } from '../../passes/pass.js';
 import { VECTOR_WIDTH_ATTR, vectorize } from '../../passes/vectorize.js';
 import { runFileCheck } from '../../tools/filecheck.js';
+
+registerAllDialects();
 
 /** Runs `passes` with their defaults on `module`, verifying after each; returns the last statistics. */
 function runAll(module: Operation, passes: PassDecl[]): Map<string, number> {

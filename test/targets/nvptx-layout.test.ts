@@ -5,13 +5,15 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { parseSourceFile } from '../../ir/parser.js';
 import { SourceFile } from '../../ir/diagnostics.js';
 import { RankedTensorType } from '../../ir/types.js';
 import { elementsOf, linearIndex } from '../../dialects/ttg/layout-lib.js';
 import { regLayout } from '../../targets/nvptx/layout.js';
 import type { Operation } from '../../ir/ir.js';
+
+registerAllDialects();
 
 /** A tensor type parsed from text (with the layout alias defined in `aliases`). */
 function tensorType(aliases: string, type: string): { t: RankedTensorType; op: Operation } {

@@ -10,11 +10,14 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
 import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
+
+registerAllDialects();
+registerAllPasses();
 
 const [M, N, K] = [32, 32, 16];
 

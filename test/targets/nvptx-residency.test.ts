@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { compileTritonC } from '../../frontend/triton-c/index.js';
 import { exampleSource } from '../helpers/tc-kernels.js';
 import type { Operation } from '../../ir/ir.js';
@@ -13,6 +13,8 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { compileToPtx, metadataJson } from '../../targets/nvptx/index.js';
 import { maxResidentCtas, registerBudget, residencyHint } from '../../targets/nvptx/residency.js';
+
+registerAllDialects();
 
 const TRANSPOSE = `
 __global__ void transpose(float * X, float * Y, int M, int N, int ldx, int ldy) {

@@ -9,12 +9,15 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import { StringAttr } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
 import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
+
+registerAllDialects();
+registerAllPasses();
 
 interface Case {
   /** Shape of the tile in global and shared memory (row-major). */

@@ -9,10 +9,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../dialects/index.js';
+import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { opGraphSvg, writeOpGraphSvg } from '../../tools/op-graph.js';
+
+registerAllDialects();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const examples = join(root, 'examples/ttir');

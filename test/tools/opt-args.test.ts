@@ -4,9 +4,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import '../../passes/all.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { simpleOptArgs } from '../../tools/opt-args-simple.js';
 import { parseOptArgs } from '../../tools/opt-flags.js';
+
+registerAllPasses();
 
 test('simple command lines: same options as yargs', () => {
   for (const args of [

@@ -6,8 +6,8 @@
  *              --arg ptr:f32:1024 --arg i32:1000 [--kernel=name] [--seed=1] [--print=summary|full|none]
  *              [--pipeline=canonicalize,cse]
  */
-import '../../dialects/index.js';
-import '../../passes/all.js';
+import { registerAllDialects } from '../../dialects/index.js';
+import { registerAllPasses } from '../../passes/all.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
 import { verify } from '../../ir/verifier.js';
@@ -15,6 +15,9 @@ import { symbolNameOf } from '../../ir/function-syntax.js';
 import { runPipeline } from '../../passes/manager.js';
 import { type ArgValue, interpret } from './interpreter.js';
 import { type Buffer, Memory, eltTypeByName } from './memory.js';
+
+registerAllDialects();
+registerAllPasses();
 
 /** What the CLI produced: text for stdout and an exit code. */
 export interface CliResult {
