@@ -25,6 +25,8 @@ import { Commutative, ConstantLike, Elementwise, Pure, SameOperandsAndResultShap
 
 /** `arith.cmpi` predicates, by their i64 value. */
 export const CmpIPredicate = intEnum('cmpi predicate', 64, ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge']);
+/** The name of an `arith.cmpi` predicate (`slt`). */
+export type CmpIPredicateName = Parameters<typeof CmpIPredicate.byName>[0];
 /** `arith.cmpf` predicates, by their i64 value. */
 export const CmpFPredicate = intEnum('cmpf predicate', 64, [
   'false', 'oeq', 'ogt', 'oge', 'olt', 'ole', 'one', 'ord', 'ueq', 'ugt', 'uge', 'ult', 'ule', 'une', 'uno', 'true',

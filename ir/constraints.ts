@@ -74,10 +74,12 @@ export function attrIs(description: string, check: (a: Attribute) => boolean): A
 }
 
 /** An integer attribute of a given type; in formats it prints bare (`16`), reading back with that type. */
-export function intAttrOf(t: Type, description: string): AttrConstraint {
+export function intAttrOf(t: Type, description: string): AttrConstraint<IntegerAttr, number> {
   return {
     description,
     check: (a) => a instanceof IntegerAttr && a.type === t,
+    value: (a) => a.num,
+    fromValue: (v) => IntegerAttr.get(v, t),
     parse: (p) => IntegerAttr.get(p.parseInteger(), t),
     print: (p, a) => a.printWithoutType(p),
     canStart: (p) => {
@@ -91,21 +93,28 @@ export const I32Attr = intAttrOf(i(32), '32-bit signless integer attribute');
 export const I64Attr = intAttrOf(i(64), '64-bit signless integer attribute');
 export const IndexAttr = intAttrOf(IndexType.get(), 'index attribute');
 export const AnyIntegerAttr = attrIs('integer attribute', (a) => a instanceof IntegerAttr);
-export const BoolAttr: AttrConstraint = {
+export const BoolAttr: AttrConstraint<IntegerAttr, boolean> = {
   description: 'bool attribute',
   check: (a) => isBoolAttr(a),
+  value: (a) => a.value !== 0n,
+  fromValue: (v) => boolAttr(v),
   parse: (p) => boolAttr(p.parseKeyword() === 'true'),
   print: (p, a) => a.printWithoutType(p),
 };
-export const UnitAttrC: AttrConstraint = {
+export const UnitAttrC: AttrConstraint<UnitAttr, boolean> = {
   description: 'unit attribute',
   check: (a) => a instanceof UnitAttr,
+  value: () => true,
+  fromValue: (v) => (v ? UnitAttr.get() : undefined),
+  absent: false,
   parse: () => UnitAttr.get(),
   print: () => {},
 };
-export const StrAttr: AttrConstraint = {
+export const StrAttr: AttrConstraint<StringAttr, string> = {
   description: 'string attribute',
   check: (a) => a instanceof StringAttr,
+  value: (a) => a.value,
+  fromValue: (v) => StringAttr.get(v),
   parse: (p) => StringAttr.get(p.parseString()),
   print: (p, a) => p.printAttribute(a),
   canStart: (p) => p.peekToken()?.kind === 'String',
@@ -150,10 +159,12 @@ export const TypeAttrC: AttrConstraint = {
 };
 
 /** `array<i32: ...>`; in formats it prints as `[1, 2]`, as ODS's DenseI32ArrayAttr does. */
-export function denseArrayOf(t: Type, description: string): AttrConstraint {
+export function denseArrayOf(t: Type, description: string): AttrConstraint<DenseArrayAttr, readonly number[]> {
   return {
     description,
     check: (a) => a instanceof DenseArrayAttr && a.elementType === t,
+    value: (a) => a.values,
+    fromValue: (v) => DenseArrayAttr.get(t, v),
     parse: (p) => {
       const vals = p.parseCommaList('[', ']', () => Number(p.parseInteger()));
       return DenseArrayAttr.get(t, vals);
@@ -169,9 +180,9 @@ export const DenseI64ArrayAttr = denseArrayOf(i(64), 'i64 dense array attribute'
  * An enum stored as an integer attribute (ODS `I32EnumAttr`/`I64EnumAttr`) and written as a
  * keyword in formats (`slt`, `x`). `cases[k]` is the keyword of value k unless `values` is given.
  */
-export function intEnum(name: string, width: number, cases: readonly string[], values?: readonly number[]): AttrConstraint & {
-  byName(s: string): IntegerAttr;
-  nameOf(a: Attribute): string;
+export function intEnum<const C extends readonly string[]>(name: string, width: number, cases: C, values?: readonly number[]): AttrConstraint<IntegerAttr, C[number]> & {
+  byName(s: C[number]): IntegerAttr;
+  nameOf(a: Attribute): C[number];
 } {
   const t = i(width);
   const vals = values ?? cases.map((_, k) => k);
@@ -190,6 +201,8 @@ export function intEnum(name: string, width: number, cases: readonly string[], v
       return byName(kw);
     },
     print: (p, a) => p.write(nameOf(a)),
+    value: nameOf,
+    fromValue: byName,
     canStart: (p) => cases.includes(p.peekToken()?.image ?? ''),
     byName,
     nameOf,

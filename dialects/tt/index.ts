@@ -18,5 +18,10 @@ export const ttDialect: DialectDecl = {
   },
 };
 
+/** The op definitions (`tt.DotOp`, `tt.LoadOp`...): `import * as tt from 'dialects/tt/index.js'`. */
+export * from './ops.js';
+export * from './ops-memory.js';
+export * from './ops-compute.js';
+
 /** The dialect's type classes, re-exported for convenience. */
 export { PointerType, TensorDescType };

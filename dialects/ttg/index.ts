@@ -14,7 +14,7 @@ export * from './struct-attr.js';
 export * from './layout-attrs.js';
 export * from './padded-shared.js';
 export * from './types.js';
-export { ttgOps } from './ops.js';
+export * from './ops.js';
 export { verifyEncoding, verifyMemDesc, verifyAgainstModule, verifyTtgType } from './verify.js';
 
 /** The TritonGPU dialect table. */

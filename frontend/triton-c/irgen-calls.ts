@@ -32,7 +32,7 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
     const k = foldInt(e.args[0]);
     if (k === null || k < 0n || k > 2n) g.diag.error(`the axis of '${name}' must be the constant 0, 1 or 2`, e.args[0].pos);
     const op = name === 'get_program_id' ? 'tt.get_program_id' : 'tt.get_num_programs';
-    return { v: g.val(op, { attrs: { axis: ProgramDim.byName('xyz'[Number(k)]) } }, e.pos), t: ctype('int32') };
+    return { v: g.val(op, { attrs: { axis: ProgramDim.byName((['x', 'y', 'z'] as const)[Number(k)]) } }, e.pos), t: ctype('int32') };
   }
   if (name === 'min' || name === 'max') {
     arity(g, e, 2);

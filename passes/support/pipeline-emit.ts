@@ -7,7 +7,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType, i, type Type } from '../../ir/types.js';
-import { CmpIPredicate } from '../../dialects/arith.js';
+import { CmpIPredicate, type CmpIPredicateName } from '../../dialects/arith.js';
 import { SWIZZLED_SHARED, SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -52,7 +52,7 @@ export class IntEmitter {
   }
 
   /** `arith.cmpi pred, lhs, rhs`. */
-  cmp(pred: string, lhs: Value, rhs: Value): Value {
+  cmp(pred: CmpIPredicateName, lhs: Value, rhs: Value): Value {
     return this.rw.create('arith.cmpi', { operands: { lhs, rhs }, attrs: { predicate: CmpIPredicate.byName(pred) } }).result(0);
   }
 
