@@ -9,7 +9,7 @@ import * as arith from '../../dialects/arith.js';
 import { registerAllDialects } from '../../dialects/index.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
-import { DenseArrayAttr, FloatAttr, IntegerAttr, UnitAttr } from '../../ir/attributes.js';
+import { DenseArrayAttr, FloatAttr, IntegerAttr, StringAttr, UnitAttr } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import type { Operation } from '../../ir/ir.js';
 import { OpView } from '../../ir/op-def.js';
@@ -155,6 +155,11 @@ test('attributes read as native values: i32, enum case name, unit present and ab
   const reshape = all(ops, tt.ReshapeOp)[0];
   assert.is(reshape.allow_reorder, true);
   assert.is(reshape.efficient_layout, false);
+  const fn = all(ops, tt.FuncOp)[0];
+  assert.ok(fn.sym_name instanceof StringAttr); // no native value: the attribute itself
+  assert.is(fn.sym_name.value, 'k');
+  assert.is(fn.sym_visibility, undefined);
+  assert.is(fn.body.blocks[0].args.length, 2);
 });
 
 test('build: attributes as attributes or native values, at the insertion point', () => {
