@@ -20,6 +20,7 @@ import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
+import type { GpuTarget } from '../dialects/ttg/target.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -36,7 +37,7 @@ interface TargetArgs {
 /** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
 function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
   const arch = archOf(args);
-  const r = compileToPtx(module, { target: targetFor(arch, numWarpsOf(args)), residencyHint: args['residency-hint'] !== false });
+  const r = compileToPtx(module, { target: targetOf(args, arch), residencyHint: args['residency-hint'] !== false });
   if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
   if (args['emit-ttgir']) writeFileSync(args['emit-ttgir'], printModule(module));
   return r;
@@ -56,11 +57,13 @@ function archOf(args: TargetArgs): Arch {
   return a as Arch;
 }
 
-/** The checked `--num-warps` value. */
-function numWarpsOf(args: TargetArgs): number {
-  const n = args['num-warps'] ?? 4;
-  if (!Number.isInteger(n) || n < 1 || n > 32 || (n & (n - 1)) !== 0) throw new UserError(`--num-warps=${n} must be a power of two from 1 to 32`);
-  return n;
+/** The target the command line describes, built once (`--arch`, `--num-warps`); the target object checks the values. */
+function targetOf(args: TargetArgs, arch: Arch): GpuTarget {
+  try {
+    return targetFor(arch, args['num-warps']);
+  } catch (e) {
+    throw new UserError(`--num-warps=${args['num-warps']}: ${(e as Error).message}`);
+  }
 }
 
 const UPSTREAM = new Set(['builtin', 'func', 'arith', 'math', 'scf', 'cf']);
