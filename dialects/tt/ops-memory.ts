@@ -24,7 +24,7 @@ const i32s = (): Type[] => [I32T];
 const memAttrs = () => [
   { name: 'cache', kind: CacheModifier, default: Defaults.cache() },
   { name: 'evict', kind: EvictionPolicy, default: Defaults.evict() },
-];
+] as const;
 
 // ---- verifiers -----------------------------------------------------------------------------
 
