@@ -52,11 +52,12 @@ function intFold(f: (a: bigint, b: bigint, width: number) => bigint | null): Fol
 const unsigned = (v: bigint, w: number) => BigInt.asUintN(w, v);
 
 /** A binary integer op (`arith.addi`); `commutative` adds the trait and its canonicalization. */
-function binaryInt(name: string, withOverflow: boolean, fold?: Fold, commutative = false): DeclOf<'lhs' | 'rhs', 'result', 'overflowFlags'> {
+function binaryInt(name: string, summary: string, withOverflow: boolean, fold?: Fold, commutative = false): DeclOf<'lhs' | 'rhs', 'result', 'overflowFlags'> {
   const folds = [fold, intIdentities[name]].filter((f): f is NonNullable<Fold> => f !== undefined);
   const patterns = intPatterns(name, commutative);
   return {
     name: `arith.${name}`,
+    summary,
     operands: [{ name: 'lhs', type: SignlessIntegerOrIndexLike }, { name: 'rhs', type: SignlessIntegerOrIndexLike }],
     results: [{ name: 'result', type: SignlessIntegerOrIndexLike }],
     attrs: withOverflow ? [overflow] : [],
@@ -73,9 +74,10 @@ function binaryInt(name: string, withOverflow: boolean, fold?: Fold, commutative
 const COMMUTATIVE_FLOAT = new Set(['addf', 'mulf', 'maximumf', 'minimumf', 'maxnumf', 'minnumf']);
 
 /** A binary float op with fastmath flags (`arith.addf`). */
-function binaryFloat(name: string): DeclOf<'lhs' | 'rhs', 'result', 'fastmath'> {
+function binaryFloat(name: string, summary: string): DeclOf<'lhs' | 'rhs', 'result', 'fastmath'> {
   return {
     name: `arith.${name}`,
+    summary,
     operands: [{ name: 'lhs', type: FloatLike }, { name: 'rhs', type: FloatLike }],
     results: [{ name: 'result', type: FloatLike }],
     attrs: [fastmath],
@@ -87,9 +89,10 @@ function binaryFloat(name: string): DeclOf<'lhs' | 'rhs', 'result', 'fastmath'> 
 }
 
 /** A cast (`arith.extf`): `check` says why an operand and result type are incompatible. */
-function cast(name: string, from: typeof FloatLike, to: typeof FloatLike, check: (a: Type, b: Type) => string | void): DeclOf<'in', 'out'> {
+function cast(name: string, summary: string, from: typeof FloatLike, to: typeof FloatLike, check: (a: Type, b: Type) => string | void): DeclOf<'in', 'out'> {
   return {
     name: `arith.${name}`,
+    summary,
     operands: [{ name: 'in', type: from }],
     results: [{ name: 'out', type: to }],
     attrs: [],
@@ -141,9 +144,13 @@ function verifySelect(op: Operation): string | void {
   if (shapeOf(c).join('x') !== shapeOf(r).join('x')) return 'failed to verify that condition is signless i1 or has matching shape';
 }
 
-/** `arith.select %c, %a, %b : type` (condition type printed only when it is a tensor or vector): picks `true_value` or `false_value` by `condition`, elementwise for tensors. */
+/**
+ * `arith.select`: select operation. Picks `true_value` or `false_value` by `condition`, elementwise
+ * for tensors: `arith.select %c, %a, %b : type` (the condition type is printed only when it is a tensor or vector).
+ */
 export const SelectOp = defineOp({
   name: 'arith.select',
+  summary: 'select operation',
   operands: [{ name: 'condition', type: BoolLike }, { name: 'true_value', type: AnyType }, { name: 'false_value', type: AnyType }],
   results: [{ name: 'result', type: AnyType }],
   traits: [Pure, Elementwise],
@@ -200,67 +207,68 @@ export const ConstantOp = defineOp({
   verify: verifyConstant,
   fold: (op) => [op.getAttr('value')!],
 });
-/** `arith.addi`. */
-export const AddIOp = defineOp(binaryInt('addi', true, intFold((a, b) => a + b), true));
-/** `arith.subi`. */
-export const SubIOp = defineOp(binaryInt('subi', true, intFold((a, b) => a - b)));
-/** `arith.muli`. */
-export const MulIOp = defineOp(binaryInt('muli', true, intFold((a, b) => a * b), true));
-/** `arith.divsi`. */
-export const DivSIOp = defineOp(binaryInt('divsi', false, intFold((a, b) => (b === 0n ? null : a / b))));
-/** `arith.divui`. */
-export const DivUIOp = defineOp(binaryInt('divui', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) / unsigned(b, w)))));
-/** `arith.ceildivsi`. */
-export const CeilDivSIOp = defineOp(binaryInt('ceildivsi', false));
-/** `arith.ceildivui`. */
-export const CeilDivUIOp = defineOp(binaryInt('ceildivui', false));
-/** `arith.floordivsi`. */
-export const FloorDivSIOp = defineOp(binaryInt('floordivsi', false));
-/** `arith.remsi`. */
-export const RemSIOp = defineOp(binaryInt('remsi', false, intFold((a, b) => (b === 0n ? null : a % b))));
-/** `arith.remui`. */
-export const RemUIOp = defineOp(binaryInt('remui', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) % unsigned(b, w)))));
-/** `arith.andi`. */
-export const AndIOp = defineOp(binaryInt('andi', false, intFold((a, b) => a & b), true));
-/** `arith.ori`. */
-export const OrIOp = defineOp(binaryInt('ori', false, intFold((a, b) => a | b), true));
-/** `arith.xori`. */
-export const XOrIOp = defineOp(binaryInt('xori', false, intFold((a, b) => a ^ b), true));
-/** `arith.shli`. */
-export const ShLIOp = defineOp(binaryInt('shli', true, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a << b))));
-/** `arith.shrsi`. */
-export const ShRSIOp = defineOp(binaryInt('shrsi', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a >> b))));
-/** `arith.shrui`. */
-export const ShRUIOp = defineOp(binaryInt('shrui', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : unsigned(a, w) >> b))));
-/** `arith.maxsi`. */
-export const MaxSIOp = defineOp(binaryInt('maxsi', false, intFold((a, b) => (a > b ? a : b)), true));
-/** `arith.maxui`. */
-export const MaxUIOp = defineOp(binaryInt('maxui', false, intFold((a, b, w) => (unsigned(a, w) > unsigned(b, w) ? a : b)), true));
-/** `arith.minsi`. */
-export const MinSIOp = defineOp(binaryInt('minsi', false, intFold((a, b) => (a < b ? a : b)), true));
-/** `arith.minui`. */
-export const MinUIOp = defineOp(binaryInt('minui', false, intFold((a, b, w) => (unsigned(a, w) < unsigned(b, w) ? a : b)), true));
-/** `arith.addf`. */
-export const AddFOp = defineOp(binaryFloat('addf'));
-/** `arith.subf`. */
-export const SubFOp = defineOp(binaryFloat('subf'));
-/** `arith.mulf`. */
-export const MulFOp = defineOp(binaryFloat('mulf'));
-/** `arith.divf`. */
-export const DivFOp = defineOp(binaryFloat('divf'));
-/** `arith.remf`. */
-export const RemFOp = defineOp(binaryFloat('remf'));
-/** `arith.maximumf`. */
-export const MaximumFOp = defineOp(binaryFloat('maximumf'));
-/** `arith.minimumf`. */
-export const MinimumFOp = defineOp(binaryFloat('minimumf'));
-/** `arith.maxnumf`. */
-export const MaxNumFOp = defineOp(binaryFloat('maxnumf'));
-/** `arith.minnumf`. */
-export const MinNumFOp = defineOp(binaryFloat('minnumf'));
-/** `arith.negf`. */
+/** `arith.addi`: integer addition operation. */
+export const AddIOp = defineOp(binaryInt('addi', 'integer addition operation', true, intFold((a, b) => a + b), true));
+/** `arith.subi`: integer subtraction operation. */
+export const SubIOp = defineOp(binaryInt('subi', 'integer subtraction operation', true, intFold((a, b) => a - b)));
+/** `arith.muli`: integer multiplication operation. */
+export const MulIOp = defineOp(binaryInt('muli', 'integer multiplication operation', true, intFold((a, b) => a * b), true));
+/** `arith.divsi`: signed integer division operation. */
+export const DivSIOp = defineOp(binaryInt('divsi', 'signed integer division operation', false, intFold((a, b) => (b === 0n ? null : a / b))));
+/** `arith.divui`: unsigned integer division operation. */
+export const DivUIOp = defineOp(binaryInt('divui', 'unsigned integer division operation', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) / unsigned(b, w)))));
+/** `arith.ceildivsi`: signed ceil integer division operation. */
+export const CeilDivSIOp = defineOp(binaryInt('ceildivsi', 'signed ceil integer division operation', false));
+/** `arith.ceildivui`: unsigned ceil integer division operation. */
+export const CeilDivUIOp = defineOp(binaryInt('ceildivui', 'unsigned ceil integer division operation', false));
+/** `arith.floordivsi`: signed floor integer division operation. */
+export const FloorDivSIOp = defineOp(binaryInt('floordivsi', 'signed floor integer division operation', false));
+/** `arith.remsi`: signed integer division remainder operation. */
+export const RemSIOp = defineOp(binaryInt('remsi', 'signed integer division remainder operation', false, intFold((a, b) => (b === 0n ? null : a % b))));
+/** `arith.remui`: unsigned integer division remainder operation. */
+export const RemUIOp = defineOp(binaryInt('remui', 'unsigned integer division remainder operation', false, intFold((a, b, w) => (b === 0n ? null : unsigned(a, w) % unsigned(b, w)))));
+/** `arith.andi`: integer binary and. */
+export const AndIOp = defineOp(binaryInt('andi', 'integer binary and', false, intFold((a, b) => a & b), true));
+/** `arith.ori`: integer binary or. */
+export const OrIOp = defineOp(binaryInt('ori', 'integer binary or', false, intFold((a, b) => a | b), true));
+/** `arith.xori`: integer binary xor. */
+export const XOrIOp = defineOp(binaryInt('xori', 'integer binary xor', false, intFold((a, b) => a ^ b), true));
+/** `arith.shli`: integer left-shift. */
+export const ShLIOp = defineOp(binaryInt('shli', 'integer left-shift', true, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a << b))));
+/** `arith.shrsi`: signed integer right-shift. */
+export const ShRSIOp = defineOp(binaryInt('shrsi', 'signed integer right-shift', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : a >> b))));
+/** `arith.shrui`: unsigned integer right-shift. */
+export const ShRUIOp = defineOp(binaryInt('shrui', 'unsigned integer right-shift', false, intFold((a, b, w) => (b < 0n || b >= BigInt(w) ? null : unsigned(a, w) >> b))));
+/** `arith.maxsi`: signed integer maximum operation. */
+export const MaxSIOp = defineOp(binaryInt('maxsi', 'signed integer maximum operation', false, intFold((a, b) => (a > b ? a : b)), true));
+/** `arith.maxui`: unsigned integer maximum operation. */
+export const MaxUIOp = defineOp(binaryInt('maxui', 'unsigned integer maximum operation', false, intFold((a, b, w) => (unsigned(a, w) > unsigned(b, w) ? a : b)), true));
+/** `arith.minsi`: signed integer minimum operation. */
+export const MinSIOp = defineOp(binaryInt('minsi', 'signed integer minimum operation', false, intFold((a, b) => (a < b ? a : b)), true));
+/** `arith.minui`: unsigned integer minimum operation. */
+export const MinUIOp = defineOp(binaryInt('minui', 'unsigned integer minimum operation', false, intFold((a, b, w) => (unsigned(a, w) < unsigned(b, w) ? a : b)), true));
+/** `arith.addf`: floating point addition operation. */
+export const AddFOp = defineOp(binaryFloat('addf', 'floating point addition operation'));
+/** `arith.subf`: floating point subtraction operation. */
+export const SubFOp = defineOp(binaryFloat('subf', 'floating point subtraction operation'));
+/** `arith.mulf`: floating point multiplication operation. */
+export const MulFOp = defineOp(binaryFloat('mulf', 'floating point multiplication operation'));
+/** `arith.divf`: floating point division operation. */
+export const DivFOp = defineOp(binaryFloat('divf', 'floating point division operation'));
+/** `arith.remf`: floating point division remainder operation. */
+export const RemFOp = defineOp(binaryFloat('remf', 'floating point division remainder operation'));
+/** `arith.maximumf`: floating-point maximum operation (NaN if either operand is NaN). */
+export const MaximumFOp = defineOp(binaryFloat('maximumf', 'floating-point maximum operation (NaN if either operand is NaN)'));
+/** `arith.minimumf`: floating-point minimum operation (NaN if either operand is NaN). */
+export const MinimumFOp = defineOp(binaryFloat('minimumf', 'floating-point minimum operation (NaN if either operand is NaN)'));
+/** `arith.maxnumf`: floating-point maximum operation (the non-NaN operand if one is NaN). */
+export const MaxNumFOp = defineOp(binaryFloat('maxnumf', 'floating-point maximum operation (the non-NaN operand if one is NaN)'));
+/** `arith.minnumf`: floating-point minimum operation (the non-NaN operand if one is NaN). */
+export const MinNumFOp = defineOp(binaryFloat('minnumf', 'floating-point minimum operation (the non-NaN operand if one is NaN)'));
+/** `arith.negf`: floating point negation. */
 export const NegFOp = defineOp({
   name: 'arith.negf',
+  summary: 'floating point negation',
   operands: [{ name: 'operand', type: FloatLike }],
   results: [{ name: 'result', type: FloatLike }],
   attrs: [fastmath],
@@ -268,9 +276,10 @@ export const NegFOp = defineOp({
   format: '$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)',
   fold: negfFold,
 });
-/** `arith.cmpi`. */
+/** `arith.cmpi`: integer comparison operation. */
 export const CmpIOp = defineOp({
   name: 'arith.cmpi',
+  summary: 'integer comparison operation',
   operands: [{ name: 'lhs', type: SignlessIntegerOrIndexLike }, { name: 'rhs', type: SignlessIntegerOrIndexLike }],
   results: [{ name: 'result', type: BoolLike }],
   attrs: [{ name: 'predicate', kind: CmpIPredicate }],
@@ -280,9 +289,10 @@ export const CmpIOp = defineOp({
   verify: verifyCompare,
   fold: cmpiFold,
 });
-/** `arith.cmpf`. */
+/** `arith.cmpf`: floating-point comparison operation. */
 export const CmpFOp = defineOp({
   name: 'arith.cmpf',
+  summary: 'floating-point comparison operation',
   operands: [{ name: 'lhs', type: FloatLike }, { name: 'rhs', type: FloatLike }],
   results: [{ name: 'result', type: BoolLike }],
   attrs: [{ name: 'predicate', kind: CmpFPredicate }, fastmath],
@@ -292,35 +302,36 @@ export const CmpFOp = defineOp({
   verify: verifyCompare,
   fold: cmpfFold,
 });
-/** `arith.extsi`. */
-export const ExtSIOp = defineOp(cast('extsi', SignlessIntegerLike, SignlessIntegerLike, wider));
-/** `arith.extui`. */
-export const ExtUIOp = defineOp(cast('extui', SignlessIntegerLike, SignlessIntegerLike, wider));
-/** `arith.trunci`. */
-export const TruncIOp = defineOp(cast('trunci', SignlessIntegerLike, SignlessIntegerLike, narrower));
-/** `arith.extf`. */
-export const ExtFOp = defineOp(cast('extf', FloatLike, FloatLike, wider));
-/** `arith.truncf`. */
-export const TruncFOp = defineOp(cast('truncf', FloatLike, FloatLike, narrower));
-/** `arith.sitofp`. */
-export const SIToFPOp = defineOp(cast('sitofp', SignlessIntegerLike, FloatLike, anyCast));
-/** `arith.uitofp`. */
-export const UIToFPOp = defineOp(cast('uitofp', SignlessIntegerLike, FloatLike, anyCast));
-/** `arith.fptosi`. */
-export const FPToSIOp = defineOp(cast('fptosi', FloatLike, SignlessIntegerLike, anyCast));
-/** `arith.fptoui`. */
-export const FPToUIOp = defineOp(cast('fptoui', FloatLike, SignlessIntegerLike, anyCast));
-/** `arith.index_cast`. */
-export const IndexCastOp = defineOp(cast('index_cast', IndexLike, IndexLike, anyCast));
-/** `arith.index_castui`. */
-export const IndexCastUIOp = defineOp(cast('index_castui', IndexLike, IndexLike, anyCast));
-/** `arith.bitcast`. */
-export const BitcastOp = defineOp(cast('bitcast', typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)),
+/** `arith.extsi`: integer sign extension operation. */
+export const ExtSIOp = defineOp(cast('extsi', 'integer sign extension operation', SignlessIntegerLike, SignlessIntegerLike, wider));
+/** `arith.extui`: integer zero extension operation. */
+export const ExtUIOp = defineOp(cast('extui', 'integer zero extension operation', SignlessIntegerLike, SignlessIntegerLike, wider));
+/** `arith.trunci`: integer truncation operation. */
+export const TruncIOp = defineOp(cast('trunci', 'integer truncation operation', SignlessIntegerLike, SignlessIntegerLike, narrower));
+/** `arith.extf`: cast from floating-point to wider floating-point. */
+export const ExtFOp = defineOp(cast('extf', 'cast from floating-point to wider floating-point', FloatLike, FloatLike, wider));
+/** `arith.truncf`: cast from floating-point to narrower floating-point. */
+export const TruncFOp = defineOp(cast('truncf', 'cast from floating-point to narrower floating-point', FloatLike, FloatLike, narrower));
+/** `arith.sitofp`: cast from integer type to floating-point. */
+export const SIToFPOp = defineOp(cast('sitofp', 'cast from integer type to floating-point', SignlessIntegerLike, FloatLike, anyCast));
+/** `arith.uitofp`: cast from unsigned integer type to floating-point. */
+export const UIToFPOp = defineOp(cast('uitofp', 'cast from unsigned integer type to floating-point', SignlessIntegerLike, FloatLike, anyCast));
+/** `arith.fptosi`: cast from floating-point type to integer type. */
+export const FPToSIOp = defineOp(cast('fptosi', 'cast from floating-point type to integer type', FloatLike, SignlessIntegerLike, anyCast));
+/** `arith.fptoui`: cast from floating-point type to unsigned integer type. */
+export const FPToUIOp = defineOp(cast('fptoui', 'cast from floating-point type to unsigned integer type', FloatLike, SignlessIntegerLike, anyCast));
+/** `arith.index_cast`: cast between index and integer types. */
+export const IndexCastOp = defineOp(cast('index_cast', 'cast between index and integer types', IndexLike, IndexLike, anyCast));
+/** `arith.index_castui`: unsigned cast between index and integer types. */
+export const IndexCastUIOp = defineOp(cast('index_castui', 'unsigned cast between index and integer types', IndexLike, IndexLike, anyCast));
+/** `arith.bitcast`: bitcast between values of equal bit width. */
+export const BitcastOp = defineOp(cast('bitcast', 'bitcast between values of equal bit width', typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)),
 typeIs('signless-integer-or-float-like', (t) => SignlessIntegerLike.check(t) || FloatLike.check(t)), sameWidth));
 
 /** The arith dialect table. */
 export const arithDialect: DialectDecl = {
   name: 'arith',
+  summary: 'integer and floating-point arithmetic, comparisons, select and casts (upstream MLIR)',
   attrs: arithAttrParsers,
   ops: [
     ConstantOp,

@@ -84,6 +84,7 @@ export const UnrealizedConversionCastOp = defineOp({
 /** The builtin dialect table. */
 export const builtinDialect: DialectDecl = {
   name: 'builtin',
+  summary: 'builtin ops: the top-level module and unrealized conversion casts (upstream MLIR)',
   ops: [
     ModuleOp,
     UnrealizedConversionCastOp,

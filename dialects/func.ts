@@ -84,6 +84,7 @@ export const CallOp = defineOp({
 /** The func dialect table. */
 export const funcDialect: DialectDecl = {
   name: 'func',
+  summary: 'functions, calls and returns (upstream MLIR)',
   ops: [
     FuncOp,
     ReturnOp,

@@ -15,6 +15,7 @@ export const BarrierOp = defineOp({
 /** The gpu dialect table. */
 export const gpuDialect: DialectDecl = {
   name: 'gpu',
+  summary: 'the workgroup barrier of the upstream MLIR gpu dialect',
   ops: [
     BarrierOp,
   ],

@@ -283,7 +283,7 @@ export const WhileOp = defineOp({
   syntax: { parse: parseWhileOp, print: printWhileOp },
   verify: verifyWhileOp,
 });
-/** `scf.condition`. */
+/** `scf.condition`: ends scf.while's before region: continue with args while condition holds. */
 export const ConditionOp = defineOp({
   name: 'scf.condition',
   summary: "ends scf.while's before region: continue with args while condition holds",
@@ -312,6 +312,7 @@ export const ExecuteRegionOp = defineOp({
 /** The scf dialect table. */
 export const scfDialect: DialectDecl = {
   name: 'scf',
+  summary: 'structured control flow: loops and conditionals as ops with regions (upstream MLIR)',
   ops: [
     ForOp,
     IfOp,

@@ -55,6 +55,7 @@ export interface SourcePos {
   offset: number;
 }
 
+/** How serious a diagnostic is. */
 export type Severity = 'error' | 'warning' | 'remark' | 'note';
 
 /** One diagnostic with optional attached notes. */

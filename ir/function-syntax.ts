@@ -12,13 +12,13 @@ import { FunctionType, type Type } from './types.js';
 const ELIDED = new Set(['sym_name', 'function_type', 'sym_visibility', 'arg_attrs', 'res_attrs']);
 
 /** The inherent attributes every function-like op declares (MLIR's FunctionOpInterface storage). */
-export const FUNCTION_ATTRS: AttrDecl[] = [
+export const FUNCTION_ATTRS = [
   { name: 'sym_name', kind: SymbolNameAttr },
   { name: 'function_type', kind: FunctionTypeAttr },
   { name: 'sym_visibility', kind: StrAttr, optional: true },
   { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
   { name: 'res_attrs', kind: DictArrayAttr, optional: true },
-];
+] as const satisfies readonly AttrDecl[];
 
 /** The function type of a function-like op. */
 export function functionTypeOf(op: Operation): FunctionType {

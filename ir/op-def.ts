@@ -187,10 +187,11 @@ function toCreateArgs(spec: OpSpec, attrs: Map<string, AttrConstraint>, fields: 
 
 /**
  * The declaration type of ops made by a factory function (`binaryInt('addi')`): operand, result
- * and attribute names as literal types, so the views of those ops have typed fields too.
+ * and attribute names as literal types, so the views of those ops have typed fields too. Their
+ * attributes have defaults, so `build` may leave them out.
  */
 export type DeclOf<O extends string, R extends string, A extends string = never> = OpDecl & {
   readonly operands: readonly { readonly name: O; readonly kind?: 'single'; readonly type?: TypeConstraint }[];
   readonly results: readonly { readonly name: R; readonly kind?: 'single'; readonly type?: TypeConstraint }[];
-  readonly attrs: readonly { readonly name: A; readonly kind: AttrConstraint; readonly optional?: boolean; readonly default?: Attribute }[];
+  readonly attrs: readonly { readonly name: A; readonly kind: AttrConstraint; readonly optional?: boolean; readonly default: Attribute }[];
 };

@@ -13,7 +13,7 @@ import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
 import { mmaLowering } from './mma-lowering.js';
 import { padShared } from './pad-shared.js';
-import { pipeline } from './pipeline.js';
+import { softwarePipeline } from './software-pipeline.js';
 import { defaultPassRegistry, type PassRegistry } from './registry.js';
 import type { PassDecl } from './pass.js';
 import { removeLayoutConversions } from './remove-layout-conversions.js';
@@ -38,7 +38,7 @@ export const allPassDecls: readonly PassDecl[] = [
   licm,
   mmaLowering,
   padShared,
-  pipeline,
+  softwarePipeline,
   removeLayoutConversions,
   symbolDce,
   testCrash,

@@ -14,6 +14,7 @@ import type { PassDecl } from './pass.js';
 /** Assigns shared-memory offsets (`allocation.offset`) and the module's `ttg.shared` size. */
 export const allocShared: PassDecl = {
   name: 'alloc-shared',
+  aliases: ['allocate-shared-memory'],
   summary: 'assign shared-memory offsets to local_alloc buffers and scratch (allocation.offset, ttg.shared)',
   anchor: 'module',
   statistics: {

@@ -139,6 +139,7 @@ function run(module: Operation, ctx: PassContext): void {
 /** The `coalesce` pass (Triton's tritongpu-coalesce). */
 export const coalesce: PassDecl = {
   name: 'coalesce',
+  aliases: ['tritongpu-coalesce'],
   summary: 'Give global loads, stores and atomics a blocked layout that coalesces their memory accesses',
   anchor: 'module',
   options: {

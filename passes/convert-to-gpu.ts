@@ -10,17 +10,18 @@
  * and join / split / trans / cat / descriptor gather-scatter follow Triton's rules. Everything
  * else (loops and their region arguments included) gets the default layout of its type.
  */
-import { DenseArrayAttr, DenseElementsAttr, IntegerAttr, StringAttr, TypeAttr } from '../ir/attributes.js';
+import { DenseArrayAttr, DenseElementsAttr, IntegerAttr, TypeAttr } from '../ir/attributes.js';
 import { Builder } from '../ir/builder.js';
 import { functionTypeOf } from '../ir/function-syntax.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
-import { FunctionType, RankedTensorType, i, type Type } from '../ir/types.js';
+import { FunctionType, RankedTensorType, type Type } from '../ir/types.js';
 import { BLOCKED, DOT_OP, SLICE, isLayout } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import {
   catLayout, defaultBlocked, dotOperandLayout, dotResultLayout, expandDimsLayout, gatherIndicesLayout, isSplittable,
   joinLayout, sliceLayout, splitResultLayout, transLayout, type GpuConfig,
 } from './support/convert-to-gpu-layouts.js';
+import { hasTarget, makeTarget, targetOf, writeTarget, type GpuTarget } from '../dialects/ttg/target.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { FunctionLike } from '../ir/traits.js';
 
@@ -239,37 +240,36 @@ function withLayout(t: Type | undefined, layout: StructAttr | null): Type | null
   return t instanceof RankedTensorType && layout ? t.withEncoding(layout) : null;
 }
 
-/** Sets the module attributes Triton's conversion sets (printed sorted, as MLIR does). */
-function setModuleAttrs(module: Operation, ctx: PassContext, cfg: GpuConfig): void {
-  module.setAttr('ttg.num-ctas', IntegerAttr.get(cfg.numCTAs, i(32)));
-  module.setAttr('ttg.num-warps', IntegerAttr.get(cfg.numWarps, i(32)));
-  module.setAttr('ttg.target', StringAttr.get(String(ctx.options.target)));
-  module.setAttr('ttg.threads-per-warp', IntegerAttr.get(cfg.threadsPerWarp, i(32)));
-}
-
-/** A module converted before keeps its layouts: they must fit the new attributes. */
-function checkPreviousConversion(module: Operation, ctx: PassContext, cfg: GpuConfig): void {
-  const want: [string, number][] = [['ttg.num-warps', cfg.numWarps], ['ttg.threads-per-warp', cfg.threadsPerWarp], ['ttg.num-ctas', cfg.numCTAs]];
-  for (const [name, value] of want) {
-    const had = module.getAttr(name);
-    if (had instanceof IntegerAttr && had.num !== value)
-      ctx.fail(module, `was already converted with ${name} = ${had.num}; its layouts do not fit ${value}`);
-  }
+/** A module converted before keeps its layouts: they must fit the new launch shape. */
+function checkPreviousConversion(module: Operation, ctx: PassContext, target: GpuTarget): void {
+  if (!hasTarget(module)) return;
+  const had = targetOf(module);
+  const pairs: [string, number, number][] = [
+    ['ttg.num-warps', had.numWarps, target.numWarps], ['ttg.threads-per-warp', had.threadsPerWarp, target.threadsPerWarp], ['ttg.num-ctas', had.numCTAs, target.numCTAs],
+  ];
+  for (const [name, old, now] of pairs) if (old !== now) ctx.fail(module, `was already converted with ${name} = ${old}; its layouts do not fit ${now}`);
 }
 
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
 
+/** The target the options describe; a bad option fails the pass. */
+function targetFromOptions(module: Operation, ctx: PassContext): GpuTarget {
+  const shape = { 'num-warps': Number(ctx.options['num-warps']), 'threads-per-warp': Number(ctx.options['threads-per-warp']), 'num-ctas': Number(ctx.options['num-ctas']) };
+  for (const [k, v] of Object.entries(shape)) if (!isPow2(v)) ctx.fail(module, `convert-to-gpu option ${k} must be a power of 2, got ${v}`);
+  const name = String(ctx.options.target);
+  if (!name) ctx.fail(module, "convert-to-gpu requires the 'target' option to be set");
+  try {
+    return makeTarget({ arch: name, numWarps: shape['num-warps'], threadsPerWarp: shape['threads-per-warp'], numCTAs: shape['num-ctas'] });
+  } catch (e) {
+    return ctx.fail(module, `convert-to-gpu option target: ${(e as Error).message}`);
+  }
+}
+
 function run(module: Operation, ctx: PassContext): void {
-  const cfg: GpuConfig = {
-    numWarps: Number(ctx.options['num-warps']),
-    threadsPerWarp: Number(ctx.options['threads-per-warp']),
-    numCTAs: Number(ctx.options['num-ctas']),
-  };
-  for (const [k, v] of Object.entries({ 'num-warps': cfg.numWarps, 'threads-per-warp': cfg.threadsPerWarp, 'num-ctas': cfg.numCTAs }))
-    if (!isPow2(v)) ctx.fail(module, `convert-to-gpu option ${k} must be a power of 2, got ${v}`);
-  if (!String(ctx.options.target)) ctx.fail(module, "convert-to-gpu requires the 'target' option to be set");
-  checkPreviousConversion(module, ctx, cfg);
-  setModuleAttrs(module, ctx, cfg);
+  const target = targetFromOptions(module, ctx);
+  const cfg: GpuConfig = { numWarps: target.numWarps, threadsPerWarp: target.threadsPerWarp, numCTAs: target.numCTAs };
+  checkPreviousConversion(module, ctx, target);
+  writeTarget(module, target);
 
   const conv = new Conversion(cfg);
   const ops: Operation[] = [];
@@ -282,13 +282,14 @@ function run(module: Operation, ctx: PassContext): void {
 /** The `convert-to-gpu` pass (Triton's convert-triton-to-tritongpu). */
 export const convertToGpu: PassDecl = {
   name: 'convert-to-gpu',
+  aliases: ['convert-triton-to-tritongpu'],
   summary: 'Give every tensor a TritonGPU layout and set the module launch attributes',
   anchor: 'module',
   options: {
     'num-warps': { type: 'int', default: 4, description: 'number of warps per CTA (ttg.num-warps)' },
     'threads-per-warp': { type: 'int', default: 32, description: 'threads per warp (ttg.threads-per-warp)' },
     'num-ctas': { type: 'int', default: 1, description: 'number of CTAs per CGA (ttg.num-ctas)' },
-    target: { type: 'string', default: 'cuda:80', description: 'compilation target (ttg.target), e.g. cuda:80' },
+    target: { type: 'string', default: 'cuda:80', description: 'compilation target (ttg.target): cuda:80 or cuda:90 (sm_80, sm_90a also read)' },
   },
   statistics: { 'converts-inserted': 'number of ttg.convert_layout ops inserted' },
   run,

@@ -16,7 +16,7 @@
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
  * conversions around the loop-carried value move out of the loop.
  */
-import { IntegerAttr, type Attribute } from '../ir/attributes.js';
+import type { Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { FloatType, RankedTensorType } from '../ir/types.js';
@@ -29,6 +29,7 @@ import { SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
 import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
 import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { targetOf } from '../dialects/ttg/target.js';
 
 /** An mma.sync instruction: what one warp computes per instruction, and the operands' kWidth. */
 interface Instr {
@@ -156,8 +157,7 @@ function fmaOperandsThroughShared(rw: Rewriter, dot: Operation): number {
 }
 
 function run(module: Operation, ctx: PassContext): void {
-  const warpsAttr = module.getAttr('ttg.num-warps');
-  const numWarps = warpsAttr instanceof IntegerAttr ? Number(warpsAttr.value) : 4;
+  const numWarps = targetOf(module).numWarps;
   const dots: Operation[] = [];
   module.walk((op) => {
     if (op.name === 'tt.dot') dots.push(op);
@@ -182,6 +182,7 @@ function run(module: Operation, ctx: PassContext): void {
 /** The `mma-lowering` pass: tt.dot on f16/bf16 (and f32 as tf32 when asked) to mma.sync layouts, operands through shared memory. */
 export const mmaLowering: PassDecl = {
   name: 'mma-lowering',
+  aliases: ['tritongpu-accelerate-matmul'],
   summary: 'Put f16/bf16 tt.dot (and f32 with inputPrecision = tf32) on tensor cores: #ttg.nvidia_mma accumulators, operands through shared memory into #ttg.dot_op',
   anchor: 'module',
   statistics: {

@@ -4,7 +4,7 @@
  * the bad token in the pipeline text and list near matches.
  */
 import { Diagnostic, DiagnosticError, SourceFile } from '../ir/diagnostics.js';
-import type { OptionValue, PassDecl, PassOptions } from './pass.js';
+import type { OptionValue, PassDecl, PassOptionDecl, PassOptions } from './pass.js';
 import { allPasses, lookupPass, NAMED_PIPELINES, nearMatches } from './registry.js';
 
 /** One pass to run, with its options, optionally restricted to ops named `nest` (e.g. `tt.func`). */
@@ -72,7 +72,16 @@ class PipelineParser {
     const named = NAMED_PIPELINES[name];
     if (named !== undefined) {
       if (depth > 8) this.fail(`named pipeline '${name}' expands recursively`, start);
-      return parsePipelineIn(named, `<pipeline ${name}>`, depth + 1).map((e) => ({ ...e, nest: e.nest ?? nest }));
+      const options = defaultOptions(named);
+      const at = this.pos;
+      if (this.text[this.pos] === '{') this.options({ name, options: named.options, what: 'pipeline' }, options);
+      let text: string;
+      try {
+        text = named.expand(options);
+      } catch (e) {
+        return this.fail(`pipeline '${name}': ${(e as Error).message}`, at);
+      }
+      return parsePipelineIn(text, `<pipeline ${name}>`, depth + 1).map((e) => ({ ...e, nest: e.nest ?? nest }));
     }
     const pass = lookupPass(name);
     if (!pass) {
@@ -80,11 +89,12 @@ class PipelineParser {
       this.fail(`'${name}' does not refer to a registered pass or pass pipeline${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(', ')}?` : ''}`, start);
     }
     const options = defaultOptions(pass);
-    if (this.text[this.pos] === '{') this.options(pass, options);
+    if (this.text[this.pos] === '{') this.options({ name: pass.name, options: pass.options, what: 'pass' }, options);
     return [{ pass, options, nest }];
   }
 
-  private options(pass: PassDecl, into: PassOptions): void {
+  /** `{key=value ...}` of a pass or named pipeline, checked against its declared options. */
+  private options(pass: { name: string; options?: Record<string, PassOptionDecl>; what: string }, into: PassOptions): void {
     this.pos++;
     for (;;) {
       this.skipWs();
@@ -95,12 +105,12 @@ class PipelineParser {
       if (this.pos >= this.text.length) this.fail(`expected '}' to end the options of '${pass.name}'`);
       const at = this.pos;
       const key = /^[\w\-]+/.exec(this.text.slice(this.pos))?.[0];
-      if (!key) this.fail(`expected an option name for pass '${pass.name}'`);
+      if (!key) this.fail(`expected an option name for ${pass.what} '${pass.name}'`);
       this.pos += key.length;
       const decl = pass.options?.[key];
       if (!decl) {
         const near = nearMatches(key, Object.keys(pass.options ?? {}));
-        this.fail(`pass '${pass.name}' has no option '${key}'${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(', ')}?` : ''}`, at);
+        this.fail(`${pass.what} '${pass.name}' has no option '${key}'${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(', ')}?` : ''}`, at);
       }
       let raw: string | null = null;
       if (this.text[this.pos] === '=') {
@@ -150,8 +160,8 @@ function convertOption(p: PipelineParser, pass: string, key: string, type: strin
   }
 }
 
-/** Every option of `pass` at its default value. */
-export function defaultOptions(pass: PassDecl): PassOptions {
+/** Every option of `pass` (or a named pipeline) at its default value. */
+export function defaultOptions(pass: { options?: Record<string, PassOptionDecl> }): PassOptions {
   const out: PassOptions = {};
   for (const [k, d] of Object.entries(pass.options ?? {})) out[k] = Array.isArray(d.default) ? [...d.default] : d.default;
   return out;

@@ -3,7 +3,8 @@
  * (`registerAllPasses` in `passes/all.ts`, or `registerPass` for a pass of your own), looked up
  * by name or by an upstream alias, and listed. Named pipelines live here too.
  */
-import type { PassDecl } from './pass.js';
+import { parseCapability, targetName } from '../dialects/ttg/target.js';
+import type { PassDecl, PassOptionDecl, PassOptions } from './pass.js';
 
 /** Passes by name, and upstream spellings (`tritongpu-pipeline`) by alias. */
 export class PassRegistry {
@@ -51,12 +52,40 @@ export function allPasses(): PassDecl[] {
   return defaultPassRegistry.all();
 }
 
-/** Named pipelines (`--pipeline=default`), filled in as passes land. */
-export const NAMED_PIPELINES: Record<string, string> = {
-  // Issue 7's order: tensor cores, then software pipelining, then shared-memory layout and sizes.
-  default:
-    'canonicalize,cse,convert-to-gpu,coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,pipeline{num-stages=3},vectorize,pad-shared,alloc-shared,insert-barriers',
+/** A pipeline with a name and options (`default{num-warps=8 arch=sm_90a}`), expanded to pipeline text. */
+export interface NamedPipeline {
+  summary: string;
+  options: Record<string, PassOptionDecl>;
+  /** The pipeline text for these option values; a message thrown here is reported at the options. */
+  expand(options: PassOptions): string;
+}
+
+/** Named pipelines by name (`--pipeline=default`). */
+export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
+  default: {
+    summary: 'tt IR to ttg IR ready for the nvptx target: layouts, tensor cores, pipelining, shared memory, barriers',
+    options: {
+      arch: { type: 'string', default: 'sm_80', description: 'the GPU: sm_80, sm_90a (or cuda:80, cuda:90); written to ttg.target' },
+      'num-warps': { type: 'int', default: 4, description: 'warps per CTA (ttg.num-warps)' },
+      'num-stages': { type: 'int', default: 3, description: 'software-pipelining stages of the loads feeding a dot' },
+    },
+    // Issue 7's order: tensor cores, then software pipelining, then shared-memory layout and sizes.
+    expand: (o) => {
+      const cc = parseCapability(String(o.arch));
+      if (cc === null) throw new Error(`unknown architecture '${o.arch}'; known: sm_80, sm_90a`);
+      return [
+        'canonicalize', 'cse', `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
+        'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
+        'vectorize', 'pad-shared', 'alloc-shared', 'insert-barriers',
+      ].join(',');
+    },
+  },
 };
+
+/** Adds a named pipeline without options that stands for `text`. */
+export function registerPipeline(name: string, summary: string, text: string): void {
+  NAMED_PIPELINES[name] = { summary, options: {}, expand: () => text };
+}
 
 /** Up to three candidates close to `word` (edit distance <= 2, or a shared prefix), best first. */
 export function nearMatches(word: string, candidates: readonly string[]): string[] {

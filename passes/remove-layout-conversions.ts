@@ -234,6 +234,7 @@ function run(fn: Operation, ctx: PassContext): void {
 /** The `remove-layout-conversions` pass (a small version of Triton's tritongpu-remove-layout-conversions). */
 export const removeLayoutConversions: PassDecl = {
   name: 'remove-layout-conversions',
+  aliases: ['tritongpu-remove-layout-conversions'],
   summary: 'Fold ttg.convert_layout chains and rematerialize cheap producers in the converted layout',
   anchor: 'function',
   statistics: {

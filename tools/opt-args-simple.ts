@@ -42,6 +42,7 @@ export function simpleOptArgs(args: readonly string[]): OptOptions | null {
     timing: false,
     passStatistics: false,
     listPasses: false,
+    listOps: undefined,
     dumpPassPipeline: false,
     viewOpGraph: undefined,
     viewLayout: undefined,

@@ -28,6 +28,8 @@ export interface OptOptions {
   timing: boolean;
   passStatistics: boolean;
   listPasses: boolean;
+  /** `--list-ops`: '' for every dialect, else the dialect to list; undefined when not asked. */
+  listOps?: string;
   dumpPassPipeline: boolean;
   viewOpGraph?: string;
   viewLayout?: string;
@@ -114,6 +116,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
     .option('timing', { type: 'boolean', default: false, describe: 'print a per-pass wall time table' })
     .option('pass-statistics', { type: 'boolean', default: false, describe: 'print per-pass counters' })
     .option('list-passes', { type: 'boolean', default: false, describe: 'list passes with their summaries and options' })
+    .option('list-ops', { type: 'string', describe: 'list ops with their summaries (--list-ops=DIALECT: one dialect)' })
     .option('dump-pass-pipeline', { type: 'boolean', default: false, describe: 'print the pipeline that will run' })
     .option('view-op-graph', { type: 'string', describe: 'draw the data-flow graph of each function as SVG to FILE', requiresArg: true })
     .option('view-layout', { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout as SVG to FILE', requiresArg: true })
@@ -151,6 +154,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
     timing: argv.timing,
     passStatistics: argv['pass-statistics'],
     listPasses: argv['list-passes'],
+    listOps: argv['list-ops'],
     dumpPassPipeline: argv['dump-pass-pipeline'],
     viewOpGraph: argv['view-op-graph'],
     viewLayout: argv['view-layout'],

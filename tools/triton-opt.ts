@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { registerAllDialects } from '../dialects/index.js';
+import { defaultContext } from '../ir/context.js';
 import { DiagnosticError, type Diagnostic, type SourceFile } from '../ir/diagnostics.js';
 import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
@@ -13,6 +14,7 @@ import { PassManager } from '../passes/manager.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
 import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
+import { listOps } from './list-ops.js';
 import { simpleOptArgs } from './opt-args-simple.js';
 import type { OptOptions } from './opt-flags.js';
 import { writeOpGraphSvg } from './op-graph.js';
@@ -83,6 +85,10 @@ function listPasses(): string {
 function run(o: OptOptions): number {
   if (o.listPasses) {
     process.stdout.write(listPasses());
+    return 0;
+  }
+  if (o.listOps !== undefined) {
+    process.stdout.write(listOps([...defaultContext.dialects.values()], o.listOps || undefined));
     return 0;
   }
   let entries: PipelineEntry[];

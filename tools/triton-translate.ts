@@ -19,7 +19,7 @@ import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
-import { ARCHES, compileToPtx, metadataJson, type Arch, type PtxResult } from '../targets/nvptx/index.js';
+import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -29,14 +29,16 @@ interface TargetArgs {
   arch?: string;
   'num-warps'?: number;
   'emit-metadata'?: string;
+  'emit-ttgir'?: string;
   'residency-hint'?: boolean;
 }
 
 /** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
 function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
   const arch = archOf(args);
-  const r = compileToPtx(module, { arch, numWarps: numWarpsOf(args), residencyHint: args['residency-hint'] !== false });
+  const r = compileToPtx(module, { target: targetFor(arch, numWarpsOf(args)), residencyHint: args['residency-hint'] !== false });
   if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
+  if (args['emit-ttgir']) writeFileSync(args['emit-ttgir'], printModule(module));
   return r;
 }
 
@@ -175,6 +177,7 @@ function main(): void {
     .option('arch', { type: 'string', describe: 'with --to-ptx: the GPU architecture, sm_80 (default) or sm_90a', requiresArg: true })
     .option('num-warps', { type: 'number', describe: 'with --to-ptx: warps per program for tt-level input (default 4)', requiresArg: true })
     .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes, CTAs per SM) as JSON', requiresArg: true })
+    .option('emit-ttgir', { type: 'string', describe: 'with --to-ptx: write the ttg IR the PTX is lowered from (after the passes), which Triton can compile too', requiresArg: true })
     .option('residency-hint', { type: 'boolean', default: true, describe: 'with --to-ptx: ask the launcher for fewer CTAs per SM where scattered loads gain from it (--no-residency-hint: as many as fit)' });
   for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
   const argv = y

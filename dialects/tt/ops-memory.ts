@@ -21,6 +21,7 @@ const I64 = i(64);
 const I32T = i(32);
 /** ODS infers operands of a buildable type (`Variadic<I32>`) without the format naming them; so do these rules. */
 const i32s = (): Type[] => [I32T];
+/** The cache and eviction attributes of loads and stores (literal names, so typed views and builders see them). */
 const memAttrs = () => [
   { name: 'cache', kind: CacheModifier, default: Defaults.cache() },
   { name: 'evict', kind: EvictionPolicy, default: Defaults.evict() },

@@ -2,7 +2,6 @@
  * Helpers shared by `coalesce` and `vectorize`: which ops are global memory accesses, their
  * pointer operand, the element size they move, and the launch configuration around them.
  */
-import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { bitWidth, elementTypeOf, RankedTensorType } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
@@ -10,6 +9,7 @@ import { ctaFields } from '../../dialects/ttg/layout-lib.js';
 import { isTtgLayout } from '../../dialects/ttg/layout-attrs.js';
 import type { GpuConfig } from './convert-to-gpu-layouts.js';
 import { FunctionLike } from '../../ir/traits.js';
+import { targetOf } from '../../dialects/ttg/target.js';
 
 /** The global memory access ops (Triton's getMemAccessPtr set, less the async copies). */
 export const ACCESS_OPS: ReadonlySet<string> = new Set(['tt.load', 'tt.store', 'tt.atomic_rmw', 'tt.atomic_cas']);
@@ -44,22 +44,10 @@ export function shapePerCTA(t: RankedTensorType): number[] {
   return t.shape.map((s, d) => Math.max(1, Math.floor(s / (split[d] ?? 1))));
 }
 
-/** An integer attribute of the nearest op around `op` (the module) that has it. */
-function inheritedInt(op: Operation, name: string, dflt: number): number {
-  for (let p: Operation | null = op; p; p = p.parentOp) {
-    const a = p.getAttr(name);
-    if (a instanceof IntegerAttr) return a.num;
-  }
-  return dflt;
-}
-
-/** The launch configuration of the module around `op` (`ttg.num-warps`, `ttg.threads-per-warp`, `ttg.num-ctas`). */
+/** The launch shape of the module around `op` (its target's warps, threads per warp and CTAs). */
 export function gpuConfigOf(op: Operation): GpuConfig {
-  return {
-    numWarps: inheritedInt(op, 'ttg.num-warps', 4),
-    threadsPerWarp: inheritedInt(op, 'ttg.threads-per-warp', 32),
-    numCTAs: inheritedInt(op, 'ttg.num-ctas', 1),
-  };
+  const { numWarps, threadsPerWarp, numCTAs } = targetOf(op);
+  return { numWarps, threadsPerWarp, numCTAs };
 }
 
 /**

@@ -6,8 +6,10 @@
 import { IntegerAttr } from '../../ir/attributes.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
+import { hasTarget, type GpuTarget } from '../../dialects/ttg/target.js';
 import { runPipeline } from '../../passes/manager.js';
-import { NAMED_PIPELINES } from '../../passes/registry.js';
+import { archMismatch, ptxArchOf } from './arch.js';
+import { targetError } from './emitter.js';
 import type { Arch } from './emitter.js';
 import { lowerToNvptx, type KernelInfo } from './lower.js';
 import { printPtx } from './ptx-printer.js';
@@ -17,22 +19,22 @@ export type { KernelInfo, KernelParam } from './lower.js';
 export { lowerToNvptx } from './lower.js';
 export { printPtx } from './ptx-printer.js';
 
-/** The architectures `--arch` accepts. */
-export const ARCHES: readonly Arch[] = ['sm_80', 'sm_90a'];
+export { ARCHES, PTX_ARCHES, parseArch, ptxArchOf, targetFor, type PtxArch } from './arch.js';
 
 /** Options of `compileToPtx`. */
 export interface PtxOptions {
-  arch: Arch;
-  /** Warps per program when the module is still tt-level (default 4). */
-  numWarps?: number;
+  /**
+   * What to compile for (`targetFor('sm_90a', 8)`): a tt-level module runs the default pipeline
+   * with it; a ttg-level module keeps its own launch shape and is printed for this architecture.
+   */
+  target: GpuTarget;
   /** Compute each kernel's residency hint, `ctas_per_sm` in the metadata (default true). */
   residencyHint?: boolean;
 }
 
 /** The passes a module still needs before lowering: the whole default pipeline for tt IR, the tail for ttg IR. */
-export function preparationPipeline(module: Operation, numWarps: number): string | null {
-  if (!(module.getAttr('ttg.num-warps') instanceof IntegerAttr))
-    return NAMED_PIPELINES.default.replace('convert-to-gpu', `convert-to-gpu{num-warps=${numWarps}}`);
+export function preparationPipeline(module: Operation, target: GpuTarget): string | null {
+  if (!hasTarget(module)) return `default{arch=${target.name} num-warps=${target.numWarps}}`;
   if (module.getAttr('ttg.shared') instanceof IntegerAttr) return null;
   return 'vectorize,alloc-shared,insert-barriers';
 }
@@ -53,10 +55,15 @@ export interface PtxResult {
 
 /** Compiles a verified module (tt or ttg level) to PTX. The module is transformed in place. */
 export function compileToPtx(module: Operation, opts: PtxOptions): PtxResult {
-  const prep = preparationPipeline(module, opts.numWarps ?? 4);
+  const ptxArch = ptxArchOf(opts.target);
+  if (!ptxArch) throw new Error(`internal error: compileToPtx given the target ${opts.target.name}, which is not CUDA`);
+  const mismatch = hasTarget(module) ? archMismatch(module, ptxArch) : null;
+  if (mismatch) throw targetError(module, mismatch);
+  const prep = preparationPipeline(module, opts.target);
   if (prep) runOrThrow(module, prep);
-  const { module: nvptx, kernels } = lowerToNvptx(module, { arch: opts.arch, residencyHint: opts.residencyHint });
-  return { ptx: printPtx(nvptx, opts.arch), kernels, nvptx };
+  const arch = ptxArch.name;
+  const { module: nvptx, kernels } = lowerToNvptx(module, { arch, residencyHint: opts.residencyHint });
+  return { ptx: printPtx(nvptx, arch), kernels, nvptx };
 }
 
 /** Launch metadata of the first kernel (and all kernels under `kernels` when there are several), as JSON text. */

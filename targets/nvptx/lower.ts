@@ -22,6 +22,8 @@ import { CONTROL_RULES } from './control.js';
 import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, type ElementRule } from './elementwise.js';
 import { I32, internalError, targetError, type Arch } from './emitter.js';
+import { PTX_ARCHES, archMismatch, limitsOf } from './arch.js';
+import { hasTarget, targetOf } from '../../dialects/ttg/target.js';
 import { MEMORY_RULES } from './memory.js';
 import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
@@ -163,14 +165,15 @@ export interface NvptxModule {
 
 /** Lowers every public `tt.func` of a ttg-level module to the nvptx dialect, then runs CSE and DCE. */
 export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule {
-  const numWarps = intAttr(module, 'ttg.num-warps');
-  if (numWarps === null) throw targetError(module, "has no 'ttg.num-warps'; run convert-to-gpu before lowering to nvptx");
-  const threadsPerWarp = intAttr(module, 'ttg.threads-per-warp') ?? 32;
+  if (!hasTarget(module)) throw targetError(module, "has no 'ttg.num-warps'; run convert-to-gpu before lowering to nvptx");
+  const target = targetOf(module);
+  const { numWarps, threadsPerWarp } = target;
   if (threadsPerWarp !== 32) throw targetError(module, `has ${threadsPerWarp} threads per warp; NVIDIA GPUs have 32`);
-  const numCtas = intAttr(module, 'ttg.num-ctas') ?? 1;
-  if (numCtas !== 1) throw targetError(module, `has ttg.num-ctas = ${numCtas}; the nvptx target supports 1`);
+  if (target.numCTAs !== 1) throw targetError(module, `has ttg.num-ctas = ${target.numCTAs}; the nvptx target supports 1`);
+  const mismatch = archMismatch(module, PTX_ARCHES[opts.arch]);
+  if (mismatch) throw targetError(module, mismatch);
   const sharedBytes = intAttr(module, 'ttg.shared') ?? 0;
-  const limit = opts.arch === 'sm_90a' ? 232448 : 166912;
+  const limit = limitsOf(opts.arch).maxSharedBytesPerCTA;
   if (sharedBytes > limit) throw targetError(module, `needs ${sharedBytes} bytes of shared memory (ttg.shared), above the ${limit} an ${opts.arch} block can have`);
   const out = Operation.create({ name: 'builtin.module', spec: module.spec, regions: 1, loc: module.loc });
   const body = out.region(0).addBlock(new Block());

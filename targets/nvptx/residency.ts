@@ -32,6 +32,7 @@ import { pointeeBits, shapePerCTA, tensorPtrOf } from '../../passes/support/coal
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
 import type { Arch } from './emitter.js';
+import { limitsOf } from './arch.js';
 import { isMmaDot } from './mma.js';
 import { FunctionLike, LoopLike } from '../../ir/traits.js';
 
@@ -40,12 +41,6 @@ export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
 
 /** A load whose contiguous runs are shorter than this reads scattered rows. */
 export const SCATTERED_RUN_BYTES = 512;
-
-/** What bounds residency on each architecture (per SM): warps, CTAs, shared memory, and the shared memory the system keeps per CTA. */
-export const SM_LIMITS: Record<Arch, { warps: number; ctas: number; sharedBytes: number; reservedPerCta: number }> = {
-  sm_80: { warps: 64, ctas: 32, sharedBytes: 164 * 1024, reservedPerCta: 1024 },
-  sm_90a: { warps: 64, ctas: 32, sharedBytes: 228 * 1024, reservedPerCta: 1024 },
-};
 
 /** Why a kernel gets the hint it gets (for tests and remarks). */
 export interface ResidencyHint {
@@ -79,8 +74,8 @@ function scatteredBytes(load: Operation, axis: AxisInfoAnalysis): number | null 
 
 /** The CTAs per SM the hardware allows by warps and shared memory (registers are ptxas's to decide). */
 export function maxResidentCtas(arch: Arch, numWarps: number, sharedBytes: number): number {
-  const lim = SM_LIMITS[arch];
-  return Math.min(lim.ctas, Math.floor(lim.warps / numWarps), Math.floor(lim.sharedBytes / (sharedBytes + lim.reservedPerCta)));
+  const lim = limitsOf(arch);
+  return Math.min(lim.maxCTAsPerSM, Math.floor(lim.maxWarpsPerSM / numWarps), Math.floor(lim.sharedBytesPerSM / (sharedBytes + lim.reservedSharedBytesPerCTA)));
 }
 
 /**
@@ -106,9 +101,6 @@ export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch,
   return { ctasPerSM, scatteredLoadBytes: bytes };
 }
 
-/** Registers in one SM's register file. */
-const REGISTERS_PER_SM = 65536;
-
 /** Accumulator registers per thread of the tensor-core dots in `fn` (0 when it has none). */
 function mmaAccumulatorRegisters(fn: Operation, threads: number): number {
   let regs = 0;
@@ -130,7 +122,8 @@ export function registerBudget(fn: Operation, arch: Arch, numWarps: number, shar
   const threads = numWarps * 32;
   const acc = mmaAccumulatorRegisters(fn, threads);
   if (acc === 0 || maxResidentCtas(arch, numWarps, sharedBytes) < 2) return null;
-  const budget = Math.floor(REGISTERS_PER_SM / (2 * threads) / 8) * 8;
-  if (budget >= 255 || 2 * acc > budget) return null;
+  const lim = limitsOf(arch);
+  const budget = Math.floor(lim.registersPerSM / (2 * threads) / 8) * 8;
+  if (budget >= lim.maxRegistersPerThread || 2 * acc > budget) return null;
   return budget;
 }

@@ -16,7 +16,7 @@ import { registerAllPasses } from '../../passes/all.js';
 import { PassManager } from '../../passes/manager.js';
 import { AnalysisCache, PassContext, type PassDecl } from '../../passes/pass.js';
 import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
-import { NAMED_PIPELINES, nearMatches, registerPass } from '../../passes/registry.js';
+import { NAMED_PIPELINES, nearMatches, registerPass, registerPipeline } from '../../passes/registry.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -80,9 +80,26 @@ test('pipelines: typed option values are checked', () => {
 });
 
 test('pipelines: named pipelines expand', () => {
-  NAMED_PIPELINES['test-pair'] = 'test-crash{function=none},test-crash{function=none}';
+  registerPipeline('test-pair', 'two no-op crash tests', 'test-crash{function=none},test-crash{function=none}');
   assert.is(parsePipeline('test-pair').length, 2);
   assert.ok('default' in NAMED_PIPELINES);
+});
+
+test('pipelines: the default pipeline takes arch, num-warps and num-stages', () => {
+  const entries = parsePipeline('default{num-warps=8 arch=sm_90a num-stages=4}');
+  const convert = entries.find((e) => e.pass.name === 'convert-to-gpu')!;
+  assert.is(convert.options['num-warps'], 8);
+  assert.is(convert.options.target, 'cuda:90');
+  assert.is(entries.find((e) => e.pass.name === 'software-pipeline')!.options['num-stages'], 4);
+  assert.is(parsePipeline('default').find((e) => e.pass.name === 'convert-to-gpu')!.options.target, 'cuda:80');
+  assert.match(pipelineError('default{arch=sm_70}'), "pipeline 'default': unknown architecture 'sm_70'; known: sm_80, sm_90a");
+  assert.match(pipelineError('default{num-warp=8}'), "pipeline 'default' has no option 'num-warp'; did you mean 'num-warps'?");
+});
+
+test('pipelines: upstream pass names are aliases', () => {
+  assert.is(parsePipeline('tritongpu-pipeline')[0].pass.name, 'software-pipeline');
+  assert.is(parsePipeline('tritongpu-coalesce')[0].pass.name, 'coalesce');
+  assert.match(pipelineError('pipeline'), "'pipeline' does not refer to a registered pass or pass pipeline");
 });
 
 test('near matches rank by edit distance', () => {

@@ -15,7 +15,6 @@ import { printModule } from '../../ir/printer.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
 import { parsePipeline } from '../../passes/pipeline-text.js';
-import { NAMED_PIPELINES } from '../../passes/registry.js';
 import { parseDefines } from '../../frontend/triton-c/autotune.js';
 import { compileExample, BASE_SEED } from '../helpers/tc-kernels.js';
 import { type Layout, FUSED_TRANS, fusedTransOptions, runFusedTrans } from '../helpers/tc-matmul.js';
@@ -24,7 +23,7 @@ registerAllDialects();
 registerAllPasses();
 
 const { file: FILE, tile: TILE } = FUSED_TRANS;
-const steps = parsePipeline(NAMED_PIPELINES.default).map((e) => e.pass.name);
+const steps = parsePipeline('default').map((e) => e.pass.name);
 
 /** Runs `module` on the inputs seeded by `seed`; returns C and how many elements miss the float64 product. */
 const run = (module: Operation, a: Layout, b: Layout, seed: number): { c: number[]; wrong: number } =>

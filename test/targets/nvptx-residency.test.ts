@@ -11,7 +11,7 @@ import { exampleSource } from '../helpers/tc-kernels.js';
 import type { Operation } from '../../ir/ir.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
-import { compileToPtx, metadataJson } from '../../targets/nvptx/index.js';
+import { compileToPtx, metadataJson, targetFor } from '../../targets/nvptx/index.js';
 import { maxResidentCtas, registerBudget, residencyHint } from '../../targets/nvptx/residency.js';
 
 registerAllDialects();
@@ -55,7 +55,7 @@ const MATMUL = exampleSource('matmul.tc');
 /** Compiles Triton-C to PTX (mutating the module to ttg level) and returns the module and its kernel info. */
 function compile(src: string, defines: Record<string, string>, numWarps: number, residency = true, allowTf32 = false) {
   const module = compileTritonC(src, 'k.tc', defines, { allowTf32 });
-  const r = compileToPtx(module, { arch: 'sm_90a', numWarps, residencyHint: residency });
+  const r = compileToPtx(module, { target: targetFor('sm_90a', numWarps), residencyHint: residency });
   return { module, kernel: r.kernels[0], ptx: r.ptx };
 }
 

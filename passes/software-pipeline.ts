@@ -222,9 +222,10 @@ function run(fn: Operation, ctx: PassContext): void {
   if (!axis) ctx.preserve();
 }
 
-/** The `pipeline` pass: multi-buffered cp.async prefetching of the loads feeding a dot in scf.for. */
-export const pipeline: PassDecl = {
-  name: 'pipeline',
+/** The `software-pipeline` pass (Triton's tritongpu-pipeline): multi-buffered cp.async prefetching of the loads feeding a dot in scf.for. */
+export const softwarePipeline: PassDecl = {
+  name: 'software-pipeline',
+  aliases: ['tritongpu-pipeline'],
   summary: 'Software-pipeline the loads feeding a dot in scf.for: cp.async into multi-buffered shared memory, S-1 iterations ahead',
   anchor: 'function',
   options: {

@@ -1,14 +1,14 @@
 /**
- * Unit tests of the `pipeline` pass: the lit file run in-process, and meaning kept: a 32x32 matmul
+ * Unit tests of the `software-pipeline` pass: the lit file run in-process, and meaning kept: a 32x32 matmul
  * over K = 72 (five iterations of 16, the last one half masked, so the prefetches of iterations 5
  * and 6 are masked off entirely) gives the same output in the CPU interpreter before and after
- * `pipeline{num-stages=S}` for S = 2, 3 and 4, on random inputs, for f16 operands (MMA parent),
+ * `software-pipeline{num-stages=S}` for S = 2, 3 and 4, on random inputs, for f16 operands (MMA parent),
  * f32 operands (blocked parent), and operands in convert-to-gpu's convert_layout form.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { registerAllDialects } from '../../dialects/index.js';
-import { pipeline } from '../../passes/pipeline.js';
+import { softwarePipeline } from '../../passes/software-pipeline.js';
 import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
 import { parse } from '../interpreter/helpers.js';
@@ -137,7 +137,7 @@ function runMatmul(text: string, elt: 'f16' | 'f32', seed: number, k = K, pad = 
   return c.toNumbers();
 }
 
-test('lit file', () => litCheck(pipeline));
+test('lit file', () => litCheck(softwarePipeline));
 
 for (const elt of ['f16', 'f32'] as const) {
   for (const form of ['shared', 'convert'] as const) {
@@ -146,7 +146,7 @@ for (const elt of ['f16', 'f32'] as const) {
       const want = runMatmul(src, elt, 7);
       assert.ok(want.some((x) => x !== 0 && x !== -1), 'the reference computes something');
       for (const stages of [2, 3, 4]) {
-        const { out, stats } = runPass(pipeline, src, { 'num-stages': stages });
+        const { out, stats } = runPass(softwarePipeline, src, { 'num-stages': stages });
         assert.is(stats.get('loads-pipelined'), 2, `${stages} stages: both loads pipelined`);
         assert.ok(out.includes(`!ttg.memdesc<${stages - 1}x32x16x${elt}`), `${stages} stages: ${stages - 1} buffers`);
         assert.equal(runMatmul(out, elt, 7), want, `${stages} stages`);
@@ -159,14 +159,14 @@ test('a zero-trip and a one-trip loop: every prefetch past the end is masked off
   const src = kernel('f32', 'shared');
   for (const k of [0, 16]) {
     const want = runMatmul(src, 'f32', 3, k);
-    for (const stages of [2, 4]) assert.equal(runMatmul(runPass(pipeline, src, { 'num-stages': stages }).out, 'f32', 3, k), want, `K=${k}, ${stages} stages`);
+    for (const stages of [2, 4]) assert.equal(runMatmul(runPass(softwarePipeline, src, { 'num-stages': stages }).out, 'f32', 3, k), want, `K=${k}, ${stages} stages`);
   }
 });
 
 test('an unmasked load: only the predicate keeps the prefetches past the end in bounds', () => {
   const src = kernel('f16', 'shared', false);
   const want = runMatmul(src, 'f16', 5, 80);
-  for (const stages of [2, 3, 4]) assert.equal(runMatmul(runPass(pipeline, src, { 'num-stages': stages }).out, 'f16', 5, 80), want, `${stages} stages`);
+  for (const stages of [2, 3, 4]) assert.equal(runMatmul(runPass(softwarePipeline, src, { 'num-stages': stages }).out, 'f16', 5, 80), want, `${stages} stages`);
 });
 
 test('hand-prefetched B: turned back into an in-loop load and pipelined, same C with 2, 3 and 4 stages', () => {
@@ -174,7 +174,7 @@ test('hand-prefetched B: turned back into an in-loop load and pipelined, same C 
   const want = runMatmul(src, 'f16', 11, 80, 16);
   assert.ok(want.some((x) => x !== 0 && x !== -1), 'the reference computes something');
   for (const stages of [2, 3, 4]) {
-    const { out, stats } = runPass(pipeline, src, { 'num-stages': stages });
+    const { out, stats } = runPass(softwarePipeline, src, { 'num-stages': stages });
     assert.is(stats.get('prefetches-undone'), 1, `${stages} stages: the prefetch is undone`);
     assert.is(stats.get('loads-pipelined'), 2, `${stages} stages: both loads pipelined`);
     assert.equal(runMatmul(out, 'f16', 11, 80, 16), want, `${stages} stages`);
@@ -203,7 +203,7 @@ test('remat-pointers=always: pointers recomputed from the scalar base (a step co
     const want = runMatmul(src, elt, 13);
     assert.ok(want.some((x) => x !== 0 && x !== -1), 'the reference computes something');
     for (const stages of [2, 3]) {
-      const { out, stats } = runPass(pipeline, src, { 'num-stages': stages, 'remat-pointers': 'always' });
+      const { out, stats } = runPass(softwarePipeline, src, { 'num-stages': stages, 'remat-pointers': 'always' });
       assert.is(stats.get('loop-pointers-rematerialized'), 2, `${elt}, ${stages} stages: both pointers recomputed`);
       assert.is(stats.get('loads-pipelined'), 2, `${elt}, ${stages} stages: both loads pipelined`);
       assert.not.ok(/iter_args\([^)]*%pa0/.test(out), 'the pointers are no longer loop-carried');
@@ -214,7 +214,7 @@ test('remat-pointers=always: pointers recomputed from the scalar base (a step co
 
 test('num-stages=1 leaves the loop alone', () => {
   const src = kernel('f16', 'shared');
-  const { out, stats } = runPass(pipeline, src, { 'num-stages': 1 });
+  const { out, stats } = runPass(softwarePipeline, src, { 'num-stages': 1 });
   assert.not.ok(out.includes('async_copy'));
   assert.is(stats.get('loops-pipelined'), undefined);
 });
