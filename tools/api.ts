@@ -131,4 +131,6 @@ export { registerAllPasses, allPassDecls } from '../passes/all.js';
 // ---- frontend and target --------------------------------------------------------------------
 
 export { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
-export { compileToPtx, metadataJson, ARCHES, type Arch, type PtxOptions, type PtxResult, type KernelInfo, type KernelParam } from '../targets/nvptx/index.js';
+export { compileToPtx, metadataJson, ARCHES, targetFor, parseArch, type Arch, type PtxArch, type PtxOptions, type PtxResult, type KernelInfo, type KernelParam } from '../targets/nvptx/index.js';
+/** The target object: what a module is compiled for (`targetOf(op)` reads it, `makeTarget` builds one). */
+export { makeTarget, targetOf, hasTarget, writeTarget, type GpuTarget, type ArchLimits } from '../dialects/ttg/target.js';

@@ -15,6 +15,7 @@ export * from './layout-attrs.js';
 export * from './padded-shared.js';
 export * from './types.js';
 export * from './ops.js';
+export * from './target.js';
 export { verifyEncoding, verifyMemDesc, verifyAgainstModule, verifyTtgType } from './verify.js';
 
 /** The TritonGPU dialect table. */
