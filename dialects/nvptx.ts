@@ -12,7 +12,7 @@ import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
 import { defineOp, type OpDef } from '../ir/op-def.js';
 import { ConstantLike, Pure } from '../ir/traits.js';
 
-const PTX = { name: 'ptx', kind: StrAttr };
+const PTX = { name: 'ptx', kind: StrAttr } as const;
 
 /** Bits of an mma operand type. */
 const MMA_BITS: Record<string, number> = { f16: 16, bf16: 16, tf32: 32, f32: 32, s32: 32, s8: 8, u8: 8, e4m3: 8, e5m2: 8 };

@@ -11,9 +11,32 @@ import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
 import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
 import { disjointBits, regLayout, type RegLayout } from './layout.js';
 import { Terminator } from '../../ir/traits.js';
+import type { OpDef, View } from '../../ir/op-def.js';
+import type { OpDecl } from '../../ir/op-spec.js';
 
-/** Lowers one source op; registered by op name in a pattern table. */
+/** Lowers one source op; the rule of one op kind in the dispatch table. */
 export type LowerRule = (ctx: LoweringContext, op: Operation) => void;
+
+/** One entry of a lowering table: an op kind's name and its rule. */
+export interface Lowering {
+  readonly name: string;
+  readonly rule: LowerRule;
+}
+
+/** The entry lowering `def`'s ops: `rule` reads each op through its typed view (`load.mask`, `dot.c`). */
+export function lowering<D extends OpDecl>(def: OpDef<D>, rule: (ctx: LoweringContext, op: View<D>) => void): Lowering {
+  return { name: def.name, rule: (ctx, op) => rule(ctx, def.view(op)) };
+}
+
+/** The dispatch table of `entries` by op name; an op kind with two entries is an internal error. */
+export function loweringTable(entries: readonly Lowering[]): ReadonlyMap<string, LowerRule> {
+  const table = new Map<string, LowerRule>();
+  for (const { name, rule } of entries) {
+    if (table.has(name)) throw new Error(`internal error: two nvptx lowerings of '${name}'`);
+    table.set(name, rule);
+  }
+  return table;
+}
 
 /** The register type standing for one element of `t` (pointers and index are 64-bit). */
 export function registerType(t: Type): Type {

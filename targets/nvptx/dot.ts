@@ -8,7 +8,8 @@ import type { Value } from '../../ir/ir.js';
 import { isLayout, BLOCKED, DOT_OP } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { FloatType, RankedTensorType } from '../../ir/types.js';
-import type { LowerRule } from './context.js';
+import * as tt from '../../dialects/tt/index.js';
+import { lowering, type Lowering } from './context.js';
 import { F32, F64, targetError } from './emitter.js';
 import { fromF32, toF32 } from './elementwise.js';
 import { registersByCoords, type RegLayout } from './layout.js';
@@ -21,11 +22,11 @@ function threadsMatch(l: RegLayout, c: RegLayout, keep: number, k: number): bool
 }
 
 /** tt.dot %a, %b, %c (FMA path) -> per accumulator register, K fused multiply-adds. */
-const lowerDot: LowerRule = (ctx, op) => {
-  const [a, b, c] = [0, 1, 2].map((k) => op.operand(k));
+const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
+  if (isMmaDot(dot)) return lowerMmaDot(ctx, dot);
+  const { op, a, b, c } = dot;
   const ct = c.type as RankedTensorType;
   const enc = (v: Value) => (v.type as RankedTensorType).encoding;
-  if (isMmaDot(op)) return lowerMmaDot(ctx, op);
   if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on the nvptx target yet`);
   if (!isLayout(enc(c), BLOCKED))
     throw targetError(op, `cannot lower tt.dot with accumulator layout '${enc(c)}' on CUDA cores; the tensor-core path (mma-lowering) handles #ttg.nvidia_mma`);
@@ -59,11 +60,9 @@ const lowerDot: LowerRule = (ctx, op) => {
     }
     return wide === F64 || outT === F32 ? sum : fromF32(e, sum, outT);
   });
-  ctx.set(op.result(0), out);
-};
+  ctx.set(dot.d, out);
+});
 
-/** Matrix products, by op name. */
-export const DOT_RULES: Record<string, LowerRule> = {
-  'tt.dot': lowerDot,
-};
+/** Matrix products. */
+export const DOT_RULES: readonly Lowering[] = [lowerDot];
 

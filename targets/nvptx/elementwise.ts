@@ -8,7 +8,9 @@
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
-import { CmpFPredicate, CmpIPredicate } from '../../dialects/arith.js';
+import * as arith from '../../dialects/arith.js';
+import * as math from '../../dialects/math.js';
+import * as tt from '../../dialects/tt/index.js';
 import { PropagateNan } from '../../dialects/tt/enums.js';
 import { BF16, F16, F32, I1, I16, I32, I64, PtxEmitter, bitsType, isWideFloat, ptxType, targetError, widthOf } from './emitter.js';
 
@@ -160,44 +162,42 @@ function erf(e: PtxEmitter, x: Value): Value {
   return e.op('copysign', 'f32', [x, y], F32);
 }
 
-/** Every elementwise op the nvptx target computes, by op name. */
+/** Every elementwise op the nvptx target computes, by op name (keyed by the op definitions' names). */
 export const ELEMENTWISE: Record<string, ElementRule> = {
   // ---- integers ----
-  'arith.addi': intOp('add', 's'),
-  'arith.subi': intOp('sub', 's'),
-  'arith.muli': (e, [a, b], to, op) => (a.type === I1 ? e.op('and', 'pred', [a, b], I1) : intOnly('mul', 's', 'lo.')(e, [a, b], to, op)),
-  'arith.divsi': intOnly('div', 's'),
-  'arith.divui': intOnly('div', 'u'),
-  'arith.remsi': intOnly('rem', 's'),
-  'arith.remui': intOnly('rem', 'u'),
-  'arith.andi': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('and', ptxType(a.type, 'b'), [a, b], a.type)),
-  'arith.ori': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('or', ptxType(a.type, 'b'), [a, b], a.type)),
-  'arith.xori': (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('xor', ptxType(a.type, 'b'), [a, b], a.type)),
-  'arith.shli': shift('shl', 'b'),
-  'arith.shrsi': shift('shr', 's'),
-  'arith.shrui': shift('shr', 'u'),
-  'arith.minsi': intOnly('min', 's'),
-  'arith.maxsi': intOnly('max', 's'),
-  'arith.minui': intOnly('min', 'u'),
-  'arith.maxui': intOnly('max', 'u'),
-  'arith.mulhiui': intOnly('mul', 'u', 'hi.'),
-  'arith.mulhisi': intOnly('mul', 's', 'hi.'),
-  'tt.mulhiui': intOnly('mul', 'u', 'hi.'),
-  'arith.cmpi': (e, [a, b], _to, op) => {
-    const pred = CmpIPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
+  [arith.AddIOp.name]: intOp('add', 's'),
+  [arith.SubIOp.name]: intOp('sub', 's'),
+  [arith.MulIOp.name]: (e, [a, b], to, op) => (a.type === I1 ? e.op('and', 'pred', [a, b], I1) : intOnly('mul', 's', 'lo.')(e, [a, b], to, op)),
+  [arith.DivSIOp.name]: intOnly('div', 's'),
+  [arith.DivUIOp.name]: intOnly('div', 'u'),
+  [arith.RemSIOp.name]: intOnly('rem', 's'),
+  [arith.RemUIOp.name]: intOnly('rem', 'u'),
+  [arith.AndIOp.name]: (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('and', ptxType(a.type, 'b'), [a, b], a.type)),
+  [arith.OrIOp.name]: (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('or', ptxType(a.type, 'b'), [a, b], a.type)),
+  [arith.XOrIOp.name]: (e, [a, b], _to, op) => (checkInt(op, a.type), e.op('xor', ptxType(a.type, 'b'), [a, b], a.type)),
+  [arith.ShLIOp.name]: shift('shl', 'b'),
+  [arith.ShRSIOp.name]: shift('shr', 's'),
+  [arith.ShRUIOp.name]: shift('shr', 'u'),
+  [arith.MinSIOp.name]: intOnly('min', 's'),
+  [arith.MaxSIOp.name]: intOnly('max', 's'),
+  [arith.MinUIOp.name]: intOnly('min', 'u'),
+  [arith.MaxUIOp.name]: intOnly('max', 'u'),
+  [tt.MulhiuiOp.name]: intOnly('mul', 'u', 'hi.'),
+  [arith.CmpIOp.name]: (e, [a, b], _to, op) => {
+    const pred = arith.CmpIPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
     const [cmp, kind] = CMPI[pred];
     if (a.type === I1 && (cmp === 'eq' || cmp === 'ne')) return e.op('xor', 'pred', [a, cmp === 'eq' ? e.op('not', 'pred', [b], I1) : b], I1);
     checkInt(op, a.type);
     return e.setp(cmp, kind, predAsInt(e, a, kind === 's'), predAsInt(e, b, kind === 's'));
   },
-  'arith.select': (e, [c, a, b]) => e.selp(c, a, b),
-  'math.absi': (e, [a], _to, op) => (checkInt(op, a.type), e.op('abs', ptxType(a.type, 's'), [a], a.type)),
-  'math.ctpop': (e, [a], _to, op) => {
+  [arith.SelectOp.name]: (e, [c, a, b]) => e.selp(c, a, b),
+  [math.AbsiOp.name]: (e, [a], _to, op) => (checkInt(op, a.type), e.op('abs', ptxType(a.type, 's'), [a], a.type)),
+  [math.CtpopOp.name]: (e, [a], _to, op) => {
     checkInt(op, a.type);
     const wide = widthOf(a.type) < 32 ? e.intCast(a, I32, 'u') : a;
     return e.intCast(e.op('popc', bitsType(wide.type), [wide], I32), a.type, 'u');
   },
-  'math.ctlz': (e, [a], _to, op) => {
+  [math.CtlzOp.name]: (e, [a], _to, op) => {
     checkInt(op, a.type);
     const w = widthOf(a.type);
     const wide = w < 32 ? e.intCast(a, I32, 'u') : a;
@@ -206,65 +206,65 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   },
 
   // ---- floats ----
-  'arith.addf': floatPlain('add', 'rn.'),
-  'arith.subf': floatPlain('sub', 'rn.'),
-  'arith.mulf': floatPlain('mul', 'rn.'),
+  [arith.AddFOp.name]: floatPlain('add', 'rn.'),
+  [arith.SubFOp.name]: floatPlain('sub', 'rn.'),
+  [arith.MulFOp.name]: floatPlain('mul', 'rn.'),
   // Triton's lowering: f32 `/` is div.full.f32 (2 ulp); tt.precise_divf is the IEEE division.
-  'arith.divf': floatOp((e, [a, b], t) => e.op('div', t === F32 ? 'full.f32' : `rn.${ptxType(t)}`, [a, b], t)),
-  'tt.precise_divf': floatPlain('div', 'rn.'),
-  'arith.remf': floatOp((e, [a, b], t) => {
+  [arith.DivFOp.name]: floatOp((e, [a, b], t) => e.op('div', t === F32 ? 'full.f32' : `rn.${ptxType(t)}`, [a, b], t)),
+  [tt.PreciseDivfOp.name]: floatPlain('div', 'rn.'),
+  [arith.RemFOp.name]: floatOp((e, [a, b], t) => {
     // a - trunc(a / b) * b, as fmodf does (exact when the quotient fits the significand).
     const q = e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [e.op('div', `rn.${ptxType(t)}`, [a, b], t)], t);
     return e.op('fma', `rn.${ptxType(t)}`, [e.op('neg', ptxType(t), [q], t), b, a], t);
   }),
-  'arith.negf': floatPlain('neg'),
-  'math.absf': floatPlain('abs'),
-  'arith.maxnumf': floatPlain('max'),
-  'arith.minnumf': floatPlain('min'),
-  'arith.maximumf': floatOp((e, xs, t) => nanPropagating(e, 'max', xs, t)),
-  'arith.minimumf': floatOp((e, xs, t) => nanPropagating(e, 'min', xs, t)),
-  'math.fma': floatPlain('fma', 'rn.'),
+  [arith.NegFOp.name]: floatPlain('neg'),
+  [math.AbsfOp.name]: floatPlain('abs'),
+  [arith.MaxNumFOp.name]: floatPlain('max'),
+  [arith.MinNumFOp.name]: floatPlain('min'),
+  [arith.MaximumFOp.name]: floatOp((e, xs, t) => nanPropagating(e, 'max', xs, t)),
+  [arith.MinimumFOp.name]: floatOp((e, xs, t) => nanPropagating(e, 'min', xs, t)),
+  [math.FmaOp.name]: floatPlain('fma', 'rn.'),
   // PTX copysign d, a, b: the sign of a, the magnitude of b (MLIR's is magnitude first).
-  'math.copysign': floatOp((e, [mag, sign], t) => e.op('copysign', ptxType(t), [sign, mag], t)),
-  'arith.cmpf': (e, [a, b], _to, op) => {
-    const pred = CmpFPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
+  [math.CopysignOp.name]: floatOp((e, [mag, sign], t) => e.op('copysign', ptxType(t), [sign, mag], t)),
+  [arith.CmpFOp.name]: (e, [a, b], _to, op) => {
+    const pred = arith.CmpFPredicate.nameOf(op.getAttr('predicate') as IntegerAttr);
     if (pred === 'false' || pred === 'true') return e.imm(I1, pred === 'true' ? 1 : 0);
     const [x, y] = a.type === F16 || a.type === BF16 ? [toF32(e, a), toF32(e, b)] : [a, b];
     return e.setp(CMPF[pred], 'f', x, y);
   },
-  'math.sqrt': floatOp((e, [x], t) => e.op('sqrt', t === F32 ? 'approx.f32' : `rn.${ptxType(t)}`, [x], t)),
-  'tt.precise_sqrt': floatPlain('sqrt', 'rn.'),
-  'math.rsqrt': floatOp((e, [x], t) => e.op('rsqrt', t === F32 ? 'approx.f32' : 'approx.f64', [x], t)),
-  'math.exp': f32Only('exp', (e, [x]) => e.op('ex2', 'approx.f32', [e.op('mul', 'rn.f32', [x, e.imm(F32, LOG2E)], F32)], F32)),
-  'math.exp2': f32Only('exp2', (e, [x]) => e.op('ex2', 'approx.f32', [x], F32)),
-  'math.log': f32Only('log', (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.f32', [x], F32), e.imm(F32, LN2)], F32)),
-  'math.log2': f32Only('log2', (e, [x]) => e.op('lg2', 'approx.f32', [x], F32)),
-  'math.sin': f32Only('sin', (e, [x]) => e.op('sin', 'approx.f32', [x], F32)),
-  'math.cos': f32Only('cos', (e, [x]) => e.op('cos', 'approx.f32', [x], F32)),
-  'math.erf': f32Only('erf', (e, [x]) => erf(e, x)),
-  'math.floor': floatOp((e, [x], t) => e.op('cvt', `rmi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
-  'math.ceil': floatOp((e, [x], t) => e.op('cvt', `rpi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
-  'math.trunc': floatOp((e, [x], t) => e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
-  'tt.clampf': floatOp((e, [x, lo, hi], t, op) => {
+  [math.SqrtOp.name]: floatOp((e, [x], t) => e.op('sqrt', t === F32 ? 'approx.f32' : `rn.${ptxType(t)}`, [x], t)),
+  [tt.PreciseSqrtOp.name]: floatPlain('sqrt', 'rn.'),
+  [math.RsqrtOp.name]: floatOp((e, [x], t) => e.op('rsqrt', t === F32 ? 'approx.f32' : 'approx.f64', [x], t)),
+  [math.ExpOp.name]: f32Only('exp', (e, [x]) => e.op('ex2', 'approx.f32', [e.op('mul', 'rn.f32', [x, e.imm(F32, LOG2E)], F32)], F32)),
+  [math.Exp2Op.name]: f32Only('exp2', (e, [x]) => e.op('ex2', 'approx.f32', [x], F32)),
+  [math.LogOp.name]: f32Only('log', (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.f32', [x], F32), e.imm(F32, LN2)], F32)),
+  [math.Log2Op.name]: f32Only('log2', (e, [x]) => e.op('lg2', 'approx.f32', [x], F32)),
+  [math.SinOp.name]: f32Only('sin', (e, [x]) => e.op('sin', 'approx.f32', [x], F32)),
+  [math.CosOp.name]: f32Only('cos', (e, [x]) => e.op('cos', 'approx.f32', [x], F32)),
+  [math.ErfOp.name]: f32Only('erf', (e, [x]) => erf(e, x)),
+  [math.FloorOp.name]: floatOp((e, [x], t) => e.op('cvt', `rmi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
+  [math.CeilOp.name]: floatOp((e, [x], t) => e.op('cvt', `rpi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
+  [math.TruncOp.name]: floatOp((e, [x], t) => e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
+  [tt.ClampfOp.name]: floatOp((e, [x, lo, hi], t, op) => {
     const nan = PropagateNan.nameOf(op.getAttr('propagateNan')!) === 'all';
     const max = nan ? nanPropagating(e, 'max', [x, lo], t) : e.op('max', ptxType(t), [x, lo], t);
     return nan ? nanPropagating(e, 'min', [max, hi], t) : e.op('min', ptxType(t), [max, hi], t);
   }),
 
   // ---- conversions ----
-  'arith.extf': cast(true),
-  'arith.truncf': cast(true),
-  'arith.extsi': cast(true),
-  'arith.extui': cast(false),
-  'arith.trunci': cast(false),
-  'arith.sitofp': cast(true),
-  'arith.uitofp': cast(false),
-  'arith.fptosi': cast(true),
-  'arith.fptoui': cast(false),
-  'arith.index_cast': cast(true),
-  'arith.index_castui': cast(false),
-  'arith.bitcast': bitcast,
-  'tt.bitcast': bitcast,
-  'tt.int_to_ptr': (e, [x]) => e.intCast(x, I64, 'u'),
-  'tt.ptr_to_int': (e, [x], to) => e.intCast(x, to, 'u'),
+  [arith.ExtFOp.name]: cast(true),
+  [arith.TruncFOp.name]: cast(true),
+  [arith.ExtSIOp.name]: cast(true),
+  [arith.ExtUIOp.name]: cast(false),
+  [arith.TruncIOp.name]: cast(false),
+  [arith.SIToFPOp.name]: cast(true),
+  [arith.UIToFPOp.name]: cast(false),
+  [arith.FPToSIOp.name]: cast(true),
+  [arith.FPToUIOp.name]: cast(false),
+  [arith.IndexCastOp.name]: cast(true),
+  [arith.IndexCastUIOp.name]: cast(false),
+  [arith.BitcastOp.name]: bitcast,
+  [tt.BitcastOp.name]: bitcast,
+  [tt.IntToPtrOp.name]: (e, [x]) => e.intCast(x, I64, 'u'),
+  [tt.PtrToIntOp.name]: (e, [x], to) => e.intCast(x, to, 'u'),
 };

@@ -8,6 +8,8 @@ import { DiagnosticError } from '../../ir/diagnostics.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, i, f, type Type } from '../../ir/types.js';
 import { opError } from '../../ir/verifier.js';
+import type { OpDef } from '../../ir/op-def.js';
+import * as nvptx from '../../dialects/nvptx.js';
 
 /** The GPU architectures we print PTX for. */
 export type Arch = 'sm_80' | 'sm_90a';
@@ -52,6 +54,13 @@ export function ptxType(t: Type, kind: 's' | 'u' | 'b' = 'b'): string {
 /** Bit type of the same width (`b32` for f32). */
 export const bitsType = (t: Type): string => `b${widthOf(t)}`;
 
+/** The definition of the plain instruction `opcode` (`nvptx.add` for 'add'), as `PtxEmitter.op` builds it. */
+export function plainOp(opcode: string): OpDef {
+  const def = nvptx.plainOps.find((d) => d.name === `nvptx.${opcode}`);
+  if (!def) throw new Error(`internal error: nvptx has no plain instruction '${opcode}'`);
+  return def;
+}
+
 /** Builds nvptx ops at a builder's insertion point. */
 export class PtxEmitter {
   constructor(readonly b: Builder, readonly arch: Arch) {}
@@ -64,17 +73,17 @@ export class PtxEmitter {
   /** An immediate of `type` (integer types take integers; floats take numbers). */
   imm(type: Type, value: number | bigint): Value {
     const attr = type instanceof FloatType ? FloatAttr.get(Number(value), type) : IntegerAttr.get(value, type);
-    return this.b.create('nvptx.imm', { attrs: { value: attr } }).result(0);
+    return nvptx.ImmOp.build(this.b, { value: attr }).dst;
   }
 
   /** A special register, e.g. `tid.x`, `ctaid.y`, `nctaid.z`, `laneid`. */
   sreg(name: string): Value {
-    return this.b.create('nvptx.sreg', { attrs: { reg: StringAttr.get(name) }, results: { dst: I32 } }).result(0);
+    return nvptx.SregOp.build(this.b, { reg: name }, { results: { dst: I32 } }).dst;
   }
 
   /** The shared-window address of the dynamic shared memory. */
   smemBase(): Value {
-    return this.b.create('nvptx.smem_base', { results: { dst: I32 } }).result(0);
+    return nvptx.SmemBaseOp.build(this.b, {}, { results: { dst: I32 } }).dst;
   }
 
   // ---- integer helpers (32-bit unless the operands say otherwise) ----
@@ -143,39 +152,30 @@ export class PtxEmitter {
   }
   /** Joins registers into one of `type` (`mov.b64 %rd, {%r1, %r2};`). */
   pack(ptx: string, parts: readonly Value[], type: Type): Value {
-    return this.b.create('nvptx.pack', { operands: { args: parts }, attrs: { ptx: StringAttr.get(ptx) }, results: { dst: type } }).result(0);
+    return nvptx.PackOp.build(this.b, { args: parts, ptx }, { results: { dst: type } }).dst;
   }
   /** Splits a register into registers of `types` (`mov.b64 {%r1, %r2}, %rd;`). */
   unpack(ptx: string, v: Value, types: readonly Type[]): Value[] {
-    return this.b.create('nvptx.unpack', { operands: { args: [v] }, attrs: { ptx: StringAttr.get(ptx) }, results: { dst: types } }).results;
+    return nvptx.UnpackOp.build(this.b, { args: [v], ptx }, { results: { dst: types } }).dst;
   }
 
   // ---- memory and synchronization ----
 
   /** A (possibly guarded, vector) load of `types.length` registers. */
   ld(ptx: string, addr: Value, types: readonly Type[], guard?: Value, other?: readonly Value[]): Value[] {
-    const op = this.b.create('nvptx.ld', {
-      operands: { addr, guard, other: other ?? [] },
-      attrs: { ptx: StringAttr.get(ptx) },
-      results: { dst: types },
-    });
-    return op.results;
+    return nvptx.LdOp.build(this.b, { addr, guard, other: other ?? [], ptx }, { results: { dst: types } }).dst;
   }
   /** A (possibly guarded, vector) store. */
   st(ptx: string, addr: Value, values: readonly Value[], guard?: Value): void {
-    this.b.create('nvptx.st', { operands: { addr, guard, values }, attrs: { ptx: StringAttr.get(ptx) } });
+    nvptx.StOp.build(this.b, { addr, guard, values, ptx });
   }
   /** `bar.sync 0`. */
   barrier(): void {
-    this.b.create('nvptx.bar');
+    nvptx.BarOp.build(this.b, {});
   }
   /** A 32-bit warp shuffle of all lanes (`mode` is bfly, up, down or idx). */
   shfl(mode: string, v: Value, lane: Value | number, clamp: number): Value {
     const laneV = typeof lane === 'number' ? this.imm(I32, lane) : lane;
-    return this.b.create('nvptx.shfl', {
-      operands: { args: [v, laneV, this.imm(I32, clamp), this.imm(I32, -1)] },
-      attrs: { ptx: StringAttr.get(`sync.${mode}.b32`) },
-      results: { dst: v.type },
-    }).result(0);
+    return nvptx.ShflOp.build(this.b, { args: [v, laneV, this.imm(I32, clamp), this.imm(I32, -1)], ptx: `sync.${mode}.b32` }, { results: { dst: v.type } }).dst;
   }
 }

@@ -10,12 +10,14 @@ import { Block, Operation, type Value } from '../../ir/ir.js';
 import { FunctionType, RankedTensorType, type Type } from '../../ir/types.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import * as cf from '../../dialects/cf.js';
+import * as func from '../../dialects/func.js';
+import * as tt from '../../dialects/tt/index.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { unsupportedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { runPipeline } from '../../passes/manager.js';
 import { registerAllPasses } from '../../passes/all.js';
-import { LoweringContext, registerType, type LowerRule } from './context.js';
+import { LoweringContext, loweringTable, registerType } from './context.js';
 import { CONTROL_RULES } from './control.js';
 import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, type ElementRule } from './elementwise.js';
@@ -32,7 +34,7 @@ import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
 /** Every non-elementwise rule, by op name. */
-const RULES: Record<string, LowerRule> = { ...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...CONTROL_RULES };
+const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...CONTROL_RULES]);
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {
@@ -82,13 +84,13 @@ function checkSharedEncoding(op: Operation, v: Value): void {
 /** Lowers one source op by the tables; a bug in a rule becomes an internal error naming the op. */
 function lowerOp(ctx: LoweringContext, op: Operation): void {
   const elementwise = ELEMENTWISE[op.name];
-  const rule = RULES[op.name];
+  const rule = RULES.get(op.name);
   if (!elementwise && !rule) throw targetError(op, 'has no lowering to the nvptx target');
   for (const o of op.operands) checkSharedEncoding(op, o.value);
   for (const r of op.results) checkSharedEncoding(op, r);
   try {
     if (elementwise) lowerElementwise(ctx, op, elementwise);
-    else rule(ctx, op);
+    else rule!(ctx, op);
   } catch (err) {
     if (err instanceof DiagnosticError) throw err;
     throw internalError(op, (err as Error).message ?? String(err));
@@ -104,8 +106,8 @@ const intAttr = (op: Operation, name: string): number | null => {
 function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: Operation): KernelParam {
   const div = attrs instanceof DictionaryAttr ? attrs.get('tt.divisibility') : undefined;
   const divisibility = div instanceof IntegerAttr ? Number(div.value) : undefined;
-  if (t instanceof PointerType) {
-    if (t.pointee instanceof RankedTensorType || t.pointee instanceof PointerType) throw targetError(fn, `cannot pass a parameter of type '${t}' to a kernel`);
+  if (t instanceof tt.PointerType) {
+    if (t.pointee instanceof RankedTensorType || t.pointee instanceof tt.PointerType) throw targetError(fn, `cannot pass a parameter of type '${t}' to a kernel`);
     return { name, kind: 'pointer', type: String(t.pointee), divisibility };
   }
   if (t instanceof RankedTensorType) throw targetError(fn, `cannot pass a tensor parameter '${t}' to a kernel`);
@@ -128,14 +130,11 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   const b = new Builder();
   b.setInsertionPointToEnd(into);
   const kernelAttrs = params.map((p) => DictionaryAttr.get(p.kind === 'pointer' && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []));
-  const kernel = b.create('func.func', {
-    attrs: {
-      sym_name: StringAttr.get(name),
-      function_type: TypeAttr.get(FunctionType.get(paramTypes, [])),
-      arg_attrs: ArrayAttr.get(kernelAttrs),
-    },
-    loc: fn.loc,
-  });
+  const kernel = func.FuncOp.build(b, {
+    sym_name: StringAttr.get(name),
+    function_type: TypeAttr.get(FunctionType.get(paramTypes, [])),
+    arg_attrs: ArrayAttr.get(kernelAttrs),
+  }, { loc: fn.loc }).op;
   kernel.setAttr('nvptx.kernel', UnitAttr.get());
   kernel.setAttr('nvptx.reqntid', IntegerAttr.get(numWarps * threadsPerWarp, I32));
   const hint = axis && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes);
@@ -146,7 +145,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   const prologue = region.addBlock(new Block(paramTypes));
   const start = new Block();
   b.setInsertionPointToEnd(prologue);
-  const jump = b.create('cf.br', { operands: { destOperands: [] }, successors: [start] });
+  const jump = cf.BrOp.build(b, { destOperands: [] }, { successors: [start] }).op;
   region.addBlock(start);
   const ctx = new LoweringContext(b, opts.arch, numWarps, threadsPerWarp, sharedBytes, jump, region, lowerOp);
   entry.args.forEach((a, k) => ctx.set(a, [prologue.args[k]]));
@@ -182,7 +181,7 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   const kernels: KernelInfo[] = [];
   const axis = opts.residencyHint !== false && sharedBytes > 0 ? new AxisInfoAnalysis(module) : null;
   for (const op of module.region(0).entry ?? []) {
-    if (op.name !== 'tt.func') continue;
+    if (!tt.FuncOp.is(op)) continue;
     if (op.getAttr('sym_visibility') instanceof StringAttr && (op.getAttr('sym_visibility') as StringAttr).value === 'private') continue;
     kernels.push(lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis));
   }

@@ -5,14 +5,12 @@
  * 16 bytes; 16-bit elements travel packed in 32-bit words. Stores and atomics are issued once
  * per element, by the thread and register holding its first copy.
  */
-import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { FloatType, RankedTensorType, type Type } from '../../ir/types.js';
-
-const isFloat = (t: Type): boolean => t instanceof FloatType;
-import { CacheModifier, EvictionPolicy, MemSemantic, MemSyncScope, RMWOp } from '../../dialects/tt/enums.js';
-import { registerType, type LoweringContext, type LowerRule } from './context.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as nvptx from '../../dialects/nvptx.js';
+import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { F16, I1, I16, I32, bitsType, ptxType, targetError, widthOf } from './emitter.js';
 import type { RegLayout } from './layout.js';
 import { loadShared, ownerGuard, scratchAt, smemBytes, storeShared } from './tensor.js';
@@ -22,6 +20,8 @@ interface Group {
   first: number;
   width: number;
 }
+
+const isFloat = (t: Type): boolean => t instanceof FloatType;
 
 /** Bits an element of register type `t` takes in memory (i1 is a byte). */
 const memoryBits = (t: Type): number => (t === I1 ? 8 : widthOf(t));
@@ -76,21 +76,13 @@ export function unpack(ctx: LoweringContext, words: Value[], perWord: number, t:
 }
 
 
-/** `.cg`, `.L1::evict_first` and the like from a load's or store's cache and eviction properties. */
-function cacheSuffix(op: Operation): string {
-  let s = '';
-  const cache = op.getAttr('cache');
-  if (cache) {
-    const name = CacheModifier.nameOf(cache);
-    if (name !== 'none') s += `.${name}`;
-  }
-  const evict = op.getAttr('evict');
+/** `.cg`, `.L1::evict_first` and the like from a load's or store's cache and eviction properties (case names). */
+function cacheSuffix(access: { readonly cache?: string; readonly evict?: string }): string {
+  const { cache, evict } = access;
+  if (cache && cache !== 'none') return `.${cache}`;
   // PTX takes no eviction priority together with a cache operator: the cache operator wins.
-  if (evict && !s) {
-    const name = EvictionPolicy.nameOf(evict);
-    if (name === 'evict_first' || name === 'evict_last') s += `.L1::${name}`;
-  }
-  return s;
+  if (evict === 'evict_first' || evict === 'evict_last') return `.L1::${evict}`;
+  return '';
 }
 
 const tensorLayout = (ctx: LoweringContext, v: Value, op: Operation): RegLayout | null => (v.type instanceof RankedTensorType ? ctx.layoutOf(v, op) : null);
@@ -106,19 +98,16 @@ function both(ctx: LoweringContext, a: Value | undefined, b: Value | undefined):
 const firstThread = (ctx: LoweringContext): Value => ctx.hoist('tid0', () => ctx.e.setp('eq', 'b', ctx.tid(), ctx.e.imm(I32, 0)));
 
 /** tt.load -> ld.global[.cache].vN.bW, guarded by the mask with `other` (or 0) where it is false. */
-const lowerLoad: LowerRule = (ctx, op) => {
-  const spec = op.spec!;
-  const ptr = op.operand(0);
-  if (ptr.type instanceof PointerType && ptr.type.pointee instanceof RankedTensorType)
+const lowerLoad = lowering(tt.LoadOp, (ctx, load) => {
+  const { op, ptr, mask, other, result } = load;
+  if (ptr.type instanceof tt.PointerType && ptr.type.pointee instanceof RankedTensorType)
     throw targetError(op, `cannot lower a load through a block pointer '${ptr.type}'; rewrite it to a tensor of pointers`);
-  const mask = spec.operandGroup(op, 'mask')[0];
-  const other = spec.operandGroup(op, 'other')[0];
-  const t = registerType(op.result(0).type);
-  const l = tensorLayout(ctx, op.result(0), op);
+  const t = registerType(result.type);
+  const l = tensorLayout(ctx, result, op);
   const ptrs = ctx.get(ptr, op);
   const masks = mask ? ctx.get(mask, op) : null;
   const others = other ? ctx.get(other, op) : null;
-  const volatile = op.getAttr('isVolatile') instanceof IntegerAttr && Number((op.getAttr('isVolatile') as IntegerAttr).value) !== 0;
+  const suffix = cacheSuffix(load);
   const out: Value[] = new Array(l ? l.numRegs : 1);
   for (const g of groups(op, l, memoryBits(t))) {
     const p = packing(t, g.width);
@@ -128,20 +117,19 @@ const lowerLoad: LowerRule = (ctx, op) => {
     if (guard) {
       fill = pack(ctx, Array.from({ length: g.width }, (_, j) => (others ? at(others, j) : ctx.e.imm(t, 0))), p.perWord);
     }
-    const words = ctx.e.ld(`${volatile ? 'volatile.' : ''}global${cacheSuffix(op)}.${p.ptx}`, at(ptrs, 0), p.words, guard, fill);
+    const words = ctx.e.ld(`${load.isVolatile ? 'volatile.' : ''}global${suffix}.${p.ptx}`, at(ptrs, 0), p.words, guard, fill);
     unpack(ctx, words, p.perWord, t).forEach((v, j) => (out[g.first + j] = v));
   }
-  ctx.set(op.result(0), out);
-};
+  ctx.set(result, out);
+});
 
 /** tt.store -> st.global[.cache].vN.bW for each first copy, guarded by the mask. */
-const lowerStore: LowerRule = (ctx, op) => {
-  const spec = op.spec!;
-  const value = op.operand(1);
-  const mask = spec.operandGroup(op, 'mask')[0];
+const lowerStore = lowering(tt.StoreOp, (ctx, store) => {
+  const { op, ptr, value, mask } = store;
   const t = registerType(value.type);
   const l = tensorLayout(ctx, value, op);
-  const ptrs = ctx.get(op.operand(0), op);
+  const ptrs = ctx.get(ptr, op);
+  const suffix = cacheSuffix(store);
   const vals = ctx.get(value, op);
   const masks = mask ? ctx.get(mask, op) : null;
   const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
@@ -151,9 +139,9 @@ const lowerStore: LowerRule = (ctx, op) => {
     const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
     const guard = both(ctx, masks ? at(masks, 0) : undefined, owner);
     const words = pack(ctx, Array.from({ length: g.width }, (_, j) => at(vals, j)), p.perWord);
-    ctx.e.st(`global${cacheSuffix(op)}.${p.ptx}`, at(ptrs, 0), words, guard);
+    ctx.e.st(`global${suffix}.${p.ptx}`, at(ptrs, 0), words, guard);
   }
-};
+});
 
 const RMW_PTX: Record<string, (t: Type) => string> = {
   and: (t) => `and.${bitsType(t)}`,
@@ -168,24 +156,32 @@ const RMW_PTX: Record<string, (t: Type) => string> = {
   exch: (t) => `exch.${bitsType(t)}`,
 };
 
+/** The fields atomic_rmw and atomic_cas share (their views). */
+interface AtomicView {
+  readonly op: Operation;
+  readonly ptr: Value;
+  readonly result: Value;
+  readonly sem: string;
+  readonly scope: string;
+}
+
 /** `.acq_rel.gpu` from an atomic's sem and scope. */
-function atomicOrder(op: Operation): string {
-  const sem = MemSemantic.nameOf(op.getAttr('sem')!);
-  const scope = MemSyncScope.nameOf(op.getAttr('scope')!);
+function atomicOrder({ sem, scope }: AtomicView): string {
   return `${sem}.${scope === 'cta' ? 'cta' : scope === 'sys' ? 'sys' : 'gpu'}`;
 }
 
 /** Shared by atomic_rmw and atomic_cas: one atom per first copy; a scalar atomic's result reaches every thread through shared memory. */
-function lowerAtomic(ctx: LoweringContext, op: Operation, instr: string, operandRegs: Value[][], mask: Value | undefined): void {
-  const result = op.result(0);
+function lowerAtomic(ctx: LoweringContext, atomic: AtomicView, instr: string, operandRegs: Value[][], mask: Value | undefined): void {
+  const { op, result } = atomic;
   const t = registerType(result.type);
   if (t === I1 || widthOf(t) < 16) throw targetError(op, `cannot lower an atomic on type '${t}'`);
   const l = tensorLayout(ctx, result, op);
-  const ptrs = ctx.get(op.operand(0), op);
+  const ptrs = ctx.get(atomic.ptr, op);
   const masks = mask ? ctx.get(mask, op) : null;
   const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
   if (l && (l.dupRegMask || l.dupLaneMask || l.dupWarpMask) && result.hasUses)
     throw targetError(op, `cannot return atomic results through a layout that holds elements more than once, '${result.type}'`);
+  const order = atomicOrder(atomic);
   const out: Value[] = [];
   const n = l ? l.numRegs : 1;
   for (let r = 0; r < n; r++) {
@@ -196,7 +192,7 @@ function lowerAtomic(ctx: LoweringContext, op: Operation, instr: string, operand
     const at = (regs: Value[]) => regs[regs.length === 1 ? 0 : r];
     const guard = both(ctx, masks ? at(masks) : undefined, owner);
     const vals = operandRegs.map(at);
-    out.push(ctx.b.create('nvptx.atom', { operands: { addr: at(ptrs), guard, values: vals }, attrs: { ptx: StringAttr.get(`${atomicOrder(op)}.global.${instr}`) }, results: { dst: t } }).result(0));
+    out.push(nvptx.AtomOp.build(ctx.b, { addr: at(ptrs), guard, values: vals, ptx: `${order}.global.${instr}` }, { results: { dst: t } }).dst);
   }
   if (!l && result.hasUses) {
     // thread 0 did the atomic: pass its result to the others.
@@ -208,23 +204,20 @@ function lowerAtomic(ctx: LoweringContext, op: Operation, instr: string, operand
   ctx.set(result, out);
 }
 
-/** Global memory ops, by op name. */
-export const MEMORY_RULES: Record<string, LowerRule> = {
-  'tt.load': lowerLoad,
-  'tt.store': lowerStore,
-  // tt.atomic_rmw fadd %p, %v -> atom.acq_rel.gpu.global.add.f32
-  'tt.atomic_rmw': (ctx, op) => {
-    const spec = op.spec!;
-    const val = spec.operandGroup(op, 'val')[0];
-    const kind = RMWOp.nameOf(op.getAttr('atomic_rmw_op')!);
-    const t = registerType(val.type);
-    if (t === I1 || (kind === 'fadd' && t !== F16 && widthOf(t) < 32)) throw targetError(op, `cannot lower atomic ${kind} on type '${t}'`);
-    if (kind !== 'fadd' && kind !== 'exch' && isFloat(t)) throw targetError(op, `cannot lower atomic ${kind} on float type '${t}' (PTX has integer atom.${kind} only)`);
-    lowerAtomic(ctx, op, RMW_PTX[kind](t), [ctx.get(val, op)], spec.operandGroup(op, 'mask')[0]);
-  },
-  // tt.atomic_cas %p, %cmp, %v -> atom.acq_rel.gpu.global.cas.b32
-  'tt.atomic_cas': (ctx, op) => {
-    const t = registerType(op.result(0).type);
-    lowerAtomic(ctx, op, `cas.${bitsType(t)}`, [ctx.get(op.operand(1), op), ctx.get(op.operand(2), op)], undefined);
-  },
-};
+/** tt.atomic_rmw fadd %p, %v -> atom.acq_rel.gpu.global.add.f32 */
+const lowerAtomicRmw = lowering(tt.AtomicRmwOp, (ctx, rmw) => {
+  const { op, val, mask, atomic_rmw_op: kind } = rmw;
+  const t = registerType(val.type);
+  if (t === I1 || (kind === 'fadd' && t !== F16 && widthOf(t) < 32)) throw targetError(op, `cannot lower atomic ${kind} on type '${t}'`);
+  if (kind !== 'fadd' && kind !== 'exch' && isFloat(t)) throw targetError(op, `cannot lower atomic ${kind} on float type '${t}' (PTX has integer atom.${kind} only)`);
+  lowerAtomic(ctx, rmw, RMW_PTX[kind](t), [ctx.get(val, op)], mask);
+});
+
+/** tt.atomic_cas %p, %cmp, %v -> atom.acq_rel.gpu.global.cas.b32 */
+const lowerAtomicCas = lowering(tt.AtomicCasOp, (ctx, cas) => {
+  const t = registerType(cas.result.type);
+  lowerAtomic(ctx, cas, `cas.${bitsType(t)}`, [ctx.get(cas.cmp, cas.op), ctx.get(cas.val, cas.op)], undefined);
+});
+
+/** Global memory ops. */
+export const MEMORY_RULES: readonly Lowering[] = [lowerLoad, lowerStore, lowerAtomicRmw, lowerAtomicCas];

@@ -6,19 +6,23 @@
  * from the layouts themselves (lane 0 of warp 0), so a layout that is not the mma fragment is a
  * located error rather than wrong code.
  */
-import { StringAttr } from '../../ir/attributes.js';
-import type { Operation, Value } from '../../ir/ir.js';
+import type { Value } from '../../ir/ir.js';
+import type { View } from '../../ir/op-def.js';
 import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
-import { InputPrecision } from '../../dialects/tt/enums.js';
+import type * as tt from '../../dialects/tt/index.js';
+import * as nvptx from '../../dialects/nvptx.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { LoweringContext } from './context.js';
 import { BF16, F16, F32, I32, targetError } from './emitter.js';
 import { registersByCoords } from './layout.js';
 
-/** Whether `op` is a tt.dot this file lowers (accumulator in an mma v2 layout). */
-export function isMmaDot(op: Operation): boolean {
-  const enc = (op.operand(2).type as RankedTensorType).encoding;
+/** The typed view of a `tt.dot`. */
+export type DotView = View<(typeof tt.DotOp)['decl']>;
+
+/** Whether `dot` is a tt.dot this file lowers (accumulator in an mma v2 layout). */
+export function isMmaDot(dot: DotView): boolean {
+  const enc = (dot.c.type as RankedTensorType).encoding;
   return isLayout(enc, NVIDIA_MMA) && (enc as StructAttr).int('versionMajor') === 2;
 }
 
@@ -43,16 +47,16 @@ function instrFor(elt: unknown): { k: number; form: 'pair' | 'tf32'; kind: strin
  * rounded toward zero to tf32: Triton's numerics for inputPrecision = tf32 (it emits no conversion
  * either), and 96 fewer instructions per K step of 32 than `cvt.rna.tf32.f32` in a 128x128 tile.
  */
-export function lowerMmaDot(ctx: LoweringContext, op: Operation): void {
-  const [a, b, c] = [0, 1, 2].map((k) => op.operand(k));
+export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
+  const { op, a, b, c } = dot;
   const [at, ct] = [a, c].map((v) => v.type as RankedTensorType);
   const elt = at.elementType;
   const instr = instrFor(elt);
   if (!instr) throw targetError(op, `cannot lower an mma tt.dot with '${elt}' operands; f16, bf16 and f32 (as tf32) are supported`);
   if (ct.elementType !== F32) throw targetError(op, `cannot lower an mma tt.dot with a '${ct.elementType}' accumulator; f32 is supported`);
-  const precision = op.getAttr('inputPrecision');
-  if (instr.form === 'tf32' && (!precision || InputPrecision.nameOf(precision) !== 'tf32')) {
-    throw targetError(op, `f32 operands go to tensor cores only as tf32; this dot asks for inputPrecision = ${precision ? InputPrecision.nameOf(precision) : 'ieee'}`);
+  const precision = dot.inputPrecision ?? 'ieee';
+  if (instr.form === 'tf32' && precision !== 'tf32') {
+    throw targetError(op, `f32 operands go to tensor cores only as tf32; this dot asks for inputPrecision = ${precision}`);
   }
   if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on tensor cores yet`);
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
@@ -86,15 +90,11 @@ export function lowerMmaDot(ctx: LoweringContext, op: Operation): void {
       });
       const aw = instr.a.map(([dm, dk]) => word(ma, aRegs, 'a', [m0 + dm, k0 + dk], 1));
       const bw = instr.b.map((dk) => word(mb, bRegs, 'b', [k0 + dk, n0], 0));
-      const d = e.b.create('nvptx.mma', {
-        operands: { args: [...aw, ...bw, ...cIdx.map((r) => out[r])] },
-        attrs: { ptx: StringAttr.get(ptx) },
-        results: { dst: [F32, F32, F32, F32] },
-      }).results;
+      const d = nvptx.MmaOp.build(e.b, { args: [...aw, ...bw, ...cIdx.map((r) => out[r])], ptx }, { results: { dst: [F32, F32, F32, F32] } }).dst;
       cIdx.forEach((r, j) => (out[r] = d[j]));
     }
   }
   // Registers that only duplicate a block's elements (broadcast copies) follow their first copy.
   lc.regCoords.forEach((co, r) => (out[r] = out[mc.get(co.join(','))!]));
-  ctx.set(op.result(0), out);
+  ctx.set(dot.d, out);
 }

@@ -8,9 +8,13 @@
 import { ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr, floatBits } from '../../ir/attributes.js';
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
+import type { OpDef, View } from '../../ir/op-def.js';
+import type { OpDecl } from '../../ir/op-spec.js';
 import { internalError, ptxType, widthOf, type Arch } from './emitter.js';
 import { PTX_ARCHES, limitsOf } from './arch.js';
-import { mmaFragments } from '../../dialects/nvptx.js';
+import * as cf from '../../dialects/cf.js';
+import * as func from '../../dialects/func.js';
+import * as nvptx from '../../dialects/nvptx.js';
 
 /** A register class: PTX type and name prefix. */
 interface RegClass {
@@ -89,10 +93,7 @@ interface KernelPrinter {
 }
 
 const braced = (xs: string[]): string => (xs.length === 1 ? xs[0] : `{${xs.join(', ')}}`);
-const guardText = (k: KernelPrinter, op: Operation): string => {
-  const g = op.spec!.operandGroup(op, 'guard')[0];
-  return g ? `@${k.regs.of(g)} ` : '';
-};
+const guardText = (k: KernelPrinter, guard: Value | undefined): string => (guard ? `@${k.regs.of(guard)} ` : '');
 
 /** Writes the moves of an edge into `dest` (block arguments := `values`) as a parallel copy. */
 function edgeMoves(k: KernelPrinter, dest: Block, values: readonly Value[]): void {
@@ -115,60 +116,60 @@ function edgeMoves(k: KernelPrinter, dest: Block, values: readonly Value[]): voi
 
 const movType = (t: Type): string => (widthOf(t) === 1 ? 'pred' : `b${Math.max(16, widthOf(t))}`);
 
+/** How one op kind prints. */
+type Printer = (k: KernelPrinter, op: Operation) => void;
+
+/** The printer of `def`'s ops, which reads each op through its typed view. */
+function printer<D extends OpDecl>(def: OpDef<D>, print: (k: KernelPrinter, op: View<D>) => void): [string, Printer] {
+  return [def.name, (k, op) => print(k, def.view(op))];
+}
+
 /** One printer per nvptx or control op whose text is not `opcode.ptx dst, args;`. */
-const PRINTERS: Record<string, (k: KernelPrinter, op: Operation) => void> = {
-  'nvptx.imm': (k, op) => {
-    const v = op.getAttr('value') as IntegerAttr | FloatAttr;
-    const t = op.result(0).type;
+const PRINTERS = new Map<string, Printer>([
+  printer(nvptx.ImmOp, (k, { value, dst }) => {
+    const t = dst.type;
     if (widthOf(t) === 1) {
-      k.emit(`\tsetp.ne.u32 \t${k.regs.of(op.result(0))}, ${Number((v as IntegerAttr).value) & 1}, 0;`);
+      k.emit(`\tsetp.ne.u32 \t${k.regs.of(dst)}, ${Number((value as IntegerAttr).value) & 1}, 0;`);
       return;
     }
-    k.emit(`\tmov.${movType(t)} \t${k.regs.of(op.result(0))}, ${immediateText(v)};`);
-  },
-  'nvptx.sreg': (k, op) => k.emit(`\tmov.u32 \t${k.regs.of(op.result(0))}, %${(op.getAttr('reg') as StringAttr).value};`),
-  'nvptx.smem_base': (k, op) => k.emit(`\tmov.u32 \t${k.regs.of(op.result(0))}, global_smem;`),
-  'nvptx.pack': (k, op) => k.emit(`\tmov.${ptxOf(op)} \t${k.regs.of(op.result(0))}, {${op.operandValues().map((v) => k.regs.of(v)).join(', ')}};`),
-  'nvptx.unpack': (k, op) => k.emit(`\tmov.${ptxOf(op)} \t{${op.results.map((v) => k.regs.of(v)).join(', ')}}, ${k.regs.of(op.operand(0))};`),
-  'nvptx.ld': (k, op) => {
-    const dsts = op.results.map((v) => k.regs.of(v));
-    const other = op.spec!.operandGroup(op, 'other');
+    k.emit(`\tmov.${movType(t)} \t${k.regs.of(dst)}, ${immediateText(value as IntegerAttr | FloatAttr)};`);
+  }),
+  printer(nvptx.SregOp, (k, { reg, dst }) => k.emit(`\tmov.u32 \t${k.regs.of(dst)}, %${reg};`)),
+  printer(nvptx.SmemBaseOp, (k, { dst }) => k.emit(`\tmov.u32 \t${k.regs.of(dst)}, global_smem;`)),
+  printer(nvptx.PackOp, (k, { ptx, args, dst }) => k.emit(`\tmov.${ptx} \t${k.regs.of(dst)}, {${args.map((v) => k.regs.of(v)).join(', ')}};`)),
+  printer(nvptx.UnpackOp, (k, { ptx, args, dst }) => k.emit(`\tmov.${ptx} \t{${dst.map((v) => k.regs.of(v)).join(', ')}}, ${k.regs.of(args[0])};`)),
+  printer(nvptx.LdOp, (k, { ptx, addr, guard, other, dst }) => {
+    const dsts = dst.map((v) => k.regs.of(v));
     other.forEach((v, i) => k.emit(`\tmov.${movType(v.type)} \t${dsts[i]}, ${k.regs.of(v)};`));
-    k.emit(`\t${guardText(k, op)}ld.${ptxOf(op)} \t${braced(dsts)}, [${k.regs.of(op.operand(0))}];`);
-  },
-  'nvptx.st': (k, op) => {
-    const vals = op.spec!.operandGroup(op, 'values').map((v) => k.regs.of(v));
-    k.emit(`\t${guardText(k, op)}st.${ptxOf(op)} \t[${k.regs.of(op.operand(0))}], ${braced(vals)};`);
-  },
-  'nvptx.atom': (k, op) => {
-    const vals = op.spec!.operandGroup(op, 'values').map((v) => k.regs.of(v));
-    k.emit(`\t${guardText(k, op)}atom.${ptxOf(op)} \t${k.regs.of(op.result(0))}, [${k.regs.of(op.operand(0))}], ${vals.join(', ')};`);
-  },
-  'nvptx.ldmatrix': (k, op) => k.emit(`\tldmatrix.${ptxOf(op)} \t{${op.results.map((v) => k.regs.of(v)).join(', ')}}, [${k.regs.of(op.operand(0))}];`),
-  'nvptx.mma': (k, op) => {
-    const r = op.operandValues().map((v) => k.regs.of(v));
-    const d = op.results.map((v) => k.regs.of(v));
+    k.emit(`\t${guardText(k, guard)}ld.${ptx} \t${braced(dsts)}, [${k.regs.of(addr)}];`);
+  }),
+  printer(nvptx.StOp, (k, { ptx, addr, guard, values }) => {
+    const vals = values.map((v) => k.regs.of(v));
+    k.emit(`\t${guardText(k, guard)}st.${ptx} \t[${k.regs.of(addr)}], ${braced(vals)};`);
+  }),
+  printer(nvptx.AtomOp, (k, { ptx, addr, guard, values, dst }) => {
+    const vals = values.map((v) => k.regs.of(v));
+    k.emit(`\t${guardText(k, guard)}atom.${ptx} \t${k.regs.of(dst)}, [${k.regs.of(addr)}], ${vals.join(', ')};`);
+  }),
+  printer(nvptx.LdmatrixOp, (k, { ptx, addr, dst }) => k.emit(`\tldmatrix.${ptx} \t{${dst.map((v) => k.regs.of(v)).join(', ')}}, [${k.regs.of(addr)}];`)),
+  printer(nvptx.MmaOp, (k, { ptx, args, dst }) => {
+    const r = args.map((v) => k.regs.of(v));
+    const d = dst.map((v) => k.regs.of(v));
     // the verifier checked the counts against the form
-    const n = mmaFragments(ptxOf(op)) ?? { a: 4, b: 2 };
-    k.emit(`\tmma.${ptxOf(op)} \t{${d.join(', ')}}, {${r.slice(0, n.a).join(', ')}}, {${r.slice(n.a, n.a + n.b).join(', ')}}, {${r.slice(n.a + n.b).join(', ')}};`);
-  },
-  'nvptx.cp_async': (k, op) => {
-    const [dst, src, n] = op.operandValues().map((v) => k.regs.of(v));
-    k.emit(`\tcp.async.${ptxOf(op)} \t[${dst}], [${src}], ${(op.getAttr('size') as IntegerAttr).value}, ${n};`);
-  },
-  'nvptx.cp_async_group': (k, op) => k.emit(`\tcp.async.${ptxOf(op)};`),
-  'nvptx.bar': (k, op) => k.emit(`\tbar.${ptxOf(op) || 'sync'} \t0;`),
-  'nvptx.trap': (k) => k.emit('\ttrap;'),
-  'cf.br': (k, op) => {
-    edgeMoves(k, op.successors[0], op.operandValues());
-    k.emit(`\tbra.uni \t${k.label(op.successors[0])};`);
-  },
-  'cf.cond_br': (k, op) => {
-    const spec = op.spec!;
-    const cond = k.regs.of(op.operand(0));
-    const [t, f] = op.successors;
-    const tArgs = spec.operandGroup(op, 'trueDestOperands');
-    const fArgs = spec.operandGroup(op, 'falseDestOperands');
+    const n = nvptx.mmaFragments(ptx) ?? { a: 4, b: 2 };
+    k.emit(`\tmma.${ptx} \t{${d.join(', ')}}, {${r.slice(0, n.a).join(', ')}}, {${r.slice(n.a, n.a + n.b).join(', ')}}, {${r.slice(n.a + n.b).join(', ')}};`);
+  }),
+  printer(nvptx.CpAsyncOp, (k, cp) => k.emit(`\tcp.async.${cp.ptx} \t[${k.regs.of(cp.dst)}], [${k.regs.of(cp.src)}], ${cp.size}, ${k.regs.of(cp.srcBytes)};`)),
+  printer(nvptx.CpAsyncGroupOp, (k, { ptx }) => k.emit(`\tcp.async.${ptx};`)),
+  printer(nvptx.BarOp, (k, { ptx }) => k.emit(`\tbar.${ptx || 'sync'} \t0;`)),
+  printer(nvptx.TrapOp, (k) => k.emit('\ttrap;')),
+  printer(cf.BrOp, (k, { dest, destOperands }) => {
+    edgeMoves(k, dest, destOperands);
+    k.emit(`\tbra.uni \t${k.label(dest)};`);
+  }),
+  printer(cf.CondBrOp, (k, br) => {
+    const cond = k.regs.of(br.condition);
+    const { trueDest: t, falseDest: f, trueDestOperands: tArgs, falseDestOperands: fArgs } = br;
     if (!tArgs.length) {
       k.emit(`\t@${cond} bra \t${k.label(t)};`);
       edgeMoves(k, f, fArgs);
@@ -182,18 +183,18 @@ const PRINTERS: Record<string, (k: KernelPrinter, op: Operation) => void> = {
     k.emit(`${skip}:`);
     edgeMoves(k, f, fArgs);
     k.emit(`\tbra.uni \t${k.label(f)};`);
-  },
-  'func.return': (k) => k.emit('\tret;'),
-};
+  }),
+  printer(func.ReturnOp, (k) => k.emit('\tret;')),
+]);
 
 /** Prints one instruction. */
 function printOp(k: KernelPrinter, op: Operation): void {
-  const special = PRINTERS[op.name];
+  const special = PRINTERS.get(op.name);
   if (special) return special(k, op);
   if (op.dialect !== 'nvptx') throw internalError(op, 'is not an nvptx op and cannot be printed as PTX');
   const dst = op.results.map((v) => k.regs.of(v));
   const args = op.operandValues().map((v) => k.regs.of(v));
-  if (op.name === 'nvptx.shfl') args[3] = '-1';
+  if (nvptx.ShflOp.is(op)) args[3] = '-1';
   k.emit(`\t${op.name.slice('nvptx.'.length)}.${ptxOf(op)} \t${[...dst, ...args].join(', ')};`);
 }
 
@@ -256,10 +257,10 @@ function printKernel(kernel: Operation, index: number, arch: Arch): string {
 
 /** Prints an nvptx-dialect module (from `lowerToNvptx`) as PTX for `arch`. */
 export function printPtx(module: Operation, arch: Arch): string {
-  const kernels = [...(module.region(0).entry ?? [])].filter((op) => op.name === 'func.func');
+  const kernels = [...(module.region(0).entry ?? [])].filter((op) => func.FuncOp.is(op));
   let usesShared = false;
   module.walk((op) => {
-    if (op.name === 'nvptx.smem_base') usesShared = true;
+    if (nvptx.SmemBaseOp.is(op)) usesShared = true;
   });
   const head = [
     '//',

@@ -3,10 +3,10 @@
  * then across the lanes of a warp with shuffles, then across warps through the scratch shared
  * memory alloc-shared gave the op. The combiner region is lowered inline at every step.
  */
-import { IntegerAttr } from '../../ir/attributes.js';
-import type { Operation, Value } from '../../ir/ir.js';
+import type { Block, Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, type Type } from '../../ir/types.js';
-import { registerType, type LoweringContext, type LowerRule } from './context.js';
+import * as tt from '../../dialects/tt/index.js';
+import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { I1, I16, I32, I64, internalError, widthOf } from './emitter.js';
 import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
 
@@ -35,11 +35,8 @@ export function shuffle(ctx: LoweringContext, v: Value, mode: string, lane: numb
 }
 
 
-const axisOf = (op: Operation): number => Number((op.getAttr('axis') as IntegerAttr).value);
-
-/** Applies the op's combiner region to two tuples of registers (one per operand). */
-function combiner(ctx: LoweringContext, op: Operation): (a: Value[], b: Value[]) => Value[] {
-  const block = op.region(0).entry!;
+/** Applies combiner region `block` of `op` to two tuples of registers (one per operand). */
+export function combiner(ctx: LoweringContext, op: Operation, block: Block): (a: Value[], b: Value[]) => Value[] {
   return (a, b) => ctx.inlineRegion(block, [...a, ...b].map((v) => [v]), op).map((r) => r[0]);
 }
 
@@ -61,12 +58,11 @@ const keyWithout = (c: readonly number[], axis: number): string => c.map((x, d) 
 const keyOfResult = (c: readonly number[], axis: number): string => [...c.slice(0, axis), 0, ...c.slice(axis)].join(',');
 
 /** tt.reduce: thread, warp (butterfly shuffles), then block (scratch) levels. */
-const lowerReduce: LowerRule = (ctx, op) => {
-  const axis = axisOf(op);
-  const srcs = op.operandValues();
+const lowerReduce = lowering(tt.ReduceOp, (ctx, reduce) => {
+  const { op, axis, srcs, result: results } = reduce;
   const l = ctx.layoutOf(srcs[0], op);
   const regs = srcs.map((v) => ctx.get(v, op));
-  const combine = combiner(ctx, op);
+  const combine = combiner(ctx, op, reduce.combineOp.entry!);
 
   // 1. within a thread: fold the registers that differ only along the axis.
   const groups = new Map<string, number[]>();
@@ -89,12 +85,12 @@ const lowerReduce: LowerRule = (ctx, op) => {
     for (const [key, v] of acc) acc.set(key, combine(v, v.map((x) => shuffle(ctx, x, 'bfly', 1 << k, 0x1f))));
   });
 
-  const outLayouts = op.results.map((res) => (res.type instanceof RankedTensorType ? ctx.layoutOf(res, op) : null));
+  const outLayouts = results.map((res) => (res.type instanceof RankedTensorType ? ctx.layoutOf(res, op) : null));
   const outRegs = (k: number) => (outLayouts[k] ? outLayouts[k]!.numRegs : 1);
   const warpsAlong = l.warpBases.filter((b) => b[axis] !== 0).length;
 
   if (warpsAlong === 0) {
-    op.results.forEach((res, j) => {
+    results.forEach((res, j) => {
       const ol = outLayouts[j];
       const out: Value[] = [];
       for (let r = 0; r < outRegs(j); r++) {
@@ -128,7 +124,7 @@ const lowerReduce: LowerRule = (ctx, op) => {
     v.forEach((x, j) => storeShared(ctx, e.add(base, e.addImm(e.mulImm(slot, smemBytes(types[j])), starts[j])), x, writer));
   }
   e.barrier();
-  const outs: Value[][] = op.results.map(() => []);
+  const outs: Value[][] = results.map(() => []);
   for (let r = 0; r < outRegs(0); r++) {
     const idx = outLayouts[0] ? ctx.rowMajorIndex(outLayouts[0], r) : e.imm(I32, 0);
     let v: Value[] | null = null;
@@ -139,10 +135,8 @@ const lowerReduce: LowerRule = (ctx, op) => {
     }
     v!.forEach((x, j) => outs[j].push(x));
   }
-  op.results.forEach((res, j) => ctx.set(res, outs[j]));
-};
+  results.forEach((res, j) => ctx.set(res, outs[j]));
+});
 
-/** Reductions and scans, by op name. */
-export const REDUCE_RULES: Record<string, LowerRule> = {
-  'tt.reduce': lowerReduce,
-};
+/** Reductions. */
+export const REDUCE_RULES: readonly Lowering[] = [lowerReduce];

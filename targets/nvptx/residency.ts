@@ -29,6 +29,8 @@ import type { Operation } from '../../ir/ir.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { pointeeBits, shapePerCTA, tensorPtrOf } from '../../passes/support/coalesce-access.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
 import type { Arch } from './emitter.js';
 import { limitsOf } from './arch.js';
 import { isMmaDot } from './mma.js';
@@ -87,8 +89,8 @@ export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch,
   let eligible = true;
   fn.walk((op) => {
     if (!eligible) return;
-    if (op.name === 'ttg.async_copy_global_to_local') eligible = false;
-    if (op.name !== 'tt.load') return;
+    if (ttg.AsyncCopyGlobalToLocalOp.is(op)) eligible = false;
+    if (!tt.LoadOp.is(op)) return;
     const b = inLoop(op) ? null : scatteredBytes(op, axis);
     if (b === null) eligible = false;
     else bytes += b;
@@ -103,8 +105,9 @@ export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch,
 function mmaAccumulatorRegisters(fn: Operation, threads: number): number {
   let regs = 0;
   fn.walk((op) => {
-    if (op.name !== 'tt.dot' || !isMmaDot(op)) return;
-    const t = op.result(0).type as RankedTensorType;
+    const dot = tt.DotOp.match(op);
+    if (!dot || !isMmaDot(dot)) return;
+    const t = dot.d.type as RankedTensorType;
     regs += Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
   }, 'pre');
   return regs;

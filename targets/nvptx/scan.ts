@@ -6,13 +6,13 @@
  * Prefixes from other lanes, warps and chunks are joined with selects, since the combiner has
  * no known identity.
  */
-import { IntegerAttr } from '../../ir/attributes.js';
 import type { Value } from '../../ir/ir.js';
 import type { Type } from '../../ir/types.js';
+import * as tt from '../../dialects/tt/index.js';
 import { scanChunks } from '../../passes/support/alloc-shared-scratch.js';
-import { registerType, type LowerRule } from './context.js';
+import { lowering, registerType, type Lowering } from './context.js';
 import { I1, I32, targetError } from './emitter.js';
-import { shuffle } from './reduce.js';
+import { combiner, shuffle } from './reduce.js';
 import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
 
 /** A tuple of registers (one per scanned operand) that may be absent: `has` is known (boolean) or a predicate. */
@@ -33,17 +33,14 @@ function laneRun(bases: readonly number[][], axis: number): { first: number; cou
 }
 
 /** tt.scan -> in-thread, lane (shfl.up) and warp (one scratch round) prefixes, for every chunk. */
-const lowerScan: LowerRule = (ctx, op) => {
+const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   const e = ctx.e;
-  const axis = Number((op.getAttr('axis') as IntegerAttr).value);
-  if (op.getAttr('reverse') instanceof IntegerAttr && Number((op.getAttr('reverse') as IntegerAttr).value) !== 0)
-    throw targetError(op, 'reverse scans are not lowered by the nvptx target yet');
-  const srcs = op.operandValues();
+  const { op, axis, srcs } = scan;
+  if (scan.reverse) throw targetError(op, 'reverse scans are not lowered by the nvptx target yet');
   const l = ctx.layoutOf(srcs[0], op);
   const regs = srcs.map((v) => ctx.get(v, op));
   const types: Type[] = srcs.map((v) => registerType(v.type));
-  const block = op.region(0).entry!;
-  const combine = (a: Value[], b: Value[]) => ctx.inlineRegion(block, [...a, ...b].map((v) => [v]), op).map((r) => r[0]);
+  const combine = combiner(ctx, op, scan.combineOp.entry!);
   const lanes = laneRun(l.laneBases, axis);
   const warps = laneRun(l.warpBases, axis);
   if (!lanes || !warps || l.dupRegMask || l.dupLaneMask || l.dupWarpMask) throw targetError(op, `cannot scan the layout of '${srcs[0].type}' along axis ${axis}`);
@@ -151,10 +148,8 @@ const lowerScan: LowerRule = (ctx, op) => {
       carry = join(carry, { has: true, v: chunkTotal });
     });
   }
-  op.results.forEach((res, j) => ctx.set(res, out[j]));
-};
+  scan.result.forEach((res, j) => ctx.set(res, out[j]));
+});
 
-/** Scans, by op name. */
-export const SCAN_RULES: Record<string, LowerRule> = {
-  'tt.scan': lowerScan,
-};
+/** Scans. */
+export const SCAN_RULES: readonly Lowering[] = [lowerScan];

@@ -10,17 +10,19 @@
  * both parts are element indices, padded each on its own (the thread's in the prologue) and
  * added: their bits are disjoint, so the padding of the sum is the sum of the paddings.
  */
-import { DenseArrayAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import { constantOf } from '../../ir/patterns.js';
 import { splatFloat, splatInt } from '../../dialects/arith-canonicalize.js';
 import type { Operation, Value } from '../../ir/ir.js';
+import type { View } from '../../ir/op-def.js';
 import { RankedTensorType } from '../../ir/types.js';
 import { isLayout, DOT_OP, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { offsetFromBases, padIndex, paddingOf, sharedAllocElems, sharedOffsetBases, sharedVectorElems, swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import type { PaddingInterval } from '../../dialects/ttg/padded-shared.js';
-import { registerType, type LoweringContext, type LowerRule } from './context.js';
+import * as ttg from '../../dialects/ttg/index.js';
+import * as nvptx from '../../dialects/nvptx.js';
+import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { F16, BF16, F32, I32, targetError, type PtxEmitter } from './emitter.js';
 import { registersByCoords, type RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
@@ -203,11 +205,8 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
       const regs = mats.map((m) => (half ? [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))] : [at.get(m.join(','))]));
       if (regs.some((rs) => rs.some((r) => r === undefined || out[r]))) continue;
       const addr = elementAddress(e, base, thread, offsetFromBases(tile.bases, origin) * tile.bytes);
-      const words = e.b.create('nvptx.ldmatrix', {
-        operands: { addr },
-        attrs: { ptx: StringAttr.get(`sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`) },
-        results: { dst: new Array(x).fill(half ? I32 : elt) },
-      }).results;
+      const ptx = `sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`;
+      const words = nvptx.LdmatrixOp.build(e.b, { addr, ptx }, { results: { dst: new Array(x).fill(half ? I32 : elt) } }).dst;
       words.forEach((word, q) => {
         const values = half ? e.unpack('b32', word, [elt, elt]) : [word];
         values.forEach((v, j) => (out[regs[q][j]!] = v));
@@ -219,54 +218,55 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
 }
 
 /** The tile address `local_alloc` placed at its allocation offset. */
-const lowerLocalAlloc: LowerRule = (ctx, op) => {
-  const t = op.result(0).type as MemDescType;
+const lowerLocalAlloc = lowering(ttg.LocalAllocOp, (ctx, alloc) => {
+  const { op, src, result } = alloc;
+  const t = result.type as MemDescType;
   const bytes = sharedAllocElems(t.encoding, t.allocShape) * smemBytes(t.elementType);
   const base = ctx.e.addImm(ctx.smemBase(), scratchAt(ctx, op, bytes));
-  ctx.set(op.result(0), [base]);
+  ctx.set(result, [base]);
   // ttg.local_alloc %t -> st.shared of every element at its swizzled offset
-  if (op.numOperands) storeTile(ctx, op, op.operand(0), base, tileOf(op.result(0), op));
-};
+  if (src) storeTile(ctx, op, src, base, tileOf(result, op));
+});
 
 /** ttg.memdesc_index %buf[%i] -> base + i * (bytes of one sub-tile). */
-const lowerMemdescIndex: LowerRule = (ctx, op) => {
-  const t = op.result(0).type as MemDescType;
+const lowerMemdescIndex = lowering(ttg.MemdescIndexOp, (ctx, { op, src, index, result }) => {
+  const t = result.type as MemDescType;
   const stride = sharedAllocElems(t.encoding, t.shape) * smemBytes(t.elementType);
-  const base = ctx.scalar(op.operand(0), op);
-  const idx = ctx.scalar(op.operand(1), op);
-  ctx.set(op.result(0), [ctx.e.add(base, ctx.e.mulImm(idx, stride))]);
-};
+  const base = ctx.scalar(src, op);
+  const idx = ctx.scalar(index, op);
+  ctx.set(result, [ctx.e.add(base, ctx.e.mulImm(idx, stride))]);
+});
 
 /**
  * ttg.memdesc_trans %m -> %m's address: a view with no code. Its encoding is %m's transposed
  * (the verifier checks it), so every coordinate of the view addresses the element of %m it names,
  * and a local_load from it picks ldmatrix `.trans` by the view's contiguous dim.
  */
-const lowerMemdescTrans: LowerRule = (ctx, op) => {
-  const src = op.operand(0).type as MemDescType;
-  const order = op.getAttr('order');
-  const want = order instanceof DenseArrayAttr ? transposedSharedEncoding(src.encoding, order.values.map(Number)) : null;
-  if (!want || (op.result(0).type as MemDescType).encoding !== want) {
-    throw targetError(op, `cannot lower a transposed view of '${src}' unless its result has the transposed swizzled_shared encoding`);
+const lowerMemdescTrans = lowering(ttg.MemdescTransOp, (ctx, trans) => {
+  const { op, src, result } = trans;
+  const srcType = src.type as MemDescType;
+  const want = trans.order ? transposedSharedEncoding(srcType.encoding, [...trans.order]) : null;
+  if (!want || (result.type as MemDescType).encoding !== want) {
+    throw targetError(op, `cannot lower a transposed view of '${srcType}' unless its result has the transposed swizzled_shared encoding`);
   }
-  ctx.set(op.result(0), [ctx.scalar(op.operand(0), op)]);
-};
+  ctx.set(result, [ctx.scalar(src, op)]);
+});
 
 /** ttg.local_store %t, %m -> st.shared.vN per vector of registers. */
-const lowerLocalStore: LowerRule = (ctx, op) => {
-  storeTile(ctx, op, op.operand(0), ctx.scalar(op.operand(1), op), tileOf(op.operand(1), op));
-};
+const lowerLocalStore = lowering(ttg.LocalStoreOp, (ctx, { op, src, dst }) => {
+  storeTile(ctx, op, src, ctx.scalar(dst, op), tileOf(dst, op));
+});
 
 /** ttg.local_load %m -> ldmatrix for mma operands, else ld.shared.vN per vector of registers. */
-const lowerLocalLoad: LowerRule = (ctx, op) => {
-  const type = op.result(0).type as RankedTensorType;
-  const base = ctx.scalar(op.operand(0), op);
-  const tile = tileOf(op.operand(0), op);
+const lowerLocalLoad = lowering(ttg.LocalLoadOp, (ctx, { op, src, result }) => {
+  const type = result.type as RankedTensorType;
+  const base = ctx.scalar(src, op);
+  const tile = tileOf(src, op);
   const enc = type.encoding;
   const mma = isLayout(enc, DOT_OP) && isLayout((enc as StructAttr).attr('parent'), NVIDIA_MMA);
   const regs = (mma ? loadMatrices(ctx, op, type, base, tile) : null) ?? loadTile(ctx, op, type, base, tile);
-  ctx.set(op.result(0), regs);
-};
+  ctx.set(result, regs);
+});
 
 /** Whether `v` is a constant zero (a splat or scalar 0 / +0.0). */
 function isZeroConstant(v: Value): boolean {
@@ -274,71 +274,70 @@ function isZeroConstant(v: Value): boolean {
   return splatInt(a) === 0n || Object.is(splatFloat(a), 0);
 }
 
+/** The typed view of a `ttg.async_copy_global_to_local`. */
+type AsyncCopyView = View<(typeof ttg.AsyncCopyGlobalToLocalOp)['decl']>;
+
 /** ttg.async_copy_global_to_local %ptrs, %m [mask %k other 0] -> cp.async per vector, zero-filling masked-off ones. */
-const lowerAsyncCopy: LowerRule = (ctx, op) => {
-  const spec = op.spec!;
-  const ptrs = op.operand(0);
-  const tile = tileOf(op.operand(1), op);
-  const base = ctx.scalar(op.operand(1), op);
-  const mask = spec.operandGroup(op, 'mask')[0];
-  const other = spec.operandGroup(op, 'other')[0];
+const lowerAsyncCopy = lowering(ttg.AsyncCopyGlobalToLocalOp, (ctx, copy) => {
+  const { op, src: ptrs, result: dst, mask, other } = copy;
+  const tile = tileOf(dst, op);
+  const base = ctx.scalar(dst, op);
   if (other && !isZeroConstant(other)) throw targetError(op, "cp.async fills masked-off elements with zeros; 'other' must be a zero constant");
   const l = ctx.layoutOf(ptrs, op);
   const srcRegs = ctx.get(ptrs, op);
   const masks = mask ? ctx.get(mask, op) : null;
-  const contiguity = Number((op.getAttr('contiguity') as IntegerAttr | undefined)?.value ?? 1);
   const { vec: shVec, thread, constant } = plan(ctx, l, tile);
-  let vec = Math.max(1, Math.min(shVec, contiguity));
+  let vec = Math.max(1, Math.min(shVec, copy.contiguity ?? 1));
   while (vec > 1 && vec * tile.bytes > 16) vec /= 2;
   const e = ctx.e;
-  if (vec * tile.bytes < 4) return syncCopy(ctx, op, l, tile, base, thread, constant, vec);
+  if (vec * tile.bytes < 4) return syncCopy(ctx, copy, l, tile, base, thread, constant, vec);
   const size = vec * tile.bytes;
   const kind = size === 16 ? 'cg' : 'ca';
   for (let r = 0; r < l.numRegs; r += vec) {
     if (r & l.dupRegMask) continue;
     const srcBytes = masks ? e.selp(masks[r], e.imm(I32, size), e.imm(I32, 0)) : e.imm(I32, size);
-    e.b.create('nvptx.cp_async', {
-      operands: { dst: elementAddress(e, base, thread, constant(r)), src: srcRegs[r], srcBytes },
-      attrs: { ptx: StringAttr.get(`${kind}.shared.global`), size: IntegerAttr.get(size, I32) },
-    });
+    nvptx.CpAsyncOp.build(e.b, { dst: elementAddress(e, base, thread, constant(r)), src: srcRegs[r], srcBytes, ptx: `${kind}.shared.global`, size });
   }
-  ctx.set(op.result(0), [e.imm(I32, 0)]);
-};
+  ctx.set(copy.token, [e.imm(I32, 0)]);
+});
 
 /** Copies too narrow for cp.async (under 4 bytes) as guarded ld.global + st.shared, element by element (each value dies at once). */
-function syncCopy(ctx: LoweringContext, op: Operation, l: RegLayout, tile: Tile, base: Value, thread: ThreadOffset, constant: (r: number) => number, vec: number): void {
+function syncCopy(ctx: LoweringContext, copy: AsyncCopyView, l: RegLayout, tile: Tile, base: Value, thread: ThreadOffset, constant: (r: number) => number, vec: number): void {
   const e = ctx.e;
-  const mask = op.spec!.operandGroup(op, 'mask')[0];
+  const { op, mask } = copy;
   const masks = mask ? ctx.get(mask, op) : null;
-  const srcRegs = ctx.get(op.operand(0), op);
-  const t = registerType((op.operand(1).type as MemDescType).elementType);
+  const srcRegs = ctx.get(copy.src, op);
+  const t = registerType((copy.result.type as MemDescType).elementType);
   for (let r = 0; r < l.numRegs; r += vec) {
     if (r & l.dupRegMask) continue;
     const guard = masks ? masks[r] : undefined;
     const [v] = e.ld(`global.b${tile.bytes * 8}`, srcRegs[r], [t], guard, guard ? [e.imm(t, 0)] : undefined);
     e.st(`shared.b${tile.bytes * 8}`, elementAddress(e, base, thread, constant(r)), [v]);
   }
-  ctx.set(op.result(0), [e.imm(I32, 0)]);
+  ctx.set(copy.token, [e.imm(I32, 0)]);
 }
 
-/** Shared-memory tiles and asynchronous copies, by op name. */
-export const SHARED_RULES: Record<string, LowerRule> = {
-  'ttg.local_alloc': lowerLocalAlloc,
-  'ttg.local_dealloc': () => {},
-  'ttg.memdesc_index': lowerMemdescIndex,
-  'ttg.memdesc_trans': lowerMemdescTrans,
-  'ttg.local_store': lowerLocalStore,
-  'ttg.local_load': lowerLocalLoad,
-  'ttg.async_copy_global_to_local': lowerAsyncCopy,
-  // ttg.async_commit_group -> cp.async.commit_group
-  'ttg.async_commit_group': (ctx, op) => {
-    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: StringAttr.get('commit_group') } });
-    ctx.set(op.result(0), [ctx.e.imm(I32, 0)]);
-  },
-  // ttg.async_wait {num = N} -> cp.async.wait_group N
-  'ttg.async_wait': (ctx, op) => {
-    const n = Number((op.getAttr('num') as IntegerAttr).value);
-    ctx.e.b.create('nvptx.cp_async_group', { attrs: { ptx: StringAttr.get(`wait_group ${n}`) } });
-    ctx.set(op.result(0), [ctx.e.imm(I32, 0)]);
-  },
-};
+/** ttg.async_commit_group -> cp.async.commit_group */
+const lowerAsyncCommitGroup = lowering(ttg.AsyncCommitGroupOp, (ctx, group) => {
+  nvptx.CpAsyncGroupOp.build(ctx.e.b, { ptx: 'commit_group' });
+  ctx.set(group.asyncToken, [ctx.e.imm(I32, 0)]);
+});
+
+/** ttg.async_wait {num = N} -> cp.async.wait_group N */
+const lowerAsyncWait = lowering(ttg.AsyncWaitOp, (ctx, wait) => {
+  nvptx.CpAsyncGroupOp.build(ctx.e.b, { ptx: `wait_group ${wait.num}` });
+  ctx.set(wait.retToken, [ctx.e.imm(I32, 0)]);
+});
+
+/** Shared-memory tiles and asynchronous copies. */
+export const SHARED_RULES: readonly Lowering[] = [
+  lowerLocalAlloc,
+  lowering(ttg.LocalDeallocOp, () => {}),
+  lowerMemdescIndex,
+  lowerMemdescTrans,
+  lowerLocalStore,
+  lowerLocalLoad,
+  lowerAsyncCopy,
+  lowerAsyncCommitGroup,
+  lowerAsyncWait,
+];

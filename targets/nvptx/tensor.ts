@@ -3,15 +3,18 @@
  * `splat`, `broadcast`, `expand_dims`, `reshape`, `addptr`, and `convert_layout` (a register
  * permutation where the threads already hold the right elements, else through shared memory).
  */
-import { DenseArrayAttr, DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import * as arith from '../../dialects/arith.js';
+import * as nvptx from '../../dialects/nvptx.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
 import { standardDims } from '../../dialects/ttg/layout-linear.js';
 import { planExchange, SCRATCH_SYNC, type ExchangePlan, type ExchangeSide } from '../../dialects/ttg/layout-scratch.js';
 import { sameThreadsHoldSameElements, scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
-import { registerType, type LoweringContext, type LowerRule } from './context.js';
-import { I1, I16, I32, bitsType, internalError, targetError } from './emitter.js';
+import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
+import { I1, I16, I32, bitsType, internalError, plainOp, targetError } from './emitter.js';
 import { registersByCoords, type RegLayout } from './layout.js';
 
 /** The value of a splat or scalar constant attribute as an immediate register. */
@@ -44,17 +47,28 @@ function flatRegisterMap(src: RegLayout, dst: RegLayout): number[] | null {
   return out;
 }
 
-/** Copies registers of `src` to `dst` by `map`, or fails naming the layouts. */
-function permute(ctx: LoweringContext, op: Operation, map: number[] | null): void {
-  const src = op.operand(0);
-  if (!map) throw targetError(op, `needs a layout conversion from '${src.type}' to '${op.result(0).type}'; run remove-layout-conversions or insert a ttg.convert_layout`);
+/** A shape op's view: one source tensor, one result (splat, broadcast, expand_dims, reshape, trans, convert_layout). */
+interface UnaryView {
+  readonly op: Operation;
+  readonly src: Value;
+  readonly result: Value;
+}
+
+/** Copies registers of `src` to `result` by `map`, or fails naming the layouts. */
+function permute(ctx: LoweringContext, { op, src, result }: UnaryView, map: number[] | null): void {
+  if (!map) throw targetError(op, `needs a layout conversion from '${src.type}' to '${result.type}'; run remove-layout-conversions or insert a ttg.convert_layout`);
   const regs = ctx.get(src, op);
-  ctx.set(op.result(0), map.map((r) => regs[r]));
+  ctx.set(result, map.map((r) => regs[r]));
+}
+
+/** The same row-major element in the same thread -> the same register (expand_dims, reshape). */
+function lowerFlatPermute(ctx: LoweringContext, v: UnaryView): void {
+  permute(ctx, v, flatRegisterMap(ctx.layoutOf(v.src, v.op), ctx.layoutOf(v.result, v.op)));
 }
 
 /** Bytes an element of `t` takes in memory (i1 as one byte, pointers 8). */
 export function smemBytes(t: Type): number {
-  if (t instanceof PointerType) return 8;
+  if (t instanceof tt.PointerType) return 8;
   return Math.max(1, bitWidth(t) / 8);
 }
 
@@ -185,13 +199,14 @@ const regBitOf = (l: RegLayout, f: number): number => flatBits(l, 'register').in
  * bar.sync between the writes and the reads (and between rounds) is insert-barriers' decision,
  * recorded on the op as `ttg.scratch_sync`: without it the lowering emits none (and the kernel races).
  */
-function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayout, dst: RegLayout): void {
+function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayout, dst: RegLayout): void {
+  const { op, src: from, result } = cvt;
   const e = ctx.e;
-  const elt = (op.operand(0).type as RankedTensorType).elementType;
+  const elt = (from.type as RankedTensorType).elementType;
   const bytes = smemBytes(elt);
   const numel = src.shape.reduce((a, b) => a * b, 1);
   const allocated = scratchBytes(op);
-  if (allocated < bytes) throw targetError(op, `needs shared-memory scratch to convert '${op.operand(0).type}' to '${op.result(0).type}', but alloc-shared gave it none`);
+  if (allocated < bytes) throw targetError(op, `needs shared-memory scratch to convert '${from.type}' to '${result.type}', but alloc-shared gave it none`);
   let capacity = 1 << Math.floor(Math.log2(Math.max(1, Math.floor(allocated / bytes))));
   capacity = Math.min(capacity, numel);
   const start = scratchAt(ctx, op, capacity * bytes);
@@ -199,8 +214,8 @@ function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayou
   const srcRounds = roundsOf(src, capacity);
   const dstRounds = roundsOf(dst, capacity);
   if (!srcRounds || !dstRounds)
-    throw targetError(op, `cannot convert '${op.operand(0).type}' to '${op.result(0).type}' in ${numel / capacity} rounds through ${allocated} bytes of scratch`);
-  const regs = ctx.get(op.operand(0), op);
+    throw targetError(op, `cannot convert '${from.type}' to '${result.type}' in ${numel / capacity} rounds through ${allocated} bytes of scratch`);
+  const regs = ctx.get(from, op);
   const regT = regs[0].type;
   // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width.
   const maxVecBits = regT === I1 || start % 16 ? 0 : 2;
@@ -234,7 +249,7 @@ function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayou
       members(r, dstVec).forEach((m, c) => (out[m] = got[c]));
     }
   }
-  ctx.set(op.result(0), out);
+  ctx.set(result, out);
 }
 
 /**
@@ -245,95 +260,109 @@ function convertThroughShared(ctx: LoweringContext, op: Operation, src: RegLayou
 function splitConstant(ctx: LoweringContext, v: Value): [Value | null, number] {
   const def = v.definingOp;
   if (v.type !== I32 || !def) return [v, 0];
-  if (def.name === 'nvptx.imm') {
-    const a = def.getAttr('value');
-    return a instanceof IntegerAttr ? [null, Number(a.value)] : [v, 0];
-  }
+  const imm = nvptx.ImmOp.match(def);
+  if (imm) return imm.value instanceof IntegerAttr ? [null, Number(imm.value.value)] : [v, 0];
   const ptx = def.getAttr('ptx');
-  if (def.name !== 'nvptx.add' || !(ptx instanceof StringAttr) || ptx.value !== 's32') return [v, 0];
-  const [x, cx] = splitConstant(ctx, def.operand(0));
-  const [y, cy] = splitConstant(ctx, def.operand(1));
+  if (!ADD.is(def) || !(ptx instanceof StringAttr) || ptx.value !== 's32') return [v, 0];
+  const [lhs, rhs] = def.operandValues();
+  const [x, cx] = splitConstant(ctx, lhs);
+  const [y, cy] = splitConstant(ctx, rhs);
   if (cx === 0 && cy === 0) return [v, 0];
   const sum = x && y ? ctx.e.add(x, y) : x ?? y;
   return [sum, cx + cy];
 }
 
-/** Tensor construction and shape ops, by op name. */
-export const TENSOR_RULES: Record<string, LowerRule> = {
-  // %c = arith.constant dense<1.0> : tensor<..> -> one nvptx.imm used for every register
-  'arith.constant': (ctx, op) => {
-    const attr = op.getAttr('value');
-    const t = op.result(0).type;
-    if (!(attr instanceof IntegerAttr || attr instanceof FloatAttr || attr instanceof DenseElementsAttr)) throw targetError(op, 'cannot lower this constant');
-    const v = immediate(ctx, attr, t, op);
-    ctx.set(op.result(0), ctx.expand(t, op).map(() => v));
-  },
-  // tt.make_range {start} -> start + this thread's coordinate of each register
-  'tt.make_range': (ctx, op) => {
-    const l = ctx.layoutOf(op.result(0), op);
-    const start = Number((op.getAttr('start') as IntegerAttr).value);
-    ctx.set(op.result(0), l.regCoords.map((_, r) => ctx.e.addImm(ctx.coord(l, r, 0), start)));
-  },
-  // tt.splat %s -> %s in every register
-  'tt.splat': (ctx, op) => {
-    const s = ctx.scalar(op.operand(0), op);
-    ctx.set(op.result(0), ctx.expand(op.result(0).type, op).map(() => s));
-  },
-  // tt.broadcast %x -> each register reads the register of %x at its coordinates with size-1 dims zeroed
-  'tt.broadcast': (ctx, op) => {
-    const src = ctx.layoutOf(op.operand(0), op);
-    const dst = ctx.layoutOf(op.result(0), op);
-    const ones = src.shape.flatMap((n, d) => (n === 1 && dst.shape[d] !== 1 ? [d] : []));
-    const zero = (b: readonly number[]) => b.map((x, d) => (ones.includes(d) ? 0 : x)).join(',');
-    const sameThreads = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => zero(x) === zero(b[k]));
-    if (!sameThreads(src.laneBases, dst.laneBases) || !sameThreads(src.warpBases, dst.warpBases)) return permute(ctx, op, null);
-    const bySrc = registersByCoords(src, ones);
-    const map = dst.regCoords.map((c) => bySrc.get(zero(c)) ?? -1);
-    permute(ctx, op, map.includes(-1) ? null : map);
-  },
-  // tt.expand_dims / tt.reshape: the same row-major element in the same thread -> the same register
-  'tt.expand_dims': (ctx, op) => permute(ctx, op, flatRegisterMap(ctx.layoutOf(op.operand(0), op), ctx.layoutOf(op.result(0), op))),
-  'tt.reshape': (ctx, op) => permute(ctx, op, flatRegisterMap(ctx.layoutOf(op.operand(0), op), ctx.layoutOf(op.result(0), op))),
-  // tt.trans %x {order} : L -> L^T: the same registers, the result's coordinates permuted (the
-  // result layout is the transposed source layout, as convert-to-gpu and remove-layout-conversions give it)
-  'tt.trans': (ctx, op) => {
-    const src = ctx.layoutOf(op.operand(0), op);
-    const dst = ctx.layoutOf(op.result(0), op);
-    const order = op.getAttr('order');
-    if (!(order instanceof DenseArrayAttr)) throw internalError(op, 'expected an order attribute');
-    const perm = order.values.map(Number);
-    const moved = (b: readonly number[]) => perm.map((d) => b[d]).join(',');
-    const same = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => moved(x) === b[k].join(','));
-    if (!same(src.laneBases, dst.laneBases) || !same(src.warpBases, dst.warpBases)) return permute(ctx, op, null);
-    const bySrc = new Map(src.regCoords.map((c, r) => [moved(c), r] as const));
-    // dst coordinate d is src coordinate perm[d]
-    const map = dst.regCoords.map((c) => bySrc.get(c.join(',')) ?? -1);
-    permute(ctx, op, map.includes(-1) ? null : map);
-  },
-  // ttg.convert_layout -> a register permutation, or a round trip through shared memory
-  'ttg.convert_layout': (ctx, op) => {
-    const src = ctx.layoutOf(op.operand(0), op);
-    const dst = ctx.layoutOf(op.result(0), op);
-    const map = flatRegisterMap(src, dst);
-    if (map) return permute(ctx, op, map);
-    convertThroughShared(ctx, op, src, dst);
-  },
-  // tt.addptr %p, %off -> %p + %off * sizeof(pointee); %off = %x + c -> (%p + %x * size) + c * size
-  'tt.addptr': (ctx, op) => {
-    const ptrT = op.operand(0).type;
-    const pointee = (ptrT instanceof RankedTensorType ? ptrT.elementType : ptrT) as PointerType;
-    if (!(pointee instanceof PointerType)) throw internalError(op, 'expected a pointer operand');
-    const bytes = smemBytes(pointee.pointee);
-    const ptrs = ctx.get(op.operand(0), op);
-    const offs = ctx.get(op.operand(1), op);
-    const n = Math.max(ptrs.length, offs.length);
-    const out: Value[] = [];
-    for (let k = 0; k < n; k++) {
-      const ptr = ptrs[ptrs.length === 1 ? 0 : k];
-      const [x, c] = splitConstant(ctx, offs[offs.length === 1 ? 0 : k]);
-      const at = x ? ctx.e.addressOf(ptr, x, bytes) : ptr;
-      out.push(c === 0 ? at : ctx.e.add(at, ctx.e.imm(at.type, c * bytes)));
-    }
-    ctx.set(op.result(0), out);
-  },
-};
+/** `nvptx.add`, whose `s32` chains splitConstant takes apart. */
+const ADD = plainOp('add');
+
+/** %c = arith.constant dense<1.0> : tensor<..> -> one nvptx.imm used for every register */
+const lowerConstant = lowering(arith.ConstantOp, (ctx, cst) => {
+  const { op, value: attr, result } = cst;
+  if (!(attr instanceof IntegerAttr || attr instanceof FloatAttr || attr instanceof DenseElementsAttr)) throw targetError(op, 'cannot lower this constant');
+  const v = immediate(ctx, attr, result.type, op);
+  ctx.set(result, ctx.expand(result.type, op).map(() => v));
+});
+
+/** tt.make_range {start} -> start + this thread's coordinate of each register */
+const lowerMakeRange = lowering(tt.MakeRangeOp, (ctx, range) => {
+  const l = ctx.layoutOf(range.result, range.op);
+  ctx.set(range.result, l.regCoords.map((_, r) => ctx.e.addImm(ctx.coord(l, r, 0), range.start)));
+});
+
+/** tt.splat %s -> %s in every register */
+const lowerSplat = lowering(tt.SplatOp, (ctx, { op, src, result }) => {
+  const s = ctx.scalar(src, op);
+  ctx.set(result, ctx.expand(result.type, op).map(() => s));
+});
+
+/** tt.broadcast %x -> each register reads the register of %x at its coordinates with size-1 dims zeroed */
+const lowerBroadcast = lowering(tt.BroadcastOp, (ctx, bc) => {
+  const src = ctx.layoutOf(bc.src, bc.op);
+  const dst = ctx.layoutOf(bc.result, bc.op);
+  const ones = src.shape.flatMap((n, d) => (n === 1 && dst.shape[d] !== 1 ? [d] : []));
+  const zero = (b: readonly number[]) => b.map((x, d) => (ones.includes(d) ? 0 : x)).join(',');
+  const sameThreads = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => zero(x) === zero(b[k]));
+  if (!sameThreads(src.laneBases, dst.laneBases) || !sameThreads(src.warpBases, dst.warpBases)) return permute(ctx, bc, null);
+  const bySrc = registersByCoords(src, ones);
+  const map = dst.regCoords.map((c) => bySrc.get(zero(c)) ?? -1);
+  permute(ctx, bc, map.includes(-1) ? null : map);
+});
+
+/**
+ * tt.trans %x {order} : L -> L^T: the same registers, the result's coordinates permuted (the
+ * result layout is the transposed source layout, as convert-to-gpu and remove-layout-conversions give it)
+ */
+const lowerTrans = lowering(tt.TransOp, (ctx, trans) => {
+  const src = ctx.layoutOf(trans.src, trans.op);
+  const dst = ctx.layoutOf(trans.result, trans.op);
+  const perm = trans.order;
+  if (!perm) throw internalError(trans.op, 'expected an order attribute');
+  const moved = (b: readonly number[]) => perm.map((d) => b[d]).join(',');
+  const same = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => moved(x) === b[k].join(','));
+  if (!same(src.laneBases, dst.laneBases) || !same(src.warpBases, dst.warpBases)) return permute(ctx, trans, null);
+  const bySrc = new Map(src.regCoords.map((c, r) => [moved(c), r] as const));
+  // dst coordinate d is src coordinate perm[d]
+  const map = dst.regCoords.map((c) => bySrc.get(c.join(',')) ?? -1);
+  permute(ctx, trans, map.includes(-1) ? null : map);
+});
+
+/** ttg.convert_layout -> a register permutation, or a round trip through shared memory */
+const lowerConvertLayout = lowering(ttg.ConvertLayoutOp, (ctx, cvt) => {
+  const src = ctx.layoutOf(cvt.src, cvt.op);
+  const dst = ctx.layoutOf(cvt.result, cvt.op);
+  const map = flatRegisterMap(src, dst);
+  if (map) return permute(ctx, cvt, map);
+  convertThroughShared(ctx, cvt, src, dst);
+});
+
+/** tt.addptr %p, %off -> %p + %off * sizeof(pointee); %off = %x + c -> (%p + %x * size) + c * size */
+const lowerAddptr = lowering(tt.AddptrOp, (ctx, { op, ptr, offset, result }) => {
+  const ptrT = ptr.type;
+  const pointee = (ptrT instanceof RankedTensorType ? ptrT.elementType : ptrT) as tt.PointerType;
+  if (!(pointee instanceof tt.PointerType)) throw internalError(op, 'expected a pointer operand');
+  const bytes = smemBytes(pointee.pointee);
+  const ptrs = ctx.get(ptr, op);
+  const offs = ctx.get(offset, op);
+  const n = Math.max(ptrs.length, offs.length);
+  const out: Value[] = [];
+  for (let k = 0; k < n; k++) {
+    const p = ptrs[ptrs.length === 1 ? 0 : k];
+    const [x, c] = splitConstant(ctx, offs[offs.length === 1 ? 0 : k]);
+    const at = x ? ctx.e.addressOf(p, x, bytes) : p;
+    out.push(c === 0 ? at : ctx.e.add(at, ctx.e.imm(at.type, c * bytes)));
+  }
+  ctx.set(result, out);
+});
+
+/** Tensor construction and shape ops. */
+export const TENSOR_RULES: readonly Lowering[] = [
+  lowerConstant,
+  lowerMakeRange,
+  lowerSplat,
+  lowerBroadcast,
+  lowering(tt.ExpandDimsOp, lowerFlatPermute),
+  lowering(tt.ReshapeOp, lowerFlatPermute),
+  lowerTrans,
+  lowerConvertLayout,
+  lowerAddptr,
+];
