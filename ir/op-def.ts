@@ -132,13 +132,13 @@ function makeViewClass(spec: OpSpec): new (op: Operation) => OpView {
   spec.operands.forEach((d) => {
     const k = spec.fixedOperandIndex(d.name);
     if (k >= 0) return define(d.name, function () { return this.op.operands[k].value; });
-    if (d.kind === 'optional') return define(d.name, function () { return spec.operandGroup(this.op, d.name)[0]; });
+    if (d.kind !== 'variadic') return define(d.name, function () { return spec.operandGroup(this.op, d.name)[0]; });
     define(d.name, function () { return spec.operandGroup(this.op, d.name); });
   });
   spec.results.forEach((d) => {
     const k = spec.fixedResultIndex(d.name);
     if (k >= 0) return define(d.name, function () { return this.op.results[k]; });
-    if (d.kind === 'optional') return define(d.name, function () { return spec.resultGroup(this.op, d.name)[0]; });
+    if (d.kind !== 'variadic') return define(d.name, function () { return spec.resultGroup(this.op, d.name)[0]; });
     define(d.name, function () { return spec.resultGroup(this.op, d.name); });
   });
   for (const d of spec.decl.attrs ?? []) {
