@@ -14,6 +14,8 @@
 import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
+import * as tt from '../dialects/tt/index.js';
+import * as ttg from '../dialects/ttg/index.js';
 import { isSharedLayout } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { getAxisInfo, orderFromContiguity, type AxisInfoAnalysis } from './analysis/axis-info.js';
@@ -39,12 +41,14 @@ export function vectorElems(ptr: Value, dim: number, axis: AxisInfoAnalysis): nu
 
 /** Whether the value `op` loads reaches a `tt.dot` operand (through layout conversions only). */
 function feedsDot(op: Operation): boolean {
-  if (op.name !== 'tt.load') return false;
-  const work: Value[] = [op.result(0)];
+  const load = tt.LoadOp.match(op);
+  if (!load) return false;
+  const work: Value[] = [load.result];
   while (work.length) {
     for (const user of work.pop()!.users()) {
-      if (user.name === 'tt.dot') return true;
-      if (user.name === 'ttg.convert_layout') work.push(user.result(0));
+      if (tt.DotOp.is(user)) return true;
+      const cvt = ttg.ConvertLayoutOp.match(user);
+      if (cvt) work.push(cvt.result);
     }
   }
   return false;
@@ -66,7 +70,7 @@ export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: re
   const numElems = shapePerCTA(t).reduce((a, b) => a * b, 1);
   perThread = Math.min(perThread, Math.max(1, Math.floor(numElems / (cfg.numWarps * cfg.threadsPerWarp))));
   // Writes stay within one 128-bit vector per thread (wider would leave gaps at the warp level).
-  if (op.name !== 'tt.load') perThread = Math.min(perThread, vectorElems(ptr, order[0], axis));
+  if (!tt.LoadOp.is(op)) perThread = Math.min(perThread, vectorElems(ptr, order[0], axis));
   // With `mask-aligned`: a masked access moves one vector per constant run of its mask; wider
   // chunks per thread would be moved element by element with gaps between lanes, so keep to the
   // mask's alignment. Triton does not, and then needs layout conversions it cannot always remove
@@ -93,7 +97,7 @@ function coalesceOp(op: Operation, layout: StructAttr, b: Builder): number {
   op.operands.forEach((o, k) => {
     const want = retyped(o.value.type, layout);
     if (want === o.value.type) return;
-    op.setOperand(k, b.create('ttg.convert_layout', { operands: { src: o.value }, results: { result: want }, loc: op.loc }).result(0));
+    op.setOperand(k, ttg.ConvertLayoutOp.build(b, { src: o.value }, { results: { result: want }, loc: op.loc }).result);
     converts++;
   });
   b.setInsertionPointAfter(op);
@@ -102,8 +106,8 @@ function coalesceOp(op: Operation, layout: StructAttr, b: Builder): number {
     const want = retyped(old, layout);
     if (want === old) continue;
     r.type = want;
-    const back = b.create('ttg.convert_layout', { operands: { src: r }, results: { result: old }, loc: op.loc });
-    r.replaceUsesWithIf(back.result(0), (u) => u.owner !== back);
+    const back = ttg.ConvertLayoutOp.build(b, { src: r }, { results: { result: old }, loc: op.loc });
+    r.replaceUsesWithIf(back.result, (u) => u.owner !== back.op);
     converts++;
   }
   return converts;

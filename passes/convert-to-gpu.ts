@@ -24,6 +24,9 @@ import {
 import { hasTarget, makeTarget, targetOf, writeTarget, type GpuTarget } from '../dialects/ttg/target.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { FunctionLike } from '../ir/traits.js';
+import * as arith from '../dialects/arith.js';
+import * as tt from '../dialects/tt/index.js';
+import * as ttg from '../dialects/ttg/index.js';
 
 /** An operand type a special op needs (converted just before the op, as Triton's patterns do). */
 interface OperandNeed {
@@ -71,7 +74,7 @@ class Conversion {
     const special = this.resultTypes(op);
     op.results.forEach((r, k) => this.retype(r, special?.[k] ?? this.convert(r.type)));
     if (op.hasTrait(FunctionLike)) this.retypeSignature(op);
-    if (op.name === 'arith.constant') this.retypeConstant(op);
+    if (arith.ConstantOp.is(op)) this.retypeConstant(op);
   }
 
   private retypeSignature(fn: Operation): void {
@@ -92,10 +95,9 @@ class Conversion {
   private resultTypes(op: Operation): (Type | null)[] | null {
     const res = op.results.map((r) => r.type);
     const first = res[0];
-    const src = op.numOperands ? this.layoutOf(op.operand(0)) : null;
     switch (op.name) {
       // tt.reduce axis=1 (tensor<4x8xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
-      case 'tt.reduce': {
+      case tt.ReduceOp.name: {
         const axis = intAttr(op, 'axis');
         return op.operands.map((o, k) => {
           const t = this.expected(o.value);
@@ -103,24 +105,29 @@ class Conversion {
           return (res[k] as RankedTensorType).withEncoding(sliceLayout(axis, t.encoding));
         });
       }
-      case 'tt.scan':
+      case tt.ScanOp.name:
         return op.operands.map((o) => this.expected(o.value));
       // tt.broadcast tensor<4x1xi32, #blocked> -> tensor<4x8xi32, #blocked> (the source layout)
-      case 'tt.broadcast':
-        return [withLayout(first, src)];
-      case 'tt.expand_dims':
+      case tt.BroadcastOp.name:
+        return [withLayout(first, this.layoutOf(tt.BroadcastOp.view(op).src))];
+      case tt.ExpandDimsOp.name:
         return [withLayout(first, this.expandDimsResult(op))];
-      case 'tt.dot':
+      case tt.DotOp.name:
         return [withLayout(first, first instanceof RankedTensorType ? dotResultLayout(first.shape, this.cfg) : null)];
-      case 'tt.join':
+      case tt.JoinOp.name: {
+        const src = this.layoutOf(tt.JoinOp.view(op).lhs);
         return [withLayout(first, isLayout(src, BLOCKED) ? joinLayout(src) : null)];
-      case 'tt.split': {
+      }
+      case tt.SplitOp.name: {
+        const src = this.layoutOf(tt.SplitOp.view(op).src);
         const enc = isSplittable(src) ? splitResultLayout(src!) : null;
         return res.map((t) => withLayout(t, enc));
       }
-      case 'tt.trans':
+      case tt.TransOp.name: {
+        const src = this.layoutOf(tt.TransOp.view(op).src);
         return [withLayout(first, isLayout(src, BLOCKED) ? transLayout(src, denseInts(op, 'order')) : null)];
-      case 'tt.cat':
+      }
+      case tt.CatOp.name:
         return [this.catResult(op)];
       default:
         return null;
@@ -129,15 +136,16 @@ class Conversion {
 
   /** expand_dims: the slice parent when the source is already that slice, else Triton's rule on a blocked source. */
   private expandDimsResult(op: Operation): StructAttr | null {
-    const src = this.layoutOf(op.operand(0));
+    const src = this.layoutOf(tt.ExpandDimsOp.view(op).src);
     const axis = intAttr(op, 'axis');
     if (isLayout(src, SLICE) && src.int('dim') === axis) return src.attr('parent') as StructAttr;
     return isLayout(src, BLOCKED) ? expandDimsLayout(src, axis) : null;
   }
 
   private catResult(op: Operation): Type | null {
-    const [l, r] = [this.expected(op.operand(0)), this.expected(op.operand(1))];
-    const res = op.result(0).type;
+    const cat = tt.CatOp.view(op);
+    const [l, r] = [this.expected(cat.lhs), this.expected(cat.rhs)];
+    const res = cat.result.type;
     if (!(res instanceof RankedTensorType) || !(l instanceof RankedTensorType) || !(r instanceof RankedTensorType)) return null;
     if (!isLayout(l.encoding, BLOCKED) || !isLayout(r.encoding, BLOCKED)) return null;
     return res.withEncoding(catLayout(res.shape, { shape: l.shape, enc: l.encoding }, { shape: r.shape, enc: r.encoding }, this.cfg));
@@ -147,38 +155,41 @@ class Conversion {
 
   /** Operand layouts the special ops need, converted just before the op (as Triton's patterns do). */
   private patternNeeds(op: Operation): OperandNeed[] {
+    // Operand `index` (the position fixOperands replaces) in `layout`.
     const need = (index: number, layout: StructAttr | null): OperandNeed[] => {
-      const t = this.expected(op.operand(index));
+      const t = this.expected(op.operands[index].value);
       return layout && t instanceof RankedTensorType ? [{ index, type: t.withEncoding(layout) }] : [];
     };
     switch (op.name) {
       // tt.expand_dims %x (tensor<4xi32, #blocked>) -> convert to #ttg.slice<{dim = 1, parent = #blocked1}> first
-      case 'tt.expand_dims': {
+      case tt.ExpandDimsOp.name: {
         const res = op.result(0).type;
         const axis = intAttr(op, 'axis');
         if (!(res instanceof RankedTensorType) || !res.encoding) return [];
         return need(0, sliceLayout(axis, res.encoding));
       }
       // tt.dot %a, %b, %c -> convert a, b to #ttg.dot_op<{opIdx = 0/1, parent = #blocked}> and c to #blocked
-      case 'tt.dot': {
-        const d = (op.result(0).type as RankedTensorType).encoding as StructAttr;
-        const isDotOp = (k: number): boolean => isLayout(this.layoutOf(op.operand(k)), DOT_OP);
+      case tt.DotOp.name: {
+        const dot = tt.DotOp.view(op);
+        const d = (dot.d.type as RankedTensorType).encoding as StructAttr;
+        const isDotOp = (v: Value): boolean => isLayout(this.layoutOf(v), DOT_OP);
         return [
-          ...(isDotOp(0) ? [] : need(0, dotOperandLayout(0, d))),
-          ...(isDotOp(1) ? [] : need(1, dotOperandLayout(1, d))),
+          ...(isDotOp(dot.a) ? [] : need(0, dotOperandLayout(0, d))),
+          ...(isDotOp(dot.b) ? [] : need(1, dotOperandLayout(1, d))),
           ...need(2, d),
         ];
       }
       // tt.split %x (default layout) -> convert to the default result layout with a fastest dimension of 2
-      case 'tt.split': {
-        const src = this.layoutOf(op.operand(0));
+      case tt.SplitOp.name: {
+        const src = this.layoutOf(tt.SplitOp.view(op).src);
         if (isSplittable(src)) return [];
         const res = this.convert(op.result(0).type);
         return res instanceof RankedTensorType && isLayout(res.encoding, BLOCKED) ? need(0, joinLayout(res.encoding)) : [];
       }
-      case 'tt.descriptor_gather':
-      case 'tt.descriptor_scatter': {
-        const t = this.expected(op.operand(1));
+      case tt.DescriptorGatherOp.name:
+      case tt.DescriptorScatterOp.name: {
+        const xOffsets = (tt.DescriptorGatherOp.match(op) ?? tt.DescriptorScatterOp.view(op)).x_offsets;
+        const t = this.expected(xOffsets);
         return t instanceof RankedTensorType && t.rank === 1 ? need(1, gatherIndicesLayout(this.cfg)) : [];
       }
       default:
@@ -222,7 +233,7 @@ class Conversion {
 
   private create(v: Value, t: Type, loc: Operation['loc'] | undefined): Operation {
     this.inserted++;
-    return this.b.create('ttg.convert_layout', { operands: { src: v }, results: { result: t }, loc });
+    return ttg.ConvertLayoutOp.build(this.b, { src: v }, { results: { result: t }, loc }).op;
   }
 }
 

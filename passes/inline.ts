@@ -11,9 +11,11 @@ import type { Rewriter } from '../ir/rewriter.js';
 import { symbolNameOf } from '../ir/function-syntax.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { FunctionLike, ReturnLike } from '../ir/traits.js';
+import * as func from '../dialects/func.js';
+import * as tt from '../dialects/tt/index.js';
 
 /** Call op name -> the function op it calls. */
-const CALLEE_KIND: Record<string, string> = { 'tt.call': 'tt.func', 'func.call': 'func.func' };
+const CALLEE_KIND: Record<string, string> = { [tt.CallOp.name]: tt.FuncOp.name, [func.CallOp.name]: func.FuncOp.name };
 
 /** The callee name of a call op, or null for other ops and nested references. */
 function calleeName(op: Operation): string | null {

@@ -30,6 +30,10 @@ import type { Rewriter } from '../ir/rewriter.js';
 import { UnitAttr } from '../ir/attributes.js';
 import { SCRATCH_SYNC } from '../dialects/ttg/layout-scratch.js';
 import { BufferIds, MembarState, effectsOf } from './analysis/membar.js';
+import * as gpu from '../dialects/gpu.js';
+import * as scf from '../dialects/scf.js';
+import * as ttg from '../dialects/ttg/index.js';
+import { before } from './support/insert-at.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** Per-run context: buffer ids, the rewriter, and the statistics sink. */
@@ -43,7 +47,7 @@ interface Walk {
 function barrierBefore(op: Operation, w: Walk, insert: boolean): void {
   if (!insert) return;
   // ttg.local_load %a -> gpu.barrier; ttg.local_load %a
-  w.rw.createBefore(op, 'gpu.barrier');
+  gpu.BarrierOp.build(before(w.rw, op), {});
   w.ctx.bump('num-barriers');
 }
 
@@ -57,7 +61,7 @@ function applyEffects(op: Operation, state: MembarState, w: Walk, insert: boolea
   }
   if (fx.scratch) {
     // The op's internal barrier orders everything before its final scratch read.
-    if (insert && op.name === 'ttg.convert_layout') op.setAttr(SCRATCH_SYNC, UnitAttr.get());
+    if (insert && ttg.ConvertLayoutOp.is(op)) op.setAttr(SCRATCH_SYNC, UnitAttr.get());
     state.sync();
     state.add(fx.scratch, false);
     return;
@@ -69,13 +73,13 @@ function applyEffects(op: Operation, state: MembarState, w: Walk, insert: boolea
 /** Walks `op` (and its regions) from `state`, updating it in place. */
 function visitOp(op: Operation, state: MembarState, w: Walk, insert: boolean): void {
   switch (op.name) {
-    case 'gpu.barrier':
+    case gpu.BarrierOp.name:
       return state.sync();
-    case 'scf.if':
+    case scf.IfOp.name:
       return visitIf(op, state, w, insert);
-    case 'scf.for':
+    case scf.ForOp.name:
       return visitLoop(op.regions[0], null, state, w, insert);
-    case 'scf.while':
+    case scf.WhileOp.name:
       return visitLoop(op.regions[0], op.regions[1], state, w, insert);
   }
   applyEffects(op, state, w, insert);
@@ -84,12 +88,12 @@ function visitOp(op: Operation, state: MembarState, w: Walk, insert: boolean): v
     state.sync();
     state.join(out);
   }
-  if (op.name !== 'ttg.async_wait') return;
+  if (!ttg.AsyncWaitOp.is(op)) return;
   // ttg.async_wait -> ttg.async_wait; gpu.barrier (other threads' copies are not covered by our wait)
-  if (insert && op.next?.name !== 'gpu.barrier') {
+  if (insert && !gpu.BarrierOp.is(op.next)) {
     w.rw.setInsertionPointAfter(op);
     w.rw.loc = op.loc;
-    w.rw.create('gpu.barrier');
+    gpu.BarrierOp.build(w.rw, {});
     w.ctx.bump('num-barriers');
   }
   state.sync();

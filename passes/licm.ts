@@ -13,16 +13,19 @@ import { constantOf, isSideEffectFree } from '../ir/patterns.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { SymbolDef, Terminator } from '../ir/traits.js';
+import * as arith from '../dialects/arith.js';
+import * as scf from '../dialects/scf.js';
 
-const LOOPS = new Set(['scf.for', 'scf.while']);
-const SIGNED_DIV = new Set(['arith.divsi', 'arith.ceildivsi', 'arith.floordivsi', 'arith.remsi']);
-const UNSIGNED_DIV = new Set(['arith.divui', 'arith.ceildivui', 'arith.remui']);
+const LOOPS: ReadonlySet<string> = new Set([scf.ForOp.name, scf.WhileOp.name]);
+const SIGNED_DIV = [arith.DivSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp, arith.RemSIOp];
+const UNSIGNED_DIV = [arith.DivUIOp, arith.CeilDivUIOp, arith.RemUIOp];
 
 /** Whether executing `op` when the loop would not have is harmless (no trap on a zero divisor). */
 function isSpeculatable(op: Operation): boolean {
-  const signed = SIGNED_DIV.has(op.name);
-  if (!signed && !UNSIGNED_DIV.has(op.name)) return true;
-  const d = constantOf(op.operand(1));
+  const signed = SIGNED_DIV.find((def) => def.is(op));
+  const div = (signed ?? UNSIGNED_DIV.find((def) => def.is(op)))?.view(op);
+  if (!div) return true;
+  const d = constantOf(div.rhs);
   if (!(d instanceof IntegerAttr) || d.value === 0n) return false;
   // INT_MIN / -1 overflows for signed division.
   return !(signed && d.value === -1n);

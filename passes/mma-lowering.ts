@@ -24,12 +24,19 @@ import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, isDistributed, isLayout } from '..
 import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
-import { InputPrecision } from '../dialects/tt/enums.js';
 import { SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
+import type { View } from '../ir/op-def.js';
+import * as tt from '../dialects/tt/index.js';
+import * as ttg from '../dialects/ttg/index.js';
+import { before } from './support/insert-at.js';
 import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
 import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { targetOf } from '../dialects/ttg/target.js';
+
+type DotView = View<typeof tt.DotOp.decl>;
+type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
+type LocalLoadView = View<typeof ttg.LocalLoadOp.decl>;
 
 /** An mma.sync instruction: what one warp computes per instruction, and the operands' kWidth. */
 interface Instr {
@@ -55,8 +62,8 @@ export function mmaWarpsPerCTA(shape: readonly number[], numWarps: number): [num
 }
 
 /** The instruction `dot` goes to tensor cores with, or why it cannot. */
-function mmaInstr(dot: Operation): Instr | string {
-  const [a, b, c] = [0, 1, 2].map((k) => dot.operand(k).type);
+function mmaInstr(dot: DotView): Instr | string {
+  const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
   if (!(a instanceof RankedTensorType) || !(b instanceof RankedTensorType) || !(c instanceof RankedTensorType)) return 'operands are not tensors';
   if (c.rank !== 2) return `a rank-${c.rank} dot is not supported on tensor cores yet`;
   if (!isDistributed(c.encoding)) return 'operands have no layout; run convert-to-gpu first';
@@ -64,8 +71,7 @@ function mmaInstr(dot: Operation): Instr | string {
   const kind = elt instanceof FloatType && b.elementType === elt ? elt.kind : '';
   let instr = INSTR;
   if (kind === 'f32') {
-    const p = dot.getAttr('inputPrecision');
-    const precision = p ? InputPrecision.nameOf(p) : 'ieee';
+    const precision = dot.inputPrecision;
     if (precision !== 'tf32') {
       return `f32 operands with inputPrecision = ${precision}; tensor cores take f32 only as tf32 when asked (inputPrecision = tf32)${
         precision === 'tf32x3' ? ', and tf32x3 (three tf32 products) is not supported yet' : ''
@@ -84,71 +90,75 @@ function mmaInstr(dot: Operation): Instr | string {
 
 /** The value before any `ttg.convert_layout`s (the loaded tile in the layout it was loaded in). */
 function beforeConversion(v: Value): Value {
-  while (v.definingOp?.name === 'ttg.convert_layout') v = v.definingOp.operand(0);
+  for (let cvt = ttg.ConvertLayoutOp.match(v.definingOp); cvt; cvt = ttg.ConvertLayoutOp.match(v.definingOp)) v = cvt.src;
   return v;
 }
 
 /** tile -> ttg.local_alloc tile (unswizzled until pad-shared chooses, in the tile's order); ttg.local_load -> `operandLayout` */
-function stash(rw: Rewriter, dot: Operation, tile: Value, operandLayout: Attribute): Value {
+function stash(rw: Rewriter, at: Operation, tile: Value, operandLayout: Attribute): LocalLoadView {
   const t = tile.type as RankedTensorType;
   const order = isDistributed(t.encoding) ? layoutOrder(t.encoding) : [1, 0];
   const shared = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
   const memType = MemDescType.get(t.shape, t.elementType, shared, SharedMemorySpaceAttr.get());
-  const alloc = rw.createBefore(dot, 'ttg.local_alloc', { operands: { src: tile }, results: { result: memType } });
+  const alloc = ttg.LocalAllocOp.build(before(rw, at), { src: tile }, { results: { result: memType } });
   const result = RankedTensorType.get(t.shape, t.elementType, operandLayout);
-  return rw.createBefore(dot, 'ttg.local_load', { operands: { src: alloc.result(0) }, results: { result } }).result(0);
+  return ttg.LocalLoadOp.build(before(rw, at), { src: alloc.result }, { results: { result } });
 }
 
 /**
  * tile -> ttg.local_alloc tile; ttg.local_load -> #dot_op<{opIdx, parent = #mma, kWidth}>.
  * A transposed tile is stored untransposed and read through a transposed view (trans-in-shared.ts).
  */
-function throughShared(rw: Rewriter, dot: Operation, opIdx: number, mma: StructAttr, kWidth: number, ctx: PassContext): Value {
-  const loaded = stash(rw, dot, beforeConversion(dot.operand(opIdx)), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth }));
+function throughShared(rw: Rewriter, dot: DotView, opIdx: 0 | 1, mma: StructAttr, kWidth: number, ctx: PassContext): Value {
+  const operand = opIdx === 0 ? dot.a : dot.b;
+  const loaded = stash(rw, dot.op, beforeConversion(operand), StructAttr.get(DOT_OP, { opIdx, parent: mma, kWidth }));
   // local_alloc (tt.trans %x) -> memdesc_trans (local_alloc %x)
-  if (transposeInShared(loaded.definingOp!.operand(0).definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
-  return loaded;
+  if (transposeInShared(loaded.src.definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
+  return loaded.result;
 }
 
 /** tt.dot %a, %b, %c (blocked) -> convert_layout(tt.dot local_load(local_alloc %a), local_load(local_alloc %b), convert_layout %c to #mma) */
-function toMma(rw: Rewriter, dot: Operation, instr: Instr, numWarps: number, ctx: PassContext): void {
-  const c = dot.operand(2);
+function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, ctx: PassContext): void {
+  const c = dot.c;
   const ct = c.type as RankedTensorType;
   const warps = mmaWarpsPerCTA(ct.shape, numWarps);
   const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [instr.m, instr.n] });
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
   const a = throughShared(rw, dot, 0, mma, instr.kWidth, ctx);
   const b = throughShared(rw, dot, 1, mma, instr.kWidth, ctx);
-  const acc = rw.createBefore(dot, 'ttg.convert_layout', { operands: { src: c }, results: { result: accType } }).result(0);
-  const attrs = { ...(dot.properties ?? {}), ...(dot.attributes ?? {}) };
-  const d = rw.createBefore(dot, 'tt.dot', { operands: { a, b, c: acc }, attrs, results: { d: accType } }).result(0);
-  const back = rw.createBefore(dot, 'ttg.convert_layout', { operands: { src: d }, results: { result: dot.result(0).type } }).result(0);
-  const oldOperands = [dot.operand(0), dot.operand(1)];
-  rw.replaceAllUsesWith(dot.result(0), back);
-  rw.eraseOp(dot);
+  const acc = ttg.ConvertLayoutOp.build(before(rw, dot.op), { src: c }, { results: { result: accType } }).result;
+  // Every attribute of the old dot (inherent and discardable) carries over.
+  const attributes = { ...(dot.op.properties ?? {}), ...(dot.op.attributes ?? {}) };
+  const d = tt.DotOp.build(before(rw, dot.op), { a, b, c: acc }, { results: { d: accType }, attributes }).d;
+  const back = ttg.ConvertLayoutOp.build(before(rw, dot.op), { src: d }, { results: { result: dot.d.type } }).result;
+  const oldOperands = [dot.a, dot.b];
+  rw.replaceAllUsesWith(dot.d, back);
+  rw.eraseOp(dot.op);
   for (const v of oldOperands) eraseDeadChain(rw, v);
 }
 
 /** Erases the unused conversions and transpositions that computed `v` (the old operand path). */
 function eraseDeadChain(rw: Rewriter, v: Value): void {
-  for (let op = v.definingOp; op && (op.name === 'ttg.convert_layout' || op.name === 'tt.trans') && !op.result(0).hasUses; ) {
-    const next: Operation | null = op.operand(0).definingOp;
-    rw.eraseOp(op);
-    op = next;
+  for (let op = v.definingOp; op; ) {
+    const step = ttg.ConvertLayoutOp.match(op) ?? tt.TransOp.match(op);
+    if (!step || step.result.hasUses) return;
+    op = step.src.definingOp;
+    rw.eraseOp(step.op);
   }
 }
 
 /** convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through shared memory too. */
-function fmaOperandsThroughShared(rw: Rewriter, dot: Operation): number {
+function fmaOperandsThroughShared(rw: Rewriter, dot: DotView): number {
   let n = 0;
-  for (const opIdx of [0, 1]) {
-    const cvt = dot.operand(opIdx).definingOp;
-    const want = dot.operand(opIdx).type as RankedTensorType;
-    if (!cvt || cvt.name !== 'ttg.convert_layout' || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
-    dot.setOperand(opIdx, stash(rw, dot, beforeConversion(cvt.operand(0)), want.encoding!));
-    for (let c: Operation | null = cvt; c?.name === 'ttg.convert_layout' && !c.result(0).hasUses; ) {
-      const next: Operation | null = c.operand(0).definingOp;
-      rw.eraseOp(c);
+  for (const opIdx of [0, 1] as const) {
+    const operand = opIdx === 0 ? dot.a : dot.b;
+    const cvt = ttg.ConvertLayoutOp.match(operand.definingOp);
+    const want = operand.type as RankedTensorType;
+    if (!cvt || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
+    dot.op.setOperand(opIdx, stash(rw, dot.op, beforeConversion(cvt.src), want.encoding!).result);
+    for (let c: ConvertView | null = cvt; c && !c.result.hasUses; ) {
+      const next = ttg.ConvertLayoutOp.match(c.src.definingOp);
+      rw.eraseOp(c.op);
       c = next;
     }
     n++;
@@ -158,15 +168,16 @@ function fmaOperandsThroughShared(rw: Rewriter, dot: Operation): number {
 
 function run(module: Operation, ctx: PassContext): void {
   const numWarps = targetOf(module).numWarps;
-  const dots: Operation[] = [];
+  const dots: DotView[] = [];
   module.walk((op) => {
-    if (op.name === 'tt.dot') dots.push(op);
+    const dot = tt.DotOp.match(op);
+    if (dot) dots.push(dot);
   }, 'pre');
   const rw = ctx.rewriter();
   for (const dot of dots) {
     const instr = mmaInstr(dot);
     if (typeof instr === 'string') {
-      ctx.remark(dot, `'tt.dot' op stays on the FMA path: ${instr}`);
+      ctx.remark(dot.op, `'tt.dot' op stays on the FMA path: ${instr}`);
       ctx.bump('dots-on-fma');
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;

@@ -20,19 +20,24 @@ import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
 import { eraseDeadOps, isSideEffectFree } from '../ir/patterns.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
-import { DenseArrayAttr, DenseElementsAttr, IntegerAttr } from '../ir/attributes.js';
+import { DenseElementsAttr } from '../ir/attributes.js';
 import { BLOCKED, isLayout, SLICE, slice } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { Elementwise } from '../ir/traits.js';
+import type { View } from '../ir/op-def.js';
+import * as arith from '../dialects/arith.js';
+import * as tt from '../dialects/tt/index.js';
+import * as ttg from '../dialects/ttg/index.js';
+
+type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
+type TransView = View<typeof tt.TransOp.decl>;
 
 /** How deep a backward slice may go before a rematerialization is given up. */
 const MAX_DEPTH = 16;
 /** How many ops one convert may rematerialize at most. */
 const MAX_OPS = 64;
-
-const CONVERT = 'ttg.convert_layout';
 
 /** Whether `t` is a register tensor in a blocked layout. */
 const isBlockedTensor = (t: Type): t is RankedTensorType => t instanceof RankedTensorType && isLayout(t.encoding, BLOCKED);
@@ -55,20 +60,17 @@ function isElementwise(op: Operation): boolean {
 /** The operand types `def` needs so that its result gets type `t`, or null when it cannot be recreated so. */
 function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   const enc = t.encoding;
-  switch (def.name) {
-    case 'arith.constant':
-      return def.getAttr('value') instanceof DenseElementsAttr && (def.getAttr('value') as DenseElementsAttr).isSplat ? [] : null;
-    case 'tt.make_range':
-      return t.rank === 1 ? [] : null;
-    case 'tt.splat':
-      return def.operand(0).type instanceof RankedTensorType ? null : [def.operand(0).type];
-    case 'tt.broadcast':
-      return isBlockedTensor(t) ? [(def.operand(0).type as RankedTensorType).withEncoding(enc)] : null;
-    case 'tt.expand_dims': {
-      const axis = def.getAttr('axis');
-      const src = def.operand(0).type as RankedTensorType;
-      return isBlockedTensor(t) && src.rank === 1 && axis instanceof IntegerAttr ? [src.withEncoding(slice(axis.num, enc!))] : null;
-    }
+  const constant = arith.ConstantOp.match(def);
+  if (constant) return constant.value instanceof DenseElementsAttr && constant.value.isSplat ? [] : null;
+  if (tt.MakeRangeOp.match(def)) return t.rank === 1 ? [] : null;
+  const splat = tt.SplatOp.match(def);
+  if (splat) return splat.src.type instanceof RankedTensorType ? null : [splat.src.type];
+  const broadcast = tt.BroadcastOp.match(def);
+  if (broadcast) return isBlockedTensor(t) ? [(broadcast.src.type as RankedTensorType).withEncoding(enc)] : null;
+  const expand = tt.ExpandDimsOp.match(def);
+  if (expand) {
+    const src = expand.src.type as RankedTensorType;
+    return isBlockedTensor(t) && src.rank === 1 ? [src.withEncoding(slice(expand.axis, enc!))] : null;
   }
   if (!isElementwise(def)) return null;
   return def.operandTypes().map((o) => (o as RankedTensorType).withEncoding(enc));
@@ -98,7 +100,7 @@ class Rematerializer {
   private plan(v: Value, t: Type, depth: number): boolean {
     const def = v.definingOp;
     if (!def) return false;
-    if (def.name === CONVERT) return true;
+    if (ttg.ConvertLayoutOp.match(def)) return true;
     if (depth >= MAX_DEPTH || !rematTarget(t) || ++this.planned > MAX_OPS) return false;
     const types = operandTypesFor(def, t);
     if (!types) return false;
@@ -116,19 +118,20 @@ class Rematerializer {
     const done = this.built.get(v)?.get(t);
     if (done) return done;
     const def = v.definingOp!;
-    const r = def.name === CONVERT ? this.buildThroughConvert(def, t) : this.buildOp(def, t);
+    const cvt = ttg.ConvertLayoutOp.match(def);
+    const r = cvt ? this.buildThroughConvert(cvt, t) : this.buildOp(def, t);
     if (!this.built.has(v)) this.built.set(v, new Map());
     this.built.get(v)!.set(t, r);
     return r;
   }
 
   // convert(convert(x : A) : B) : C  ->  convert(x : A) : C, or x when A == C, or x rematerialized in C
-  private buildThroughConvert(cvt: Operation, t: Type): Value {
-    const src = cvt.operand(0);
+  private buildThroughConvert(cvt: ConvertView, t: Type): Value {
+    const src = cvt.src;
     if (this.canRemat(src, t)) return this.build(src, t);
-    this.b.setInsertionPointAfter(cvt);
+    this.b.setInsertionPointAfter(cvt.op);
     this.created++;
-    return this.b.create(CONVERT, { operands: { src }, results: { result: t }, loc: cvt.loc }).result(0);
+    return ttg.ConvertLayoutOp.build(this.b, { src }, { results: { result: t }, loc: cvt.op.loc }).result;
   }
 
   // %r = op(%a, ...) : L0 ; convert %r : L0 -> L  ->  %r' = op(%a', ...) : L, with %a' = %a in the operand layout op needs
@@ -138,8 +141,9 @@ class Rematerializer {
     const op = def.clone();
     operands.forEach((o, k) => op.setOperand(k, o));
     op.result(0).type = t;
-    if (def.name === 'arith.constant') {
-      const value = def.getAttr('value') as DenseElementsAttr;
+    const constant = arith.ConstantOp.match(def);
+    if (constant) {
+      const value = constant.value as DenseElementsAttr;
       op.setAttr('value', DenseElementsAttr.get(t as RankedTensorType, [value.at(0)]));
     }
     this.b.setInsertionPointAfter(def);
@@ -156,12 +160,12 @@ class Rematerializer {
 // %c = convert %x : L -> L1 ; %y = tt.scan(%c) : L1  ->  %y' = tt.scan(%x) : L ; %y = convert %y' : L -> L1
 function hoistConvertsOverScans(fn: Operation, b: Builder): number {
   const scans: Operation[] = [];
-  fn.walk((op) => void (op.name === 'tt.scan' && scans.push(op)), 'pre');
+  fn.walk((op) => void (tt.ScanOp.is(op) && scans.push(op)), 'pre');
   let moved = 0;
   for (const scan of scans) {
-    const cvts = scan.operandValues().map((v) => v.definingOp);
-    if (!cvts.every((c) => c?.name === CONVERT)) continue;
-    const srcs = cvts.map((c) => c!.operand(0));
+    const cvts = tt.ScanOp.view(scan).srcs.map((v) => ttg.ConvertLayoutOp.match(v.definingOp));
+    if (!cvts.every((c) => c !== null)) continue;
+    const srcs = cvts.map((c) => c!.src);
     const enc = (srcs[0].type as RankedTensorType).encoding;
     if (!isLayout(enc, BLOCKED) || !srcs.every((v) => (v.type as RankedTensorType).encoding === enc)) continue;
     const copy = scan.clone();
@@ -169,10 +173,10 @@ function hoistConvertsOverScans(fn: Operation, b: Builder): number {
     copy.results.forEach((r) => (r.type = (r.type as RankedTensorType).withEncoding(enc)));
     b.setInsertionPoint(scan);
     b.insert(copy);
-    const back = copy.results.map((r, k) => b.create(CONVERT, { operands: { src: r }, results: { result: scan.result(k).type }, loc: scan.loc }).result(0));
+    const back = copy.results.map((r, k) => ttg.ConvertLayoutOp.build(b, { src: r }, { results: { result: scan.result(k).type }, loc: scan.loc }).result);
     scan.replaceAllUsesWith(back);
     scan.erase();
-    eraseDeadOps(cvts as Operation[]);
+    eraseDeadOps(cvts.map((c) => c!.op));
     moved++;
   }
   return moved;
@@ -184,26 +188,28 @@ function hoistConvertsOverScans(fn: Operation, b: Builder): number {
  */
 // %c = convert %x : A -> B ; %t = tt.trans %c : B -> B^T  ->  %t' = tt.trans %x : A -> A^T ; %t = convert %t' : A^T -> B^T
 function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
-  const transes: Operation[] = [];
-  fn.walk((op) => void (op.name === 'tt.trans' && transes.push(op)), 'pre');
+  const transes: TransView[] = [];
+  fn.walk((op) => {
+    const trans = tt.TransOp.match(op);
+    if (trans) transes.push(trans);
+  }, 'pre');
   let moved = 0;
   for (const trans of transes) {
-    const cvt = trans.operand(0).definingOp;
-    const order = trans.getAttr('order');
-    if (cvt?.name !== CONVERT || !(order instanceof DenseArrayAttr)) continue;
-    const src = cvt.operand(0);
+    const cvt = ttg.ConvertLayoutOp.match(trans.src.definingOp);
+    if (!cvt) continue;
+    const src = cvt.src;
     const enc = (src.type as RankedTensorType).encoding;
     if (!isLayout(enc, BLOCKED)) continue;
-    const copy = trans.clone();
-    copy.setOperand(0, src);
-    const resT = trans.result(0).type as RankedTensorType;
-    copy.result(0).type = resT.withEncoding(transLayout(enc as StructAttr, order.values.map(Number)));
-    b.setInsertionPoint(trans);
-    b.insert(copy);
-    const back = b.create(CONVERT, { operands: { src: copy.result(0) }, results: { result: resT }, loc: trans.loc }).result(0);
-    trans.replaceAllUsesWith([back]);
-    trans.erase();
-    eraseDeadOps([cvt]);
+    const copy = tt.TransOp.view(trans.op.clone());
+    copy.op.setOperand(0, src);
+    const resT = trans.result.type as RankedTensorType;
+    copy.result.type = resT.withEncoding(transLayout(enc as StructAttr, [...trans.order]));
+    b.setInsertionPoint(trans.op);
+    b.insert(copy.op);
+    const back = ttg.ConvertLayoutOp.build(b, { src: copy.result }, { results: { result: resT }, loc: trans.op.loc }).result;
+    trans.op.replaceAllUsesWith([back]);
+    trans.op.erase();
+    eraseDeadOps([cvt.op]);
     moved++;
   }
   return moved;
@@ -212,19 +218,22 @@ function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
 function run(fn: Operation, ctx: PassContext): void {
   ctx.bump('scans-relaid', hoistConvertsOverScans(fn, new Builder()));
   ctx.bump('transes-relaid', hoistConvertsOverTranses(fn, new Builder()));
-  const converts: Operation[] = [];
-  fn.walk((op) => void (op.name === CONVERT && converts.push(op)), 'pre');
+  const converts: ConvertView[] = [];
+  fn.walk((op) => {
+    const cvt = ttg.ConvertLayoutOp.match(op);
+    if (cvt) converts.push(cvt);
+  }, 'pre');
   const remat = new Rematerializer();
   const candidates: Operation[] = [];
   for (const cvt of converts) {
-    if (!cvt.parent) continue;
-    const src = cvt.operand(0);
-    const t = cvt.result(0).type;
+    if (!cvt.op.parent) continue;
+    const src = cvt.src;
+    const t = cvt.result.type;
     remat.resetBudget();
     if (!remat.canRemat(src, t)) continue;
-    cvt.result(0).replaceAllUsesWith(remat.build(src, t));
+    cvt.result.replaceAllUsesWith(remat.build(src, t));
     if (src.definingOp) candidates.push(src.definingOp);
-    cvt.erase();
+    cvt.op.erase();
     ctx.bump('converts-removed');
   }
   ctx.bump('ops-rematerialized', remat.created);

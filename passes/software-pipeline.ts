@@ -20,7 +20,6 @@ import { unprefetch } from './support/pipeline-unprefetch.js';
 import { rematerializeLoopPointers } from './support/loop-pointers.js';
 import { dropInvariantIterArgs } from '../dialects/scf-canonicalize.js';
 import { ValueMapping, type Operation, type Value } from '../ir/ir.js';
-import { IntegerAttr } from '../ir/attributes.js';
 import { i } from '../ir/types.js';
 import { AsyncTokenType } from '../dialects/ttg/types.js';
 import { AxisInfoAnalysis, getAxisInfo } from './analysis/axis-info.js';
@@ -31,6 +30,10 @@ import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
 import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
+import { before } from './support/insert-at.js';
+import * as scf from '../dialects/scf.js';
+import * as tt from '../dialects/tt/index.js';
+import * as ttg from '../dialects/ttg/index.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The loop after the prologue: its new init values and the buffers. */
@@ -54,19 +57,20 @@ function stageMapping(plan: LoopPlan, iv: Value, carriedVals: readonly Value[]):
 /** Clones the stage-0 slice under `m` at the insertion point; returns the carried values' next values. */
 function cloneStage(e: IntEmitter, plan: LoopPlan, m: ValueMapping): Value[] {
   for (const op of plan.slice) e.rw.insert(op.clone(m));
-  const yieldOp = plan.body.terminator!;
-  return plan.carried.map((k) => m.lookupOrDefault(yieldOp.operand(k)));
+  const yielded = scf.YieldOp.view(plan.body.terminator!).results;
+  return plan.carried.map((k) => m.lookupOrDefault(yielded[k]));
 }
 
 /** Emits the buffers and the prologue before the loop. */
 function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, contig: number[]): Prologue {
-  const { loop, loads } = plan;
-  const [lb, ub, step] = loop.operandValues();
-  e.rw.setInsertionPoint(loop);
-  e.rw.loc = loop.loc;
+  const { loads } = plan;
+  const loop = scf.ForOp.view(plan.loop);
+  const { lowerBound: lb, upperBound: ub, step } = loop;
+  before(e.rw, loop.op);
   // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
-  const bufs = loads.map((l) => e.rw.create('ttg.local_alloc', { results: { result: bufferType(l.alloc!, d) } }).result(0));
-  let carried = plan.carried.map((k) => loop.operand(3 + k));
+  const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, d) } }).result);
+  const inits = loop.initArgs;
+  let carried = plan.carried.map((k) => inits[k]);
   const tokens: Value[][] = loads.map(() => []);
   for (let j = 0; j < d; j++) {
     const iv = e.advance(lb, step, j);
@@ -83,22 +87,21 @@ function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, contig: number[]
 function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, contig: number[], pro: Prologue): Operation {
   const { loop, loads, dropped, body } = plan;
   const { rw } = e;
-  const oldYield = body.terminator!;
+  const forOp = scf.ForOp.view(loop);
+  const oldYield = scf.YieldOp.view(body.terminator!);
   const nInit = loop.numResults;
   const kept = [...Array(nInit).keys()].filter((k) => !dropped.has(k));
+  const oldInits = forOp.initArgs;
   const inits = [
-    ...kept.map((k) => loop.operand(3 + k)),
+    ...kept.map((k) => oldInits[k]),
     ...pro.ahead,
     e.constant(d - 1, i(32)),
     e.constant(-1, i(32)),
     ...pro.tokens.flat(),
   ];
   rw.setInsertionPoint(loop);
-  const next = rw.create('scf.for', {
-    operands: { lowerBound: loop.operand(0), upperBound: loop.operand(1), step: loop.operand(2), initArgs: inits },
-    results: { results: inits.map((v) => v.type) },
-    regions: 1,
-  });
+  const { lowerBound, upperBound, step } = forOp;
+  const next = scf.ForOp.build(rw, { lowerBound, upperBound, step, initArgs: inits }, { results: { results: inits.map((v) => v.type) }, regions: 1 }).op;
   if (loop.attributes) next.attributes = { ...loop.attributes };
   e.hoistBefore = next;
   rw.inlineRegion(loop.regions[0], next.regions[0]);
@@ -111,28 +114,26 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, contig: number[], pr
   rw.setInsertionPointToStart(body);
   const readIdx = e.nextSlot(readArg, d);
   const writeIdx = e.nextSlot(writeArg, d);
-  const wait = rw.create('ttg.async_wait', {
-    operands: { asyncToken: tokArgs.map((ts) => ts[0]) },
-    attrs: { num: IntegerAttr.get((d - 1) * loads.length, i(32)) },
-  }).result(0);
+  const wait = ttg.AsyncWaitOp.build(rw, { asyncToken: tokArgs.map((ts) => ts[0]), num: (d - 1) * loads.length }).retToken;
   loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, wait));
 
   // End of the body: the copies of iteration i+D into the write slot.
-  rw.setInsertionPoint(oldYield);
-  const ivAhead = e.advance(body.args[0], loop.operand(2), d);
+  rw.setInsertionPoint(oldYield.op);
+  const ivAhead = e.advance(body.args[0], step, d);
   const m = stageMapping(plan, ivAhead, aheadArgs);
   const aheadNext = cloneStage(e, plan, m);
-  const pred = e.cmp('slt', ivAhead, loop.operand(1));
+  const pred = e.cmp('slt', ivAhead, upperBound);
   const newToks = loads.map((l, n) => issueCopy(e, l, m, pro.bufs[n], writeIdx, pred, contig[n]));
+  const oldYields = oldYield.results;
   const yields = [
-    ...kept.map((k) => oldYield.operand(k)),
+    ...kept.map((k) => oldYields[k]),
     ...aheadNext,
     writeIdx,
     readIdx,
     ...tokArgs.flatMap((ts, n) => [...ts.slice(1), newToks[n]]),
   ];
-  rw.create('scf.yield', { operands: { results: yields } });
-  rw.eraseOp(oldYield);
+  scf.YieldOp.build(rw, { results: yields });
+  rw.eraseOp(oldYield.op);
   for (const l of loads) rw.eraseOp(l.load);
   for (const op of [...plan.dead].reverse()) rw.eraseOp(op);
   for (const k of [...dropped].sort((a, b) => b - a)) body.eraseArgument(k + 1);
@@ -152,8 +153,9 @@ function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, w
   rw.setInsertionPoint(alloc);
   const view = slot(rw, buf, idx);
   for (const u of alloc.result(0).users()) {
-    if (u.name !== 'ttg.local_load') continue;
-    rw.replaceOpWithNewOp(u, 'ttg.local_load', { operands: { src: view, token: wait }, results: { result: u.result(0).type } });
+    const load = ttg.LocalLoadOp.match(u);
+    if (!load) continue;
+    rw.replaceOp(u, [ttg.LocalLoadOp.build(before(rw, u), { src: view, token: wait }, { results: { result: load.result.type } }).result]);
   }
   rw.replaceAllUsesWith(alloc.result(0), view);
   rw.eraseOp(alloc);
@@ -170,8 +172,8 @@ function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: Ax
   const next = emitLoop(e, plan, d, contig, pro);
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
-  e.rw.create('ttg.async_wait', { attrs: { num: IntegerAttr.get(0, i(32)) } });
-  for (const b of pro.bufs) e.rw.create('ttg.local_dealloc', { operands: { src: b } });
+  ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
+  for (const b of pro.bufs) ttg.LocalDeallocOp.build(e.rw, { src: b });
   ctx.bump('loops-pipelined');
   ctx.bump('loads-pipelined', plan.loads.length);
 }
@@ -190,13 +192,13 @@ function rootOf(op: Operation): Operation {
 }
 
 /** Whether `loop`'s body (not nested loops) holds a tt.dot. */
-const hasDot = (loop: Operation): boolean => loop.region(0).blocks[0].ops.some((op) => op.name === 'tt.dot');
+const hasDot = (loop: Operation): boolean => scf.ForOp.view(loop).region.blocks[0].ops.some((op) => tt.DotOp.is(op));
 
 function run(fn: Operation, ctx: PassContext): void {
   const stages = Number(ctx.options['num-stages']);
   if (!(stages >= 2)) return ctx.preserve();
   const loops: Operation[] = [];
-  fn.walk((op) => void (op.name === 'scf.for' && loops.push(op)), 'post');
+  fn.walk((op) => void (scf.ForOp.is(op) && loops.push(op)), 'post');
   let axis: AxisInfoAnalysis | null = null;
   // Inner loops first; each loop is planned on the IR as its inner loops left it.
   for (let loop of loops) {

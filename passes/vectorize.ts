@@ -23,6 +23,7 @@ import { layoutOrder, toLinearLayout } from '../dialects/ttg/layout-lib.js';
 import { dimName } from '../dialects/ttg/layout-linear.js';
 import { getAxisInfo, type AxisInfoAnalysis } from './analysis/axis-info.js';
 import { maskOf, pointeeBits, tensorPtrOf } from './support/coalesce-access.js';
+import * as tt from '../dialects/tt/index.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The discardable attribute `vectorize` sets: elements per vector memory instruction of one thread (i32). */
@@ -56,9 +57,10 @@ type StructAttrLike = Parameters<typeof toLinearLayout>[0];
 
 /** The most elements an atomic's lowering packs into one instruction (Infinity for loads and stores). */
 function atomicCap(op: Operation, bits: number): number {
-  if (op.name === 'tt.atomic_cas') return 1;
-  if (op.name !== 'tt.atomic_rmw') return Infinity;
-  const p = elementTypeOf(op.operand(0).type);
+  if (tt.AtomicCasOp.match(op)) return 1;
+  const rmw = tt.AtomicRmwOp.match(op);
+  if (!rmw) return Infinity;
+  const p = elementTypeOf(rmw.ptr.type);
   const e = p instanceof PointerType ? elementTypeOf(p.pointee) : p;
   return e instanceof FloatType && bits === 16 ? 2 : 1;
 }

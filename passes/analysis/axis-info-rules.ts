@@ -10,14 +10,18 @@ import { bitWidth, elementTypeOf, IndexType, IntegerType, RankedTensorType, shap
 import { PointerType } from '../../dialects/tt/types.js';
 import { AxisInfo, divisibilityAt, divisibilityOfEither, gcd, highestPowOf2Divisor, isPowerOf2, multiplyDivisor } from './axis-info-lattice.js';
 import { constantRule } from './axis-info-constants.js';
+import * as arith from '../../dialects/arith.js';
+import * as builtin from '../../dialects/builtin.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
 
 /** A transfer function: operand facts (all known) to result facts, or null when nothing is known. */
 export type AxisRule = (op: Operation, ins: readonly AxisInfo[]) => AxisInfo | null;
 
 /** Ops whose result has the facts of their first operand (casts, layout conversions). */
 const CASTS = [
-  'arith.extsi', 'arith.extui', 'arith.trunci', 'arith.index_cast', 'arith.index_castui',
-  'tt.bitcast', 'ttg.convert_layout', 'builtin.unrealized_conversion_cast',
+  arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.IndexCastOp, arith.IndexCastUIOp,
+  tt.BitcastOp, ttg.ConvertLayoutOp, builtin.UnrealizedConversionCastOp,
 ];
 
 /** The constant `v` normalized to the integer width of `t`'s elements (64-bit for pointers). */
@@ -95,7 +99,7 @@ function unsignedIn(v: bigint, t: Type): bigint {
 /** addi / subi / addptr: runs survive adding a constant; divisibility is the gcd (addptr scales the offset by the element size). */
 function addSub(kind: 'add' | 'sub' | 'ptr'): AxisRule {
   return (op, ins) => {
-    const scale = kind === 'ptr' ? pointeeBytes(op.operand(0).type) : 1;
+    const scale = kind === 'ptr' ? pointeeBytes(tt.AddptrOp.view(op).ptr.type) : 1;
     return binary({
       contiguity: (l, r, d) =>
         kind === 'sub' ? gcd(l.contiguity[d], r.constancy[d]) : Math.max(gcd(l.constancy[d], r.contiguity[d]), gcd(l.contiguity[d], r.constancy[d])),
@@ -232,12 +236,9 @@ function eitherOf(l: AxisInfo, r: AxisInfo, cond: AxisInfo | null): AxisInfo {
 /** arith.select: a known condition picks a side; an i1 condition picks a whole side; a mask mixes them in blocks of its constancy. */
 const select: AxisRule = (op, [c, l, r]) => {
   if (c.constantValue !== null) return c.constantValue === 0n ? r : l;
-  const scalarCond = !(op.operand(0).type instanceof RankedTensorType);
+  const scalarCond = !(arith.SelectOp.view(op).condition.type instanceof RankedTensorType);
   return eitherOf(l, r, scalarCond ? null : c);
 };
-
-/** The predicate name of an arith.cmpi (`slt`, ...). */
-const PREDICATES = ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge'];
 
 /** Evaluates a cmpi predicate on two constants of type `t`. */
 function compare(pred: string, a: bigint, b: bigint, t: Type): boolean {
@@ -251,9 +252,9 @@ function compare(pred: string, a: bigint, b: bigint, t: Type): boolean {
 
 /** arith.cmpi: blocks where both sides are constant compare constant; a constant against an aligned run too. */
 const cmp: AxisRule = (op, [l, r]) => {
-  const a = op.getAttr('predicate');
-  const pred = a instanceof IntegerAttr ? PREDICATES[a.num] : undefined;
-  const t = op.operand(0).type;
+  const cmpi = arith.CmpIOp.view(op);
+  const pred: string | undefined = cmpi.predicate;
+  const t = cmpi.lhs.type;
   const shape = shapeOf(t);
   const cv = pred && l.constantValue !== null && r.constantValue !== null ? (compare(pred, l.constantValue, r.constantValue, t) ? 1n : 0n) : null;
   const constancy: number[] = [];
@@ -305,8 +306,9 @@ const expandDims: AxisRule = (op, [x]) => {
 
 /** tt.broadcast: size-1 dimensions become constant along their new size. */
 const broadcast: AxisRule = (op, [x]) => {
-  const from = shapeOf(op.operand(0).type);
-  const to = shapeOf(op.result(0).type);
+  const bcast = tt.BroadcastOp.view(op);
+  const from = shapeOf(bcast.src.type);
+  const to = shapeOf(bcast.result.type);
   if (from.length !== to.length || x.rank !== to.length) return null;
   return new AxisInfo(
     to.map((_, d) => (from[d] === 1 ? 1 : x.contiguity[d])),
@@ -330,8 +332,9 @@ const sMin = (a: bigint, b: bigint) => (a < b ? a : b);
 /** Casts keep their operand's facts; a constant is converted (zero-extended by extui / index_castui). */
 const castRule: AxisRule = (op, [x]) => {
   if (x.constantValue === null) return x;
-  const zext = op.name === 'arith.extui' || op.name === 'arith.index_castui';
-  const v = zext ? unsignedIn(x.constantValue, op.operand(0).type) : x.constantValue;
+  const zext = arith.ExtUIOp.is(op) || arith.IndexCastUIOp.is(op);
+  // Every cast's source is its first (only) operand.
+  const v = zext ? unsignedIn(x.constantValue, op.operands[0].value.type) : x.constantValue;
   return withConstant(x, normalizeTo(v, op.result(0).type));
 };
 
@@ -343,32 +346,32 @@ function withConstant(x: AxisInfo, cv: bigint): AxisInfo {
 
 /** The transfer function of every op with a rule, by op name. */
 export const AXIS_RULES: ReadonlyMap<string, AxisRule> = new Map<string, AxisRule>([
-  ...CASTS.map((n): [string, AxisRule] => [n, castRule]),
-  ['arith.constant', constantRule],
-  ['tt.make_range', makeRange],
-  ['arith.addi', addSub('add')],
-  ['arith.subi', addSub('sub')],
-  ['tt.addptr', addSub('ptr')],
-  ['arith.muli', mul],
-  ['arith.divsi', div(false)],
-  ['arith.divui', div(true)],
-  ['arith.remsi', rem(false)],
-  ['arith.remui', rem(true)],
-  ['arith.andi', logical((a, b) => a & b)],
-  ['arith.ori', logical((a, b) => a | b)],
-  ['arith.xori', logical((a, b) => a ^ b)],
-  ['arith.shli', shl],
-  ['arith.shrui', shr(true)],
-  ['arith.shrsi', shr(false)],
-  ['arith.maxsi', maxMin(sMax)],
-  ['arith.minsi', maxMin(sMin)],
-  ['arith.maxui', maxMin((a, b, t) => (unsignedIn(a, t) > unsignedIn(b, t) ? a : b))],
-  ['arith.minui', maxMin((a, b, t) => (unsignedIn(a, t) < unsignedIn(b, t) ? a : b))],
-  ['arith.cmpi', cmp],
-  ['arith.select', select],
-  ['tt.splat', splat],
-  ['tt.expand_dims', expandDims],
-  ['tt.broadcast', broadcast],
-  ['tt.load', load],
+  ...CASTS.map((d): [string, AxisRule] => [d.name, castRule]),
+  [arith.ConstantOp.name, constantRule],
+  [tt.MakeRangeOp.name, makeRange],
+  [arith.AddIOp.name, addSub('add')],
+  [arith.SubIOp.name, addSub('sub')],
+  [tt.AddptrOp.name, addSub('ptr')],
+  [arith.MulIOp.name, mul],
+  [arith.DivSIOp.name, div(false)],
+  [arith.DivUIOp.name, div(true)],
+  [arith.RemSIOp.name, rem(false)],
+  [arith.RemUIOp.name, rem(true)],
+  [arith.AndIOp.name, logical((a, b) => a & b)],
+  [arith.OrIOp.name, logical((a, b) => a | b)],
+  [arith.XOrIOp.name, logical((a, b) => a ^ b)],
+  [arith.ShLIOp.name, shl],
+  [arith.ShRUIOp.name, shr(true)],
+  [arith.ShRSIOp.name, shr(false)],
+  [arith.MaxSIOp.name, maxMin(sMax)],
+  [arith.MinSIOp.name, maxMin(sMin)],
+  [arith.MaxUIOp.name, maxMin((a, b, t) => (unsignedIn(a, t) > unsignedIn(b, t) ? a : b))],
+  [arith.MinUIOp.name, maxMin((a, b, t) => (unsignedIn(a, t) < unsignedIn(b, t) ? a : b))],
+  [arith.CmpIOp.name, cmp],
+  [arith.SelectOp.name, select],
+  [tt.SplatOp.name, splat],
+  [tt.ExpandDimsOp.name, expandDims],
+  [tt.BroadcastOp.name, broadcast],
+  [tt.LoadOp.name, load],
 ]);
 

@@ -26,6 +26,10 @@ import type { AnalysisCache } from '../pass.js';
 import { AxisInfo, gcd, join, withHints } from './axis-info-lattice.js';
 import { AXIS_RULES, pointeeBytes } from './axis-info-rules.js';
 import { FunctionLike } from '../../ir/traits.js';
+import type { View } from '../../ir/op-def.js';
+import * as func from '../../dialects/func.js';
+import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
 
 export { AxisInfo } from './axis-info-lattice.js';
 
@@ -35,9 +39,9 @@ export const AXIS_INFO = 'axis-info';
 /** Sweeps after which the solver gives up (every value then reads as pessimistic). */
 const MAX_SWEEPS = 1000;
 
-const CALLS = new Set(['tt.call', 'func.call']);
-/** Region ops whose results are the join of what their regions' `scf.yield`s yield. */
-const YIELDING = new Set(['scf.if', 'scf.execute_region', 'scf.index_switch']);
+const CALLS: ReadonlySet<string> = new Set([tt.CallOp.name, func.CallOp.name]);
+/** Region ops whose results are the join of what their regions' `scf.yield`s yield (scf.index_switch has no definition yet). */
+const YIELDING: ReadonlySet<string> = new Set([scf.IfOp.name, scf.ExecuteRegionOp.name, 'scf.index_switch']);
 const HINTS = ['contiguity', 'divisibility', 'constancy'] as const;
 
 /** Number of axis-info dimensions of a value of type `t` (1 for scalars; a pointer to a tensor has the tensor's rank). */
@@ -192,7 +196,8 @@ export class AxisInfoAnalysis {
     const hints = Object.fromEntries(HINTS.map((h) => [h, hintVector(attrs.get(`tt.${h}`))]));
     if (!calls?.length) return withHints(AxisInfo.pessimistic(rankOf(arg.type)), hints);
     let info: AxisInfo | undefined;
-    for (const c of calls) if (k < c.numOperands) info = join(info, this.state(c.operand(k)));
+    // Argument k of the callee is operand k of a call (tt.call and func.call pass all their operands).
+    for (const c of calls) if (k < c.numOperands) info = join(info, this.state(c.operands[k].value));
     if (!info) return undefined;
     const meet = (v: readonly number[], h: number[] | undefined) => (h && h.length === v.length ? v.map((x, d) => gcd(x, h[d])) : v);
     return new AxisInfo(meet(info.contiguity, hints.contiguity), meet(info.divisibility, hints.divisibility), meet(info.constancy, hints.constancy), info.constantValue);
@@ -211,8 +216,9 @@ export class AxisInfoAnalysis {
   private visitOp(op: Operation): void {
     // Nested functions are visited on their own.
     if (op.hasTrait(FunctionLike)) return this.setResultsPessimistic(op);
-    if (op.name === 'scf.for') return this.visitFor(op);
-    if (op.name === 'scf.while') return this.visitWhile(op);
+    const forOp = scf.ForOp.match(op);
+    if (forOp) return this.visitFor(forOp);
+    if (scf.WhileOp.match(op)) return this.visitWhile(op);
     if (YIELDING.has(op.name)) return this.visitYielding(op);
     if (op.regions.length) {
       this.visitRegionsPessimistically(op);
@@ -248,22 +254,22 @@ export class AxisInfoAnalysis {
     this.update(res, this.hinted(op, info));
   }
 
-  /** The operands of the terminator of `region`'s entry block named `name`, if it is one. */
-  private terminatorOperands(op: Operation, region: number, name: string): Value[] | undefined {
-    const t = op.regions[region]?.entry?.terminator;
-    return t && t.name === name ? t.operandValues() : undefined;
+  /** What the `scf.yield` ending `region`'s entry block yields, if it ends in one. */
+  private yielded(op: Operation, region: number): Value[] | undefined {
+    return scf.YieldOp.match(op.regions[region]?.entry?.terminator)?.results;
   }
 
   /** scf.for: the induction variable is divisible by gcd(lb, step); iter args and results join init and yield. */
-  private visitFor(op: Operation): void {
+  private visitFor(forOp: View<typeof scf.ForOp.decl>): void {
+    const op = forOp.op;
     const body = op.regions[0]?.entry;
     if (!body) return this.setResultsPessimistic(op);
-    const lb = this.state(op.operand(0));
-    const step = this.state(op.operand(2));
+    const lb = this.state(forOp.lowerBound);
+    const step = this.state(forOp.step);
     const iv = body.args[0];
     if (iv && lb && step) this.update(iv, new AxisInfo([1], [gcd(lb.divisibility[0], step.divisibility[0])], [1]));
-    const inits = op.operandValues().slice(3);
-    const yields = this.terminatorOperands(op, 0, 'scf.yield') ?? [];
+    const inits = forOp.initArgs;
+    const yields = this.yielded(op, 0) ?? [];
     inits.forEach((init, k) => {
       const carried = join(this.state(init), yields[k] && this.state(yields[k]));
       if (body.args[k + 1]) this.update(body.args[k + 1], carried);
@@ -277,12 +283,12 @@ export class AxisInfoAnalysis {
     const before = op.regions[0]?.entry;
     const after = op.regions[1]?.entry;
     if (!before || !after) return this.setResultsPessimistic(op);
-    const yields = this.terminatorOperands(op, 1, 'scf.yield') ?? [];
+    const yields = this.yielded(op, 1) ?? [];
     op.operandValues().forEach((init, k) => {
       if (before.args[k]) this.update(before.args[k], join(this.state(init), yields[k] && this.state(yields[k])));
     });
     for (const b of op.regions[0].blocks) this.visitBlock(b, b !== before);
-    const forwarded = (this.terminatorOperands(op, 0, 'scf.condition') ?? []).slice(1);
+    const forwarded = scf.ConditionOp.match(before.terminator)?.args ?? [];
     forwarded.forEach((v, k) => {
       const s = this.state(v);
       if (after.args[k]) this.update(after.args[k], s);
@@ -298,7 +304,7 @@ export class AxisInfoAnalysis {
       let info: AxisInfo | undefined;
       let complete = true;
       for (let r = 0; r < op.regions.length; r++) {
-        const ys = this.terminatorOperands(op, r, 'scf.yield');
+        const ys = this.yielded(op, r);
         const s = ys?.[k] && this.state(ys[k]);
         if (!s) complete = false;
         info = join(info, s);

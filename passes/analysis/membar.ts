@@ -21,6 +21,11 @@ import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
 import { conversionScratchBytes, cvtNeedsSharedMemory } from '../../dialects/ttg/layout-scratch.js';
 import { SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
+import type { View } from '../../ir/op-def.js';
+import * as arith from '../../dialects/arith.js';
+import * as ttg from '../../dialects/ttg/index.js';
+
+type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
 
 /** One shared-memory access: buffer id (-1 unknown), byte range in the buffer, absolute range if allocated. */
 export interface Access {
@@ -37,8 +42,12 @@ export interface OpEffects {
   scratch: Access | null;
 }
 
-/** Ops that only create a new view of their first operand's memory. */
-const VIEWS = new Set(['ttg.memdesc_index', 'ttg.memdesc_subslice', 'ttg.memdesc_trans', 'ttg.memdesc_reshape', 'ttg.memdesc_reinterpret']);
+/** The memdesc that `op` makes a new view of (memdesc_index, _subslice, _trans, _reshape, _reinterpret), else undefined. */
+function viewSource(op: Operation): Value | undefined {
+  const view =
+    ttg.MemdescIndexOp.match(op) ?? ttg.MemdescSubsliceOp.match(op) ?? ttg.MemdescTransOp.match(op) ?? ttg.MemdescReshapeOp.match(op) ?? ttg.MemdescReinterpretOp.match(op);
+  return view?.src;
+}
 
 const UNKNOWN: Access = { buffer: -1, lo: 0, hi: Infinity, abs: null };
 
@@ -61,8 +70,8 @@ function intAttr(op: Operation, name: string): number | null {
 
 /** The constant integer `v` holds (an `arith.constant`), if any. */
 function constInt(v: Value): number | null {
-  const d = v.definingOp;
-  return d?.name === 'arith.constant' ? intAttr(d, 'value') : null;
+  const value = arith.ConstantOp.match(v.definingOp)?.value;
+  return value instanceof IntegerAttr ? Number(value.value) : null;
 }
 
 /** Whether memdesc type `t` lives in shared memory (not tensor memory). */
@@ -87,10 +96,12 @@ export function accessOf(v: Value, ids: BufferIds): Access {
   if (!(t instanceof MemDescType)) return UNKNOWN;
   const d = v.definingOp;
   if (!d) return UNKNOWN;
-  if (d.name === 'ttg.local_alloc') return rooted(d, 0, memdescBytes(t), ids);
-  if (!VIEWS.has(d.name)) return UNKNOWN;
-  const parent = accessOf(d.operand(0), ids);
-  const idx = d.name === 'ttg.memdesc_index' ? constInt(d.operand(1)) : null;
+  if (ttg.LocalAllocOp.match(d)) return rooted(d, 0, memdescBytes(t), ids);
+  const src = viewSource(d);
+  if (!src) return UNKNOWN;
+  const parent = accessOf(src, ids);
+  const index = ttg.MemdescIndexOp.match(d)?.index;
+  const idx = index ? constInt(index) : null;
   if (idx === null || parent.buffer < 0) return parent;
   const slot = memdescBytes(t);
   return rooted(d, 0, 0, ids, parent, parent.lo + idx * slot, parent.lo + (idx + 1) * slot);
@@ -114,9 +125,9 @@ export function mayOverlap(a: Access, b: Access): boolean {
 }
 
 /** Whether a `ttg.convert_layout` goes through shared memory (conservatively yes when unsure). */
-function cvtUsesScratch(op: Operation): boolean {
-  const s = op.operand(0).type;
-  const r = op.result(0).type;
+function cvtUsesScratch(cvt: ConvertView): boolean {
+  const s = cvt.src.type;
+  const r = cvt.result.type;
   if (!(s instanceof RankedTensorType) || !(r instanceof RankedTensorType) || !s.encoding || !r.encoding) return false;
   try {
     return cvtNeedsSharedMemory(s.encoding, r.encoding, s.shape);
@@ -129,9 +140,10 @@ function cvtUsesScratch(op: Operation): boolean {
 function scratchBytes(op: Operation): number {
   const size = intAttr(op, 'allocation.size');
   if (size !== null) return size;
-  if (op.name !== 'ttg.convert_layout') return Infinity;
-  const s = op.operand(0).type as RankedTensorType;
-  const enc = (op.result(0).type as RankedTensorType).encoding as Attribute;
+  const cvt = ttg.ConvertLayoutOp.match(op);
+  if (!cvt) return Infinity;
+  const s = cvt.src.type as RankedTensorType;
+  const enc = (cvt.result.type as RankedTensorType).encoding as Attribute;
   try {
     return conversionScratchBytes(s.encoding as Attribute, enc, s.shape, elementBytes(s.elementType)) || Infinity;
   } catch {
@@ -141,9 +153,10 @@ function scratchBytes(op: Operation): number {
 
 /** The scratch access of `op`, or null if it uses no shared scratch. */
 function scratchOf(op: Operation, ids: BufferIds): Access | null {
-  if (op.name === 'ttg.local_alloc') return null;
+  if (ttg.LocalAllocOp.match(op)) return null;
   const hasOffset = intAttr(op, 'allocation.offset') !== null;
-  if (!hasOffset && !(op.name === 'ttg.convert_layout' && cvtUsesScratch(op))) return null;
+  const cvt = ttg.ConvertLayoutOp.match(op);
+  if (!hasOffset && !(cvt && cvtUsesScratch(cvt))) return null;
   return rooted(op, 0, scratchBytes(op), ids);
 }
 
@@ -151,20 +164,14 @@ function scratchOf(op: Operation, ids: BufferIds): Access | null {
 export function effectsOf(op: Operation, ids: BufferIds): OpEffects {
   const fx: OpEffects = { reads: [], writes: [], scratch: scratchOf(op, ids) };
   const shared = (v: Value): boolean => isShared(v.type);
-  switch (op.name) {
-    case 'ttg.local_alloc':
-      if (op.numOperands > 0) fx.writes.push(accessOf(op.result(0), ids));
-      break;
-    case 'ttg.local_load':
-      if (shared(op.operand(0))) fx.reads.push(accessOf(op.operand(0), ids));
-      break;
-    case 'ttg.local_store':
-      if (shared(op.operand(1))) fx.writes.push(accessOf(op.operand(1), ids));
-      break;
-    case 'ttg.async_copy_global_to_local':
-      if (shared(op.operand(1))) fx.writes.push(accessOf(op.operand(1), ids));
-      break;
-  }
+  const alloc = ttg.LocalAllocOp.match(op);
+  if (alloc?.src) fx.writes.push(accessOf(alloc.result, ids));
+  const load = ttg.LocalLoadOp.match(op);
+  if (load && shared(load.src)) fx.reads.push(accessOf(load.src, ids));
+  const store = ttg.LocalStoreOp.match(op);
+  if (store && shared(store.dst)) fx.writes.push(accessOf(store.dst, ids));
+  const copy = ttg.AsyncCopyGlobalToLocalOp.match(op);
+  if (copy && shared(copy.result)) fx.writes.push(accessOf(copy.result, ids));
   return fx;
 }
 

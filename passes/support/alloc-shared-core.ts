@@ -21,6 +21,8 @@ import { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { ProgramOrder, intersects, type Interval } from '../analysis/liveness.js';
 import { elementBytes, scratchBytes } from './alloc-shared-scratch.js';
 import { FunctionLike } from '../../ir/traits.js';
+import * as scf from '../../dialects/scf.js';
+import * as ttg from '../../dialects/ttg/index.js';
 
 /** Alignment of scratch buffers (Triton's `scratchAlignment`). */
 export const SCRATCH_ALIGNMENT = 128;
@@ -45,8 +47,9 @@ export interface FunctionAllocation {
 
 /** Whether `op` is a local_alloc of shared memory (Triton's `isSharedMemoryAlloc`). */
 export function isSharedAlloc(op: Operation): boolean {
-  if (op.name !== 'ttg.local_alloc') return false;
-  const t = op.result(0).type;
+  const alloc = ttg.LocalAllocOp.match(op);
+  if (!alloc) return false;
+  const t = alloc.result.type;
   return t instanceof MemDescType && t.memorySpace instanceof SharedMemorySpaceAttr;
 }
 
@@ -74,13 +77,14 @@ export function aliasesOf(root: Value): Value[] {
     for (const use of v.uses()) {
       const user = use.owner;
       if (user.name.startsWith('ttg.memdesc_')) user.results.forEach(add);
-      else if (user.name === 'scf.for' && use.index >= 3) {
+      else if (scf.ForOp.is(user) && use.index >= 3) {
+        // init operand k = index - 3 (after lowerBound, upperBound, step): result k and iter arg k
         add(user.results[use.index - 3]);
         add(user.regions[0].entry?.args[use.index - 2]);
-      } else if (user.name === 'scf.yield' && user.parentOp) {
+      } else if (scf.YieldOp.is(user) && user.parentOp) {
         const parent = user.parentOp;
         add(parent.results[use.index]);
-        if (parent.name === 'scf.for') add(parent.regions[0].entry?.args[use.index + 1]);
+        if (scf.ForOp.is(parent)) add(parent.regions[0].entry?.args[use.index + 1]);
       }
     }
   }

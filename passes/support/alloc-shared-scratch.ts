@@ -23,6 +23,8 @@ import { PointerType } from '../../dialects/tt/types.js';
 import { conversionScratchBytes } from '../../dialects/ttg/layout-scratch.js';
 import { toLinearLayout } from '../../dialects/ttg/layout-lib.js';
 import { dimName, standardDims } from '../../dialects/ttg/layout-linear.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
 
 /** Bytes one element of `t` takes in shared memory (sub-byte types round up to 1, pointers 8). */
 export function elementBytes(t: Type): number {
@@ -67,7 +69,7 @@ function reduceLikeScratch(op: Operation): number {
   const bytes = srcs.reduce((s, t) => s + elementBytes(t.elementType), 0);
   const offAxis = srcs[0].shape.reduce((p, d, k) => (k === axis ? p : p * d), 1);
   // reduce: the shape with axis := W; scan: one partial per axis warp, non-axis position and chunk.
-  const chunks = op.name === 'tt.scan' ? scanChunks(srcs[0], axis) : 1;
+  const chunks = tt.ScanOp.is(op) ? scanChunks(srcs[0], axis) : 1;
   return chunks * w * offAxis * bytes;
 }
 
@@ -87,20 +89,21 @@ export function sameThreadsHoldSameElements(a: RankedTensorType, b: RankedTensor
 /** Bytes of scratch shared memory `op` needs while it runs (0: none). */
 export function scratchBytes(op: Operation): number {
   switch (op.name) {
-    case 'ttg.convert_layout': {
-      const [src, dst] = [op.operand(0).type, op.result(0).type];
+    case ttg.ConvertLayoutOp.name: {
+      const cvt = ttg.ConvertLayoutOp.view(op);
+      const [src, dst] = [cvt.src.type, cvt.result.type];
       if (!(src instanceof RankedTensorType) || !(dst instanceof RankedTensorType) || !src.encoding || !dst.encoding) return 0;
       const bytes = conversionScratchBytes(src.encoding, dst.encoding, src.shape, elementBytes(src.elementType));
       if (bytes || sameThreadsHoldSameElements(src, dst)) return bytes;
       // Triton moves these within a warp with shuffles; the nvptx target stages them in shared memory.
       return src.shape.reduce((a, b) => a * b, 1) * elementBytes(src.elementType);
     }
-    case 'tt.reduce':
+    case tt.ReduceOp.name:
       return reduceLikeScratch(op);
-    case 'tt.scan':
+    case tt.ScanOp.name:
       return reduceLikeScratch(op);
-    case 'tt.atomic_rmw':
-    case 'tt.atomic_cas': {
+    case tt.AtomicRmwOp.name:
+    case tt.AtomicCasOp.name: {
       const r = op.result(0);
       if (!r.hasUses || r.type instanceof RankedTensorType) return 0;
       return elementBytes(r.type);

@@ -10,15 +10,21 @@ import { isTtgLayout } from '../../dialects/ttg/layout-attrs.js';
 import type { GpuConfig } from './convert-to-gpu-layouts.js';
 import { FunctionLike } from '../../ir/traits.js';
 import { targetOf } from '../../dialects/ttg/target.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as builtin from '../../dialects/builtin.js';
 
-/** The global memory access ops (Triton's getMemAccessPtr set, less the async copies). */
-export const ACCESS_OPS: ReadonlySet<string> = new Set(['tt.load', 'tt.store', 'tt.atomic_rmw', 'tt.atomic_cas']);
+/**
+ * The typed view of a global memory access (Triton's getMemAccessPtr set, less the async copies:
+ * `tt.load`, `tt.store`, `tt.atomic_rmw`, `tt.atomic_cas`), else null.
+ */
+export function accessOf(op: Operation) {
+  return tt.LoadOp.match(op) ?? tt.StoreOp.match(op) ?? tt.AtomicRmwOp.match(op) ?? tt.AtomicCasOp.match(op);
+}
 
 /** The pointer operand of an access through a tensor of pointers (`tensor<Nx!tt.ptr<T>>`), else undefined. */
 export function tensorPtrOf(op: Operation): Value | undefined {
-  if (!ACCESS_OPS.has(op.name) || !op.numOperands) return undefined;
-  const ptr = op.operand(0);
-  const t = ptr.type;
+  const ptr = accessOf(op)?.ptr;
+  const t = ptr?.type;
   return t instanceof RankedTensorType && t.elementType instanceof PointerType ? ptr : undefined;
 }
 
@@ -66,7 +72,7 @@ export class SliceComponents {
         if (def && !def.hasTrait(FunctionLike)) this.union(op, def);
       }
       const outer = op.parentOp;
-      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && outer.name !== 'builtin.module') this.union(op, outer);
+      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && !builtin.ModuleOp.is(outer)) this.union(op, outer);
     }, 'pre');
   }
 
@@ -91,6 +97,5 @@ export class SliceComponents {
 
 /** The mask operand of an access (tt.load / tt.store / tt.atomic_rmw), if it has one. */
 export function maskOf(op: Operation): Value | undefined {
-  const index = op.name === 'tt.load' ? 1 : op.name === 'tt.store' || op.name === 'tt.atomic_rmw' ? 2 : -1;
-  return index > 0 && index < op.numOperands ? op.operand(index) : undefined;
+  return (tt.LoadOp.match(op) ?? tt.StoreOp.match(op) ?? tt.AtomicRmwOp.match(op))?.mask;
 }

@@ -15,55 +15,60 @@ import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { i, RankedTensorType } from '../../ir/types.js';
 import { Pure } from '../../ir/traits.js';
+import type { View } from '../../ir/op-def.js';
+import * as arith from '../../dialects/arith.js';
+import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
 
 /** The scalar a uniform tensor `v` splats (`tt.splat %s`), or null. */
 function splatSource(v: Value): Value | null {
-  const def = v.definingOp;
-  return def?.name === 'tt.splat' ? def.operand(0) : null;
+  return tt.SplatOp.match(v.definingOp)?.src ?? null;
 }
 
 /** Moves the pure op defining `v` (in `loop`'s body, operands defined outside it) before `loop`; false if it cannot. */
-function hoistInvariant(v: Value, loop: Operation): boolean {
+function hoistInvariant(v: Value, loop: View<typeof scf.ForOp.decl>): boolean {
   const def = v.definingOp;
   if (!def || !def.hasTrait(Pure) || def.regions.length) return false;
-  if (def.operands.some((o) => loop.region(0).isAncestorOfValue(o.value))) return false;
-  def.moveBefore(loop);
+  if (def.operands.some((o) => loop.region.isAncestorOfValue(o.value))) return false;
+  def.moveBefore(loop.op);
   return true;
 }
 
 /** Rewrites the qualifying pointer arguments of `loop` that `wanted` accepts; returns how many. */
-export function rematerializeLoopPointers(loop: Operation, rw: Rewriter, wanted: (ptr: Value) => boolean = () => true): number {
-  if (splatInt(constantOf(loop.operand(0))) !== 0n || splatInt(constantOf(loop.operand(2))) !== 1n) return 0;
-  const body = loop.region(0).blocks[0];
-  const yieldOp = body.terminator!;
+export function rematerializeLoopPointers(forOp: Operation, rw: Rewriter, wanted: (ptr: Value) => boolean = () => true): number {
+  const loop = scf.ForOp.view(forOp);
+  if (splatInt(constantOf(loop.lowerBound)) !== 0n || splatInt(constantOf(loop.step)) !== 1n) return 0;
+  const body = loop.region.blocks[0];
+  const yieldOp = scf.YieldOp.view(body.terminator!);
   const iv = body.args[0];
   let n = 0;
-  for (let j = 0; j < loop.results.length; j++) {
+  for (let j = 0; j < forOp.results.length; j++) {
     const arg = body.args[j + 1];
     const t = arg.type;
-    if (!(t instanceof RankedTensorType) || loop.result(j).hasUses || !wanted(arg)) continue;
-    const init = loop.operand(3 + j).definingOp;
-    const step = yieldOp.operand(j).definingOp;
-    if (init?.name !== 'tt.addptr' || step?.name !== 'tt.addptr' || step.operand(0) !== arg || step.parent !== body) continue;
-    const base = splatSource(init.operand(0));
-    const d = splatSource(step.operand(1));
-    const dConst = splatInt(constantOf(step.operand(1)));
-    if (!base || (!d && dConst === null) || !step.result(0).hasOneUse) continue;
+    if (!(t instanceof RankedTensorType) || forOp.result(j).hasUses || !wanted(arg)) continue;
+    const init = tt.AddptrOp.match(loop.initArgs[j].definingOp);
+    const step = tt.AddptrOp.match(yieldOp.results[j].definingOp);
+    if (!init || !step || step.ptr !== arg || step.op.parent !== body) continue;
+    const base = splatSource(init.ptr);
+    const d = splatSource(step.offset);
+    const dConst = splatInt(constantOf(step.offset));
+    if (!base || (!d && dConst === null) || !step.result.hasOneUse) continue;
     if (d && d.parentBlock === body && !hoistInvariant(d, loop)) continue;
     // %p = iter_arg; %q = tt.addptr %p, splat %d; yield %q -> %p_i = tt.addptr(splat(tt.addptr %base, i * %d), %off)
     rw.setInsertionPointToStart(body);
-    rw.loc = step.loc;
+    rw.loc = step.op.loc;
     const i64 = i(64);
-    const wide = (v: Value) => (v.type === i64 ? v : rw.create('arith.extsi', { operands: { in: v }, results: { out: i64 } }).result(0));
-    const stride = d ? wide(d) : rw.create('arith.constant', { attrs: { value: IntegerAttr.get(dConst!, i64) }, results: { result: i64 } }).result(0);
-    const delta = rw.create('arith.muli', { operands: { lhs: wide(iv), rhs: stride }, results: { result: i64 } }).result(0);
+    const wide = (v: Value) => (v.type === i64 ? v : arith.ExtSIOp.build(rw, { in: v }, { results: { out: i64 } }).out);
+    const stride = d ? wide(d) : arith.ConstantOp.build(rw, { value: IntegerAttr.get(dConst!, i64) }, { results: { result: i64 } }).result;
+    // (arith.MulIOp.build would want overflowFlags: the factory-made arith declarations type every attribute as required)
+    const delta = rw.create(arith.MulIOp.name, { operands: { lhs: wide(iv), rhs: stride }, results: { result: i64 } }).result(0);
     // The iteration's advance goes into the scalar base, so each element costs one multiply-add.
-    const movedBase = rw.create('tt.addptr', { operands: { ptr: base, offset: delta }, results: { result: base.type } }).result(0);
-    const splatBase = rw.create('tt.splat', { operands: { src: movedBase }, results: { result: t } }).result(0);
-    const p = rw.create('tt.addptr', { operands: { ptr: splatBase, offset: init.operand(1) }, results: { result: t } }).result(0);
-    arg.replaceUsesWithIf(p, (use) => use.owner !== step);
-    yieldOp.setOperand(j, arg);
-    rw.eraseOp(step);
+    const movedBase = tt.AddptrOp.build(rw, { ptr: base, offset: delta }, { results: { result: base.type } }).result;
+    const splatBase = tt.SplatOp.build(rw, { src: movedBase }, { results: { result: t } }).result;
+    const p = tt.AddptrOp.build(rw, { ptr: splatBase, offset: init.offset }, { results: { result: t } }).result;
+    arg.replaceUsesWithIf(p, (use) => use.owner !== step.op);
+    yieldOp.op.setOperand(j, arg);
+    rw.eraseOp(step.op);
     n++;
   }
   return n;

@@ -10,34 +10,44 @@ import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { DenseElementsAttr } from '../../ir/attributes.js';
 import { elementTypeOf, RankedTensorType, type Type } from '../../ir/types.js';
+import type { View } from '../../ir/op-def.js';
+import * as arith from '../../dialects/arith.js';
+import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
+import { before } from './insert-at.js';
+
+type ForView = View<typeof scf.ForOp.decl>;
+type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
+type AddptrView = View<typeof tt.AddptrOp.decl>;
 
 /** `v` in layout type `t`: a splat constant or `tt.splat` is re-created in `t`, anything else converted before `at`. */
 function inLayout(v: Value, t: Type, at: Operation, rw: Rewriter): Value {
-  const def = v.definingOp;
-  const value = def?.name === 'arith.constant' ? def.getAttr('value') : undefined;
+  const value = arith.ConstantOp.match(v.definingOp)?.value;
   if (value instanceof DenseElementsAttr && value.isSplat && t instanceof RankedTensorType) {
     // %c = arith.constant dense<x> : L1; convert %c to L2 -> arith.constant dense<x> : L2
     const attr = DenseElementsAttr.get(t, [value.at(0)]);
-    return rw.createBefore(at, 'arith.constant', { attrs: { value: attr }, results: { result: t } }).result(0);
+    return arith.ConstantOp.build(before(rw, at), { value: attr }, { results: { result: t } }).result;
   }
-  if (def?.name === 'tt.splat') return rw.createBefore(at, 'tt.splat', { operands: { src: def.operand(0) }, results: { result: t } }).result(0);
-  return rw.createBefore(at, 'ttg.convert_layout', { operands: { src: v }, results: { result: t } }).result(0);
+  const splat = tt.SplatOp.match(v.definingOp);
+  if (splat) return tt.SplatOp.build(before(rw, at), { src: splat.src }, { results: { result: t } }).result;
+  return ttg.ConvertLayoutOp.build(before(rw, at), { src: v }, { results: { result: t } }).result;
 }
 
 /** The only `ttg.convert_layout` among the users of `v` other than `skip`, when those are all its users; else null. */
-function soleConversion(v: Value, skip: readonly Operation[]): Operation | null | undefined {
+function soleConversion(v: Value, skip: readonly Operation[]): ConvertView | null | undefined {
   const users = v.users().filter((u) => !skip.includes(u));
   if (!users.length) return undefined;
-  return users.length === 1 && users[0].name === 'ttg.convert_layout' ? users[0] : null;
+  return users.length === 1 ? ttg.ConvertLayoutOp.match(users[0]) : null;
 }
 
 /** What to do with iteration argument `j`: the layout the loop wants it in and the ops involved. */
 interface Plan {
   inner: Type;
   /** A conversion of the argument (or of the advanced pointer) to `inner`, replaced by the value itself. */
-  entry: Operation | null;
+  entry: ConvertView | null;
   /** `tt.addptr %arg, %uniform` yielded for a pointer, else null. */
-  step: Operation | null;
+  step: AddptrView | null;
 }
 
 /**
@@ -46,71 +56,75 @@ interface Plan {
  * stored to shared memory, which takes any layout); and a pointer advanced by a uniform offset that
  * is only used converted to L (before or after the advance).
  */
-function planFor(loop: Operation, j: number): Plan | null {
-  const body = loop.region(0).blocks[0];
+function planFor(loop: ForView, j: number): Plan | null {
+  const body = loop.region.blocks[0];
   const arg = body.args[j + 1];
-  const yielded = body.terminator!.operand(j).definingOp;
+  const yieldOp = scf.YieldOp.view(body.terminator!);
+  const yielded = yieldOp.results[j].definingOp;
   if (!yielded) return null;
-  if (yielded.name === 'ttg.convert_layout' && yielded.result(0).type === arg.type) {
-    const inner = yielded.operand(0).type;
+  const cvt = ttg.ConvertLayoutOp.match(yielded);
+  if (cvt && cvt.result.type === arg.type) {
+    const inner = cvt.src.type;
     const entry = soleConversion(arg, []);
-    if (entry && entry.result(0).type === inner) return { inner, entry, step: null };
-    if (entry === null && arg.users().every((u) => u.name === 'ttg.local_alloc')) return { inner, entry: null, step: null };
+    if (entry && entry.result.type === inner) return { inner, entry, step: null };
+    if (entry === null && arg.users().every((u) => ttg.LocalAllocOp.is(u))) return { inner, entry: null, step: null };
     return null;
   }
-  if (yielded.name !== 'tt.addptr' || yielded.operand(0) !== arg) return null;
-  const off = yielded.operand(1).definingOp;
-  if (!off || (off.name !== 'tt.splat' && off.name !== 'arith.constant')) return null;
-  const yieldOp = body.terminator!;
-  const before = soleConversion(arg, [yielded]);
-  const after = soleConversion(yielded.result(0), [yieldOp]);
-  if (before && after === undefined) return { inner: before.result(0).type, entry: before, step: yielded };
-  if (after && before === undefined) return { inner: after.result(0).type, entry: after, step: yielded };
+  const step = tt.AddptrOp.match(yielded);
+  if (!step || step.ptr !== arg) return null;
+  const off = step.offset.definingOp;
+  if (!tt.SplatOp.is(off) && !arith.ConstantOp.is(off)) return null;
+  const beforeStep = soleConversion(arg, [step.op]);
+  const afterStep = soleConversion(step.result, [yieldOp.op]);
+  if (beforeStep && afterStep === undefined) return { inner: beforeStep.result.type, entry: beforeStep, step };
+  if (afterStep && beforeStep === undefined) return { inner: afterStep.result.type, entry: afterStep, step };
   return null;
 }
 
 /** Rewrites iteration argument `j` of `loop` when the loop only needs it in another layout; returns whether it did. */
-function hoistOne(loop: Operation, j: number, rw: Rewriter): boolean {
+function hoistOne(loop: ForView, j: number, rw: Rewriter): boolean {
   const plan = planFor(loop, j);
-  if (!plan || plan.inner === loop.region(0).blocks[0].args[j + 1].type) return false;
-  const { inner, entry, step } = plan;
-  const body = loop.region(0).blocks[0];
+  const body = loop.region.blocks[0];
   const arg = body.args[j + 1];
+  if (!plan || plan.inner === arg.type) return false;
+  const { inner, entry, step } = plan;
   const yieldOp = body.terminator!;
   const outer = arg.type;
-  const initIndex = 3 + j;
   // scf.for iter_args(%acc = %init) { %x = convert %acc; ...; yield convert %y } -> iter_args(%acc = convert %init) { ...; yield %y }
-  loop.setOperand(initIndex, inLayout(loop.operand(initIndex), inner, loop, rw));
+  const initIndex = loop.op.numOperands - loop.initArgs.length + j;
+  loop.op.setOperand(initIndex, inLayout(loop.initArgs[j], inner, loop.op, rw));
   arg.type = inner;
   if (step) {
     // %p2 = tt.addptr %p, %splat -> the same in the loop's layout
     const t = inner as RankedTensorType;
-    step.setOperand(1, inLayout(step.operand(1), RankedTensorType.get(t.shape, elementTypeOf(step.operand(1).type), t.encoding), step, rw));
-    step.result(0).type = inner;
+    const offset = step.offset;
+    step.op.setOperand(1, inLayout(offset, RankedTensorType.get(t.shape, elementTypeOf(offset.type), t.encoding), step.op, rw));
+    step.result.type = inner;
   } else {
-    const yielded = yieldOp.operand(j).definingOp!;
-    yieldOp.setOperand(j, yielded.operand(0));
-    if (!yielded.result(0).hasUses) rw.eraseOp(yielded);
+    const yielded = ttg.ConvertLayoutOp.view(scf.YieldOp.view(yieldOp).results[j].definingOp!);
+    yieldOp.setOperand(j, yielded.src);
+    if (!yielded.result.hasUses) rw.eraseOp(yielded.op);
   }
   if (entry) {
-    rw.replaceAllUsesWith(entry.result(0), entry.operand(0));
-    rw.eraseOp(entry);
+    rw.replaceAllUsesWith(entry.result, entry.src);
+    rw.eraseOp(entry.op);
   }
-  const result = loop.result(j);
+  const result = loop.results[j];
   result.type = inner;
   if (!result.hasUses) return true;
-  rw.setInsertionPointAfter(loop);
-  rw.loc = loop.loc;
-  const back = rw.create('ttg.convert_layout', { operands: { src: result }, results: { result: outer } });
-  result.replaceUsesWithIf(back.result(0), (use) => use.owner !== back);
+  rw.setInsertionPointAfter(loop.op);
+  rw.loc = loop.op.loc;
+  const back = ttg.ConvertLayoutOp.build(rw, { src: result }, { results: { result: outer } });
+  result.replaceUsesWithIf(back.result, (use) => use.owner !== back.op);
   return true;
 }
 
 /** Moves layout conversions of loop-carried values out of every `scf.for` in `root`; returns how many values moved. */
 export function hoistLoopCarriedConversions(root: Operation, rw: Rewriter): number {
-  const loops: Operation[] = [];
+  const loops: ForView[] = [];
   root.walk((op) => {
-    if (op.name === 'scf.for') loops.push(op);
+    const loop = scf.ForOp.match(op);
+    if (loop) loops.push(loop);
   }, 'post');
   let n = 0;
   for (const loop of loops) for (let j = 0; j < loop.results.length; j++) while (hoistOne(loop, j, rw)) n++;

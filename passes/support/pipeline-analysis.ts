@@ -11,13 +11,16 @@
  *    once the loads are gone (the others are dropped: the pass carries them S-1 iterations ahead),
  *    and which body ops become dead.
  */
-import { boolAttr } from '../../ir/attributes.js';
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { BlockArgument } from '../../ir/ir.js';
 import { isSideEffectFree } from '../../ir/patterns.js';
 import { RankedTensorType, encodingOf } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import { DOT_OP, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
+import * as func from '../../dialects/func.js';
+import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
 
 /** One load to pipeline and how its value reaches the dot. */
 export interface PipelinedLoad {
@@ -51,10 +54,10 @@ export interface Rejection {
 }
 
 /** Ops that write global memory (or may, through a call). */
-const GLOBAL_WRITES = new Set(['tt.store', 'tt.atomic_rmw', 'tt.atomic_cas', 'tt.call', 'func.call', 'tt.descriptor_store']);
+const GLOBAL_WRITES: ReadonlySet<string> = new Set([tt.StoreOp, tt.AtomicRmwOp, tt.AtomicCasOp, tt.CallOp, func.CallOp, tt.DescriptorStoreOp].map((d) => d.name));
 
 /** Views the dot operand may go through between the local_alloc and the local_load. */
-const VIEWS = new Set(['ttg.memdesc_trans']);
+const VIEWS: ReadonlySet<string> = new Set([ttg.MemdescTransOp.name]);
 
 const isDotOperand = (v: Value): boolean => isLayout(encodingOf(v.type), DOT_OP);
 
@@ -63,22 +66,26 @@ function feedsDotOnly(v: Value, body: Block): boolean {
   if (!v.hasUses) return false;
   return v.users().every((u) => {
     if (u.parent !== body) return false;
-    if (u.name === 'ttg.local_load') return u.numOperands === 1 && isDotOperand(u.result(0));
+    const load = ttg.LocalLoadOp.match(u);
+    if (load) return !load.token && isDotOperand(load.result);
     return VIEWS.has(u.name) && feedsDotOnly(u.result(0), body);
   });
 }
 
 /** The load's form if it is a candidate (see the file comment), else null. */
 function candidate(op: Operation, body: Block): PipelinedLoad | null {
-  if (op.name !== 'tt.load' || !op.result(0).hasOneUse) return null;
+  const load = tt.LoadOp.match(op);
+  if (!load || !load.result.hasOneUse) return null;
   // A volatile load must stay where it is.
-  if (op.getAttr('isVolatile') === boolAttr(true)) return null;
-  const t = op.operand(0).type;
+  if (load.isVolatile) return null;
+  const t = load.ptr.type;
   if (!(t instanceof RankedTensorType) || !(t.elementType instanceof PointerType) || !isDistributed(t.encoding)) return null;
-  const user = op.result(0).users()[0];
+  const user = load.result.users()[0];
   if (user.parent !== body) return null;
-  if (user.name === 'ttg.local_alloc' && feedsDotOnly(user.result(0), body)) return { load: op, alloc: user, convert: null };
-  if (user.name === 'ttg.convert_layout' && isDotOperand(user.result(0))) return { load: op, alloc: null, convert: user };
+  const alloc = ttg.LocalAllocOp.match(user);
+  if (alloc && feedsDotOnly(alloc.result, body)) return { load: op, alloc: user, convert: null };
+  const cvt = ttg.ConvertLayoutOp.match(user);
+  if (cvt && isDotOperand(cvt.result)) return { load: op, alloc: null, convert: user };
   return null;
 }
 
@@ -94,13 +101,13 @@ export function candidateLoads(body: Block): PipelinedLoad[] {
  */
 function stageZeroSlice(roots: Value[], body: Block, slice: Set<Operation>, carried: Set<number>): Operation | null {
   const work = [...roots];
-  const yieldOp = body.terminator!;
+  const yielded = scf.YieldOp.view(body.terminator!).results;
   while (work.length) {
     const v = work.pop()!;
     if (v instanceof BlockArgument) {
       if (v.owner !== body || v.index === 0 || carried.has(v.index - 1)) continue;
       carried.add(v.index - 1);
-      work.push(yieldOp.operand(v.index - 1));
+      work.push(yielded[v.index - 1]);
       continue;
     }
     const d = v.definingOp;
@@ -121,6 +128,7 @@ function liveness(loop: Operation, body: Block, ignored: Set<Operation>, carried
   const ops = new Set<Operation>();
   const args = new Set<number>();
   const yieldOp = body.terminator!;
+  const yielded = scf.YieldOp.view(yieldOp).results;
   const work: Operation[] = [];
   const markOp = (op: Operation): void => {
     if (ignored.has(op) || ops.has(op)) return;
@@ -135,7 +143,7 @@ function liveness(loop: Operation, body: Block, ignored: Set<Operation>, carried
   const markArg = (k: number): void => {
     if (args.has(k)) return;
     args.add(k);
-    markValue(yieldOp.operand(k));
+    markValue(yielded[k]);
   };
   for (const op of body.ops) if (op !== yieldOp && !isSideEffectFree(op)) markOp(op);
   for (let k = 0; k < loop.numResults; k++) if (!carried.has(k) || loop.result(k).hasUses) markArg(k);
@@ -146,7 +154,7 @@ function liveness(loop: Operation, body: Block, ignored: Set<Operation>, carried
 /** The plan for `loop` (an scf.for), a rejection, or null when it has nothing to pipeline. */
 export function planLoop(loop: Operation): LoopPlan | Rejection | null {
   const body = loop.regions[0]?.blocks[0];
-  if (!body || body.terminator?.name !== 'scf.yield') return null;
+  if (!body || !scf.YieldOp.match(body.terminator)) return null;
   const loads = candidateLoads(body);
   if (!loads.length) return null;
   let writer: Operation | null = null;

@@ -7,7 +7,11 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType, i, type Type } from '../../ir/types.js';
-import { CmpIPredicate, type CmpIPredicateName } from '../../dialects/arith.js';
+import * as arith from '../../dialects/arith.js';
+import type { CmpIPredicateName } from '../../dialects/arith.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
+import { before } from './insert-at.js';
 import { SWIZZLED_SHARED, SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -32,7 +36,7 @@ export class IntEmitter {
       return c;
     }
     const ip = this.rw.insertionPoint;
-    c = this.rw.createBefore(this.hoistBefore, 'arith.constant', { attrs: { value: IntegerAttr.get(v, t) } }).result(0);
+    c = arith.ConstantOp.build(before(this.rw, this.hoistBefore), { value: IntegerAttr.get(v, t) }).result;
     this.rw.restoreInsertionPoint(ip);
     this.consts.set(key, c);
     return c;
@@ -41,7 +45,8 @@ export class IntEmitter {
   /** An `arith.constant` holding `value` earlier in the loop's block, if any (reused, as cse would). */
   private existing(value: IntegerAttr): Value | undefined {
     for (let op = this.hoistBefore.prev; op; op = op.prev) {
-      if (op.name === 'arith.constant' && op.getAttr('value') === value) return op.result(0);
+      const c = arith.ConstantOp.match(op);
+      if (c?.value === value) return c.result;
     }
     return undefined;
   }
@@ -53,7 +58,7 @@ export class IntEmitter {
 
   /** `arith.cmpi pred, lhs, rhs`. */
   cmp(pred: CmpIPredicateName, lhs: Value, rhs: Value): Value {
-    return this.rw.create('arith.cmpi', { operands: { lhs, rhs }, attrs: { predicate: CmpIPredicate.byName(pred) } }).result(0);
+    return arith.CmpIOp.build(this.rw, { lhs, rhs, predicate: pred }).result;
   }
 
   /** `x + k * step` (just `x` for k = 0); `k * step` is folded when the step is a constant. */
@@ -70,19 +75,19 @@ export class IntEmitter {
     const inc = this.binary('addi', idx, this.constant(1, t));
     const wrap = this.cmp('sge', inc, this.constant(n, t));
     const zero = this.constant(0, t);
-    return this.rw.create('arith.select', { operands: { condition: wrap, true_value: zero, false_value: inc }, results: { result: t } }).result(0);
+    return arith.SelectOp.build(this.rw, { condition: wrap, true_value: zero, false_value: inc }, { results: { result: t } }).result;
   }
 }
 
 /** The integer an `arith.constant` holds, else null. */
 function constantValue(v: Value): number | null {
-  const a = v.definingOp?.name === 'arith.constant' ? v.definingOp.getAttr('value') : undefined;
+  const a = arith.ConstantOp.match(v.definingOp)?.value;
   return a instanceof IntegerAttr ? a.num : null;
 }
 
 /** The mutable `n x shape` multi-buffer for what `alloc` (a local_alloc with a source) stashes. */
 export function bufferType(alloc: Operation, n: number): MemDescType {
-  const t = alloc.result(0).type as MemDescType;
+  const t = ttg.LocalAllocOp.view(alloc).result.type as MemDescType;
   return MemDescType.get([n, ...t.shape], t.elementType, t.encoding, t.memorySpace ?? SharedMemorySpaceAttr.get(), true);
 }
 
@@ -94,7 +99,7 @@ export function slotType(buf: Value): MemDescType {
 
 /** `ttg.memdesc_index %buf[%idx]`. */
 export function slot(rw: Rewriter, buf: Value, idx: Value): Value {
-  return rw.create('ttg.memdesc_index', { operands: { src: buf, index: idx }, results: { result: slotType(buf) } }).result(0);
+  return ttg.MemdescIndexOp.build(rw, { src: buf, index: idx }, { results: { result: slotType(buf) } }).result;
 }
 
 /**
@@ -103,33 +108,29 @@ export function slot(rw: Rewriter, buf: Value, idx: Value): Value {
  */
 export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf: Value, idx: Value, pred: Value, contiguity: number): Value {
   const { rw } = e;
-  const load = l.load;
-  const ptr = m.lookupOrDefault(load.operand(0));
+  const load = tt.LoadOp.view(l.load);
+  const ptr = m.lookupOrDefault(load.ptr);
   const ptrType = ptr.type as RankedTensorType;
   const maskType = RankedTensorType.get(ptrType.shape, i(1), ptrType.encoding);
   const view = slot(rw, buf, idx);
-  const splat = rw.create('tt.splat', { operands: { src: pred }, results: { result: maskType } }).result(0);
-  const given = groupValue(load, 'mask');
+  const splat = tt.SplatOp.build(rw, { src: pred }, { results: { result: maskType } }).result;
+  const given = load.mask;
   const mask = given ? e.binary('andi', splat, m.lookupOrDefault(given)) : splat;
-  const other = groupValue(load, 'other');
-  const copy = rw.create('ttg.async_copy_global_to_local', {
-    operands: { src: ptr, result: view, mask, other: other && m.lookupOrDefault(other) },
-    attrs: { cache: load.getAttr('cache'), evict: load.getAttr('evict'), contiguity: IntegerAttr.get(contiguity, i(32)) },
-  });
-  return rw.create('ttg.async_commit_group', { operands: { inputTokens: copy.result(0) } }).result(0);
-}
-
-/** The value of optional operand group `name` of `op` (tt.load's mask / other), if present. */
-function groupValue(op: Operation, name: string): Value | undefined {
-  return op.spec?.operandGroup(op, name)[0];
+  const other = load.other;
+  // The load's cache and eviction attributes carry over as they are (tt.load's view types them
+  // as the union of both enums: tt's shared memAttrs() loses which is which).
+  const attributes = { cache: load.op.getAttr('cache')!, evict: load.op.getAttr('evict')! };
+  const copy = ttg.AsyncCopyGlobalToLocalOp.build(rw, { src: ptr, result: view, mask, other: other && m.lookupOrDefault(other), contiguity }, { attributes });
+  return ttg.AsyncCommitGroupOp.build(rw, { inputTokens: [copy.token] }).asyncToken;
 }
 
 /**
  * Elements one thread may copy per cp.async: 16 bytes, capped by the pointer's alignment along its
  * fastest axis (axis info) and by the constancy of the load's mask there (a vector is masked whole).
  */
-export function copyContiguity(load: Operation, axis: AxisInfoAnalysis): number {
-  const ptr = load.operand(0);
+export function copyContiguity(op: Operation, axis: AxisInfoAnalysis): number {
+  const load = tt.LoadOp.view(op);
+  const ptr = load.ptr;
   const t = ptr.type as RankedTensorType;
   let d = t.rank - 1;
   try {
@@ -139,7 +140,7 @@ export function copyContiguity(load: Operation, axis: AxisInfoAnalysis): number 
   }
   let w = Math.max(1, Math.floor(128 / pointeeBits(ptr)));
   w = Math.min(w, axis.alignment(ptr, d));
-  const mask = groupValue(load, 'mask');
+  const mask = load.mask;
   if (mask) w = Math.min(w, axis.maskAlignment(mask, d));
   return Math.max(1, w);
 }
@@ -149,8 +150,9 @@ export function copyContiguity(load: Operation, axis: AxisInfoAnalysis): number 
  * through a plain `#ttg.swizzled_shared` buffer (pad-shared picks the real one).
  */
 export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
-  const cvt = l.convert!;
-  const src = l.load.result(0).type as RankedTensorType;
+  const cvt = ttg.ConvertLayoutOp.view(l.convert!);
+  const loaded = tt.LoadOp.view(l.load).result;
+  const src = loaded.type as RankedTensorType;
   let order = [...Array(src.rank).keys()].reverse();
   try {
     order = layoutOrder(src.encoding!);
@@ -160,10 +162,10 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   const enc = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
   const mt = MemDescType.get(src.shape, src.elementType, enc, SharedMemorySpaceAttr.get(), false);
   // %d = ttg.convert_layout %x -> %s = ttg.local_alloc %x; %d = ttg.local_load %s
-  const alloc = rw.createBefore(cvt, 'ttg.local_alloc', { operands: { src: l.load.result(0) }, results: { result: mt } });
-  const ll = rw.create('ttg.local_load', { operands: { src: alloc.result(0) }, results: { result: cvt.result(0).type } });
-  rw.replaceOp(cvt, [ll.result(0)]);
-  l.alloc = alloc;
+  const alloc = ttg.LocalAllocOp.build(before(rw, cvt.op), { src: loaded }, { results: { result: mt } });
+  const ll = ttg.LocalLoadOp.build(rw, { src: alloc.result }, { results: { result: cvt.result.type } });
+  rw.replaceOp(cvt.op, [ll.result]);
+  l.alloc = alloc.op;
   l.convert = null;
 }
 
@@ -177,13 +179,16 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
 export function readViewsFromSlot(rw: Rewriter, view: Value, wait: Value): void {
   const mutable = (view.type as MemDescType).mutable;
   for (const u of view.users()) {
-    if (u.name !== 'ttg.memdesc_trans') continue;
-    const t = u.result(0).type as MemDescType;
-    u.result(0).type = MemDescType.get(t.shape, t.elementType, t.encoding, t.memorySpace, mutable, t.allocShape);
-    for (const load of u.result(0).users()) {
-      if (load.name !== 'ttg.local_load' || load.numOperands !== 1) continue;
-      rw.replaceOpWithNewOp(load, 'ttg.local_load', { operands: { src: u.result(0), token: wait }, results: { result: load.result(0).type } });
+    const trans = ttg.MemdescTransOp.match(u);
+    if (!trans) continue;
+    const t = trans.result.type as MemDescType;
+    trans.result.type = MemDescType.get(t.shape, t.elementType, t.encoding, t.memorySpace, mutable, t.allocShape);
+    for (const user of trans.result.users()) {
+      const load = ttg.LocalLoadOp.match(user);
+      if (!load || load.token) continue;
+      const waiting = ttg.LocalLoadOp.build(before(rw, user), { src: trans.result, token: wait }, { results: { result: load.result.type } });
+      rw.replaceOp(user, [waiting.result]);
     }
-    readViewsFromSlot(rw, u.result(0), wait);
+    readViewsFromSlot(rw, trans.result, wait);
   }
 }

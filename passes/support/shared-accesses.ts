@@ -14,13 +14,15 @@
  */
 import type { Operation, Value } from '../../ir/ir.js';
 import { BlockArgument, OpResult } from '../../ir/ir.js';
-import { DenseArrayAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
+import type { Attribute } from '../../ir/attributes.js';
 import { RankedTensorType } from '../../ir/types.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { DOT_OP, NVIDIA_MMA, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
 import { isSupportedLayout } from '../../dialects/ttg/layout-lib.js';
 import { swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { elementBytes } from './alloc-shared-scratch.js';
+import * as scf from '../../dialects/scf.js';
+import * as ttg from '../../dialects/ttg/index.js';
 import { aliasesOf, isSharedAlloc } from './alloc-shared-core.js';
 import { ldmatrixAccess, vectorAccess, type TileAccess } from './bank-conflicts.js';
 
@@ -70,12 +72,12 @@ export function viewOrigin(v: Value, memo = new Map<Value, ViewOrigin | string>(
 
 function computeOrigin(v: Value, memo: Map<Value, ViewOrigin | string>): ViewOrigin | string {
   if (v instanceof BlockArgument) {
-    const loop = v.owner.parentOp;
-    if (!loop || loop.name !== 'scf.for' || v.index === 0 || v.owner !== loop.regions[0].entry) return 'the memdesc is a block argument pad-shared cannot follow';
-    const init = viewOrigin(loop.operand(v.index + 2), memo);
+    const loop = scf.ForOp.match(v.owner.parentOp);
+    if (!loop || v.index === 0 || v.owner !== loop.region.entry) return 'the memdesc is a block argument pad-shared cannot follow';
+    const init = viewOrigin(loop.initArgs[v.index - 1], memo);
     if (typeof init === 'string') return init;
     memo.set(v, init);
-    const yielded = v.owner.terminator?.operand(v.index - 1);
+    const yielded = scf.YieldOp.match(v.owner.terminator)?.results[v.index - 1];
     const next = yielded ? viewOrigin(yielded, memo) : 'no yield';
     if (typeof next === 'string' || next.alloc !== init.alloc || next.offsets.join() !== init.offsets.join() || next.dims.join() !== init.dims.join()) {
       return 'the loop-carried memdesc does not keep one view';
@@ -88,27 +90,31 @@ function computeOrigin(v: Value, memo: Map<Value, ViewOrigin | string>): ViewOri
     const rank = (v.type as MemDescType).rank;
     return { alloc: op, offsets: new Array(rank).fill(0), dims: identity(rank) };
   }
-  if (op.name === 'scf.for') return viewOrigin(op.regions[0].entry!.args[v.index + 1], memo);
-  const src = op.numOperands ? viewOrigin(op.operand(0), memo) : 'unknown memdesc';
+  const loop = scf.ForOp.match(op);
+  if (loop) return viewOrigin(loop.region.entry!.args[v.index + 1], memo);
+  // What the first operand views (a view op's source) comes first, whatever the op.
+  const src = op.numOperands ? viewOrigin(op.operands[0].value, memo) : 'unknown memdesc';
   if (typeof src === 'string') return src;
-  if (op.name === 'ttg.memdesc_index') {
+  if (ttg.MemdescIndexOp.match(op)) {
     if (src.offsets.length <= encodingRank(src.alloc)) return "'ttg.memdesc_index' indexes into the encoded tile";
     if (!isIdentity(src.dims)) return "'ttg.memdesc_index' indexes a transposed view";
     return { alloc: src.alloc, offsets: src.offsets.slice(1), dims: identity(src.dims.length - 1) };
   }
-  if (op.name === 'ttg.memdesc_subslice') {
-    const offs = op.getAttr('offsets');
-    if (!(offs instanceof DenseArrayAttr) || offs.values.length !== src.offsets.length) return "'ttg.memdesc_subslice' has bad offsets";
+  const subslice = ttg.MemdescSubsliceOp.match(op);
+  if (subslice) {
+    const offs = subslice.offsets;
+    if (offs.length !== src.offsets.length) return "'ttg.memdesc_subslice' has bad offsets";
     const offsets = [...src.offsets];
-    offs.values.forEach((o, k) => (offsets[src.dims[k]] += Number(o)));
+    offs.forEach((o, k) => (offsets[src.dims[k]] += o));
     return { alloc: src.alloc, offsets, dims: src.dims };
   }
-  if (op.name === 'ttg.memdesc_trans') {
+  const trans = ttg.MemdescTransOp.match(op);
+  if (trans) {
     // view dim k of the result is dim order[k] of the source
-    const order = op.getAttr('order');
-    if (!(order instanceof DenseArrayAttr) || order.values.length !== src.dims.length) return "'ttg.memdesc_trans' has a bad order";
+    const order = trans.order;
+    if (order.length !== src.dims.length) return "'ttg.memdesc_trans' has a bad order";
     if (src.dims.length !== encodingRank(src.alloc)) return "'ttg.memdesc_trans' of a buffer with leading dims";
-    return { alloc: src.alloc, offsets: src.offsets, dims: order.values.map((d) => src.dims[Number(d)]) };
+    return { alloc: src.alloc, offsets: src.offsets, dims: order.map((d) => src.dims[d]) };
   }
   return `the view comes from '${op.name}'`;
 }
@@ -118,9 +124,14 @@ export function accessedValues(op: Operation): { mem: Value; tensor: RankedTenso
   const tensor = (v: Value) => (v.type instanceof RankedTensorType ? v.type : null);
   let mem: Value | undefined;
   let t: RankedTensorType | null = null;
-  if (op.name === 'ttg.local_alloc' && op.numOperands === 1) [mem, t] = [op.result(0), tensor(op.operand(0))];
-  else if (op.name === 'ttg.local_store' || op.name === 'ttg.async_copy_global_to_local') [mem, t] = [op.operand(1), tensor(op.operand(0))];
-  else if (op.name === 'ttg.local_load') [mem, t] = [op.operand(0), tensor(op.result(0))];
+  const alloc = ttg.LocalAllocOp.match(op);
+  const store = ttg.LocalStoreOp.match(op);
+  const copy = ttg.AsyncCopyGlobalToLocalOp.match(op);
+  const load = ttg.LocalLoadOp.match(op);
+  if (alloc?.src) [mem, t] = [alloc.result, tensor(alloc.src)];
+  else if (store) [mem, t] = [store.dst, tensor(store.src)];
+  else if (copy) [mem, t] = [copy.result, tensor(copy.src)];
+  else if (load) [mem, t] = [load.src, tensor(load.result)];
   if (!mem || !t || !(mem.type instanceof MemDescType)) return null;
   return { mem, tensor: t };
 }
@@ -159,7 +170,8 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
   const tile = { tileShape, offsets: origin.offsets, elemBytes: elementBytes(mem.elementType) };
   const inAlloc = (access: TileAccess) => ({ origin, access: inAllocCoordinates(access, origin.dims) });
   try {
-    if (op.name === 'ttg.local_load' && isLdmatrixOperand(layout, mem, tile.elemBytes)) {
+    const isLoad = ttg.LocalLoadOp.is(op);
+    if (isLoad && isLdmatrixOperand(layout, mem, tile.elemBytes)) {
       if (layout.int('kWidth') === 2 && tile.elemBytes !== 2) return 'ldmatrix operands must have 16-bit elements';
       if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
       return inAlloc(ldmatrixAccess(layout, shape, tile));
@@ -167,11 +179,9 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
     if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA) && !(layout.int('kWidth') === 1 && tile.elemBytes === 4)) {
       return 'dot operands of an mma parent are only modeled as ldmatrix (kWidth = 2, 16-bit) or ld.shared (kWidth = 1, 32-bit)';
     }
-    if (op.name === 'ttg.async_copy_global_to_local') {
-      const c = op.getAttr('contiguity');
-      return inAlloc(vectorAccess('cp.async', layout, shape, tile, c instanceof IntegerAttr ? Math.max(1, Number(c.value)) : 1));
-    }
-    return inAlloc(vectorAccess(op.name === 'ttg.local_load' ? 'ld.shared' : 'st.shared', layout, shape, tile));
+    const copy = ttg.AsyncCopyGlobalToLocalOp.match(op);
+    if (copy) return inAlloc(vectorAccess('cp.async', layout, shape, tile, Math.max(1, copy.contiguity)));
+    return inAlloc(vectorAccess(isLoad ? 'ld.shared' : 'st.shared', layout, shape, tile));
   } catch (e) {
     return `the layout cannot be mapped (${(e as Error).message})`;
   }
@@ -193,7 +203,7 @@ export function inAllocCoordinates(access: TileAccess, dims: readonly number[]):
 }
 
 /** Ops using a memdesc without reading or writing through it. */
-const NON_ACCESS = new Set(['ttg.local_dealloc', 'scf.for', 'scf.yield']);
+const NON_ACCESS: ReadonlySet<string> = new Set([ttg.LocalDeallocOp.name, scf.ForOp.name, scf.YieldOp.name]);
 
 /** One buffer, or several allocs whose memdescs meet (e.g. in one loop-carried value): they share an encoding. */
 export interface BufferGroup {
@@ -226,7 +236,7 @@ export function bufferGroups(root: Operation): BufferGroup[] {
   for (const g of groups) {
     const ops = new Set<Operation>();
     for (const v of g.values) {
-      if (v instanceof OpResult && v.owner.name === 'ttg.local_alloc' && v.owner.numOperands === 1) ops.add(v.owner);
+      if (v instanceof OpResult && ttg.LocalAllocOp.match(v.owner)?.src) ops.add(v.owner);
       for (const user of v.users()) {
         if (NON_ACCESS.has(user.name) || user.name.startsWith('ttg.memdesc_')) continue;
         if (accessedValues(user)) ops.add(user);

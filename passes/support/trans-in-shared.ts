@@ -14,7 +14,6 @@
  * tile's values and the loaded operand do not change: the view maps coordinate (i, j) of the
  * operand to (j, i) of the stored tile, which is where `tt.trans` put it.
  */
-import { DenseArrayAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType } from '../../ir/types.js';
@@ -23,18 +22,18 @@ import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
+import type { View } from '../../ir/op-def.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
+import { before } from './insert-at.js';
+
+type TransView = View<typeof tt.TransOp.decl>;
+type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
 
 /** The value before any `ttg.convert_layout`s (a tile in the layout it was produced in). */
 function beforeConversion(v: Value): Value {
-  while (v.definingOp?.name === 'ttg.convert_layout') v = v.definingOp.operand(0);
+  for (let cvt = ttg.ConvertLayoutOp.match(v.definingOp); cvt; cvt = ttg.ConvertLayoutOp.match(v.definingOp)) v = cvt.src;
   return v;
-}
-
-/** The permutation of `tt.trans` op `trans` when the rewrite applies to it, else null. */
-function transOrder(trans: Operation | null): number[] | null {
-  if (trans?.name !== 'tt.trans') return null;
-  const order = trans.getAttr('order');
-  return order instanceof DenseArrayAttr && order.values.length === 2 ? order.values.map(Number) : null;
 }
 
 /**
@@ -42,14 +41,16 @@ function transOrder(trans: Operation | null): number[] | null {
  * with a rank-2 swizzled_shared encoding) into a view of an alloc of the transposition's
  * source; returns whether it did.
  */
-export function transposeInShared(alloc: Operation, rw: Rewriter): boolean {
-  if (alloc.name !== 'ttg.local_alloc' || alloc.numOperands !== 1) return false;
-  const trans = alloc.operand(0).definingOp;
-  const order = transOrder(trans);
-  const memType = alloc.result(0).type;
-  if (!order || !(memType instanceof MemDescType) || !isLayout(memType.encoding, SWIZZLED_SHARED) || memType.rank !== 2) return false;
-  if (!alloc.result(0).hasUses || !alloc.result(0).users().every((u) => u.name === 'ttg.local_load')) return false;
-  const src = beforeConversion(trans!.operand(0));
+export function transposeInShared(op: Operation, rw: Rewriter): boolean {
+  const alloc = ttg.LocalAllocOp.match(op);
+  if (!alloc?.src) return false;
+  const trans = tt.TransOp.match(alloc.src.definingOp);
+  const memType = alloc.result.type;
+  if (!trans || trans.order.length !== 2) return false;
+  if (!(memType instanceof MemDescType) || !isLayout(memType.encoding, SWIZZLED_SHARED) || memType.rank !== 2) return false;
+  if (!alloc.result.hasUses || !alloc.result.users().every((u) => ttg.LocalLoadOp.is(u))) return false;
+  const order = [...trans.order];
+  const src = beforeConversion(trans.src);
   const srcType = src.type as RankedTensorType;
   const enc = memType.encoding as StructAttr;
   const storedOrder = isDistributed(srcType.encoding) ? layoutOrder(srcType.encoding) : [1, 0];
@@ -58,20 +59,16 @@ export function transposeInShared(alloc: Operation, rw: Rewriter): boolean {
   if (!viewEnc) return false;
   // %s = ttg.local_alloc (tt.trans %x) -> %s0 = ttg.local_alloc %x; %s = ttg.memdesc_trans %s0
   const storedType = MemDescType.get(srcType.shape, srcType.elementType, stored, memType.memorySpace, memType.mutable);
-  const newAlloc = rw.createBefore(alloc, 'ttg.local_alloc', { operands: { src }, attrs: alloc.attributes ?? {}, results: { result: storedType } });
+  const newAlloc = ttg.LocalAllocOp.build(before(rw, alloc.op), { src }, { results: { result: storedType }, attributes: alloc.op.attributes ?? {} });
   const viewType = MemDescType.get(memType.shape, memType.elementType, viewEnc, memType.memorySpace, memType.mutable);
-  const view = rw.createBefore(alloc, 'ttg.memdesc_trans', {
-    operands: { src: newAlloc.result(0) },
-    attrs: { order: trans!.getAttr('order')! },
-    results: { result: viewType },
-  });
-  rw.replaceAllUsesWith(alloc.result(0), view.result(0));
-  rw.eraseOp(alloc);
+  const view = ttg.MemdescTransOp.build(before(rw, alloc.op), { src: newAlloc.result, order: trans.order }, { results: { result: viewType } });
+  rw.replaceAllUsesWith(alloc.result, view.result);
+  rw.eraseOp(alloc.op);
   // The transposition (and conversions feeding only it) go when nothing else reads them.
-  for (let dead: Operation | null = trans!; dead && !dead.result(0).hasUses && dead !== src.definingOp; ) {
-    const next: Operation | null = dead.operand(0).definingOp;
-    rw.eraseOp(dead);
-    dead = next?.name === 'ttg.convert_layout' ? next : null;
+  for (let dead: TransView | ConvertView | null = trans; dead && !dead.result.hasUses && dead.op !== src.definingOp; ) {
+    const next = ttg.ConvertLayoutOp.match(dead.src.definingOp);
+    rw.eraseOp(dead.op);
+    dead = next;
   }
   return true;
 }
