@@ -76,8 +76,8 @@ export interface OpDef<D extends OpDecl = OpDecl> {
   readonly decl: D;
   /** The compiled declaration the parser, printer and verifier use. */
   readonly spec: OpSpec;
-  /** Whether `op` is this op (no allocation). */
-  is(op: Operation | null | undefined): op is Operation;
+  /** Whether `op` is this op (no allocation). Not a type guard: every op is an `Operation`, so a guard would narrow the other branch to `never`. */
+  is(op: Operation | null | undefined): boolean;
   /** The typed view of `op` when it is this op, else null. */
   match(op: Operation | null | undefined): View<D> | null;
   /** The typed view of `op`, which must be this op (an internal error otherwise). */
@@ -104,7 +104,7 @@ export function defineOp<const D extends OpDecl>(decl: D): OpDef<D> {
     name,
     decl,
     spec,
-    is: (op: Operation | null | undefined): op is Operation => op?.name === name,
+    is: (op: Operation | null | undefined): boolean => op?.name === name,
     match: (op: Operation | null | undefined) => (op?.name === name ? (new View(op) as View<D>) : null),
     view: (op: Operation) => {
       if (op.name !== name) throw new Error(`internal error: '${op.name}' viewed as '${name}'`);
