@@ -11,7 +11,7 @@ import { StringAttr } from '../ir/attributes.js';
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { printModule } from '../ir/printer.js';
 import { escapeXml as esc } from './svg.js';
-import { FunctionLike, Terminator } from '../ir/traits.js';
+import { ConstantLike, FunctionLike, Terminator } from '../ir/traits.js';
 
 // ---- sizes and styling -------------------------------------------------------------------
 
@@ -75,9 +75,9 @@ interface GEdge {
   title: string;
 }
 
-/** Whether `op` is a function (tt.func, func.func, or any op with the FunctionLike trait). */
+/** Whether `op` is a function (tt.func, func.func: any op with the FunctionLike trait). */
 function isFunctionLike(op: Operation): boolean {
-  return op.name === 'tt.func' || op.name === 'func.func' || op.hasTrait(FunctionLike);
+  return op.hasTrait(FunctionLike);
 }
 
 /** Cuts `s` to `MAX_CHARS` characters with a trailing ellipsis. */
@@ -205,7 +205,7 @@ class GraphBuilder {
     const classes: string[] = [];
     if (op.regions.length) classes.push('has-regions');
     if (op.hasTrait(Terminator) || (op.parent?.last === op && op.numResults === 0 && /(return|yield)$/.test(op.name))) classes.push('terminator');
-    if (op.name.endsWith('.constant')) classes.push('constant');
+    if (op.hasTrait(ConstantLike) || (!op.spec && op.name.endsWith('.constant'))) classes.push('constant');
     const types = op.results.map((r) => this.shortType(r));
     const lines = [clip(op.name)];
     const shown = types.length > MAX_TYPE_LINES ? MAX_TYPE_LINES - 1 : types.length;

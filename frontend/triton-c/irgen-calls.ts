@@ -6,7 +6,9 @@
  * functions (`tt.call`).
  */
 import { SymbolRefAttr } from '../../ir/attributes.js';
-import { MemSemantic, MemSyncScope, ProgramDim, RMWOp } from '../../dialects/tt/enums.js';
+import * as gpu from '../../dialects/gpu.js';
+import * as math from '../../dialects/math.js';
+import * as tt from '../../dialects/tt/index.js';
 import type { Expr } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import type { Gen, TV } from './irgen-ctx.js';
@@ -15,9 +17,9 @@ import { genMask, genSelect } from './irgen-tile.js';
 import { ctype, foldInt, fmtType, irType, isFloatScalar, isIntScalar, withShape } from './sema.js';
 
 /** Float math built-ins and their math-dialect ops. */
-const MATH: Record<string, string> = {
-  exp: 'math.exp', exp2: 'math.exp2', log: 'math.log', log2: 'math.log2', sqrt: 'math.sqrt', rsqrt: 'math.rsqrt',
-  sin: 'math.sin', cos: 'math.cos', tanh: 'math.tanh', floor: 'math.floor', ceil: 'math.ceil', erf: 'math.erf', fabs: 'math.absf',
+const MATH: Record<string, typeof math.ExpOp> = {
+  exp: math.ExpOp, exp2: math.Exp2Op, log: math.LogOp, log2: math.Log2Op, sqrt: math.SqrtOp, rsqrt: math.RsqrtOp,
+  sin: math.SinOp, cos: math.CosOp, tanh: math.TanhOp, floor: math.FloorOp, ceil: math.CeilOp, erf: math.ErfOp, fabs: math.AbsfOp,
 };
 
 function arity(g: Gen, e: Extract<Expr, { kind: 'call' }>, n: number): void {
@@ -31,8 +33,9 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
     arity(g, e, 1);
     const k = foldInt(e.args[0]);
     if (k === null || k < 0n || k > 2n) g.diag.error(`the axis of '${name}' must be the constant 0, 1 or 2`, e.args[0].pos);
-    const op = name === 'get_program_id' ? 'tt.get_program_id' : 'tt.get_num_programs';
-    return { v: g.val(op, { attrs: { axis: ProgramDim.byName((['x', 'y', 'z'] as const)[Number(k)]) } }, e.pos), t: ctype('int32') };
+    const axis = (['x', 'y', 'z'] as const)[Number(k)];
+    const v = name === 'get_program_id' ? g.val(tt.GetProgramIdOp, { axis }, e.pos) : g.val(tt.GetNumProgramsOp, { axis }, e.pos);
+    return { v, t: ctype('int32') };
   }
   if (name === 'min' || name === 'max') {
     arity(g, e, 2);
@@ -45,32 +48,30 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   if (name === 'abs') {
     arity(g, e, 1);
     const x = numeric(g, genExpr(g, e.args[0]), name, e.pos);
-    const op = isFloatScalar(x.t.scalar) ? 'math.absf' : 'math.absi';
-    return { v: g.val(op, { operands: { operand: x.v } }, e.pos), t: x.t };
+    const v = isFloatScalar(x.t.scalar) ? g.val(math.AbsfOp, { operand: x.v }, e.pos) : g.val(math.AbsiOp, { operand: x.v }, e.pos);
+    return { v, t: x.t };
   }
   if (name === 'atomic_add' || name === 'atomic_xchg' || name === 'atomic_cas') return genAtomic(g, e);
   if (name === '__debug_barrier') {
     arity(g, e, 0);
-    g.op('gpu.barrier', {}, e.pos);
+    g.op(gpu.BarrierOp, {}, e.pos);
     return { v: null as never, t: ctype('void') };
   }
   if (name in MATH) {
     arity(g, e, 1);
     let x = numeric(g, genExpr(g, e.args[0]), name, e.pos);
     if (!isFloatScalar(x.t.scalar)) x = g.convert(x, 'float', e.pos);
-    return { v: g.val(MATH[name], { operands: { operand: x.v } }, e.pos), t: x.t };
+    return { v: g.val(MATH[name], { operand: x.v }, e.pos), t: x.t };
   }
   const sig = g.functions.get(name);
   if (!sig) return g.diag.error(`call to undeclared function '${name}'`, e.pos);
   arity(g, e, sig.params.length);
   const args = e.args.map((a, k) => g.assignConvert(genExpr(g, a), sig.params[k], `argument ${k + 1} of '${name}'`, a.pos).v);
-  const call = g.op('tt.call', {
-    operands: { operands: args },
-    attrs: { callee: SymbolRefAttr.get(name) },
+  const call = g.op(tt.CallOp, { operands: args, callee: SymbolRefAttr.get(name) }, e.pos, {
     results: { results: sig.result ? [irType(sig.result)] : [] },
-  }, e.pos);
+  });
   if (!sig.result) return { v: null as never, t: ctype('void') };
-  return { v: call.result(0), t: sig.result };
+  return { v: call.results[0], t: sig.result };
 }
 
 /**
@@ -88,19 +89,12 @@ function genAtomic(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   const t = withShape(ctype(p.t.scalar, p.t.ptr - 1), p.t.shape);
   if (t.ptr || !(isFloatScalar(t.scalar) || isIntScalar(t.scalar))) g.diag.error(`'${name}' needs a pointer to numbers, got '${fmtType(p.t)}'`, e.args[0].pos);
   const value = (k: number) => g.assignConvert(genExpr(g, e.args[k]), t, `argument ${k + 1} of '${name}'`, e.args[k].pos).v;
-  const attrs = { sem: MemSemantic.byName('acq_rel'), scope: MemSyncScope.byName('gpu') };
-  if (cas) {
-    const v = g.val('tt.atomic_cas', { operands: { ptr: p.v, cmp: value(1), val: value(2) }, attrs, results: { result: irType(t) } }, e.pos);
-    return { v, t };
-  }
+  const sem = 'acq_rel';
+  const scope = 'gpu';
+  if (cas) return { v: g.val(tt.AtomicCasOp, { ptr: p.v, cmp: value(1), val: value(2), sem, scope }, e.pos, irType(t)), t };
   const kind = name === 'atomic_xchg' ? 'exch' : isFloatScalar(t.scalar) ? 'fadd' : 'add';
   const mask = e.args.length === 3 ? genMask(g, genExpr(g, e.args[2]), t.shape, e.args[2].pos).v : undefined;
-  const v = g.val('tt.atomic_rmw', {
-    operands: { ptr: p.v, val: value(1), mask },
-    attrs: { ...attrs, atomic_rmw_op: RMWOp.byName(kind) },
-    results: { result: irType(t) },
-  }, e.pos);
-  return { v, t };
+  return { v: g.val(tt.AtomicRmwOp, { ptr: p.v, val: value(1), mask, atomic_rmw_op: kind, sem, scope }, e.pos, irType(t)), t };
 }
 
 function numeric(g: Gen, x: TV, name: string, pos: number): TV {

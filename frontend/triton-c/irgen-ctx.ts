@@ -5,9 +5,13 @@
  * expression needs: located op creation, implicit conversions, broadcasting.
  */
 import { DenseElementsAttr, FloatAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
-import { Builder, type CreateArgs } from '../../ir/builder.js';
+import { Builder } from '../../ir/builder.js';
 import type { Block, Operation, Value } from '../../ir/ir.js';
-import { FloatType, IntegerType, RankedTensorType, type Type } from '../../ir/types.js';
+import type { BuildFields, BuildOptions, OpDef, View } from '../../ir/op-def.js';
+import type { OpDecl } from '../../ir/op-spec.js';
+import * as arith from '../../dialects/arith.js';
+import * as tt from '../../dialects/tt/index.js';
+import { FloatType, RankedTensorType, type Type } from '../../ir/types.js';
 import type { ScalarName } from './ast.js';
 import type { DiagContext } from './sema-diag.js';
 import {
@@ -55,17 +59,15 @@ export class Gen {
 
   // ---- ops --------------------------------------------------------------------------------
 
-  /** Creates op `name` at the insertion point, located at AST offset `pos` (named after `curName`). */
-  op(name: string, args: CreateArgs, pos: number): Operation {
-    // Builder.create ignores CreateArgs.loc (it uses the builder's default), so the loc is set afterwards.
-    const op = this.b.create(name, args);
-    op.loc = this.diag.loc(pos, this.curName);
-    return op;
+  /** Builds op `def` from its named fields at the insertion point, located at AST offset `pos` (named after `curName`). */
+  op<D extends OpDecl>(def: OpDef<D>, fields: BuildFields<D>, pos: number, options?: BuildOptions): View<D> {
+    return def.build(this.b, fields, { ...options, loc: this.diag.loc(pos, this.curName) });
   }
 
-  /** Creates a one-result op and returns its result. */
-  val(name: string, args: CreateArgs, pos: number): Value {
-    return this.op(name, args, pos).result(0);
+  /** Builds a one-result op (of type `type`, or the inferred one) and returns its result. */
+  val<D extends OpDecl>(def: OpDef<D>, fields: BuildFields<D>, pos: number, type?: Type): Value {
+    const results = type ? { [def.spec.results[0].name]: type } : undefined;
+    return this.op(def, fields, pos, { results }).op.result(0);
   }
 
   /** An `arith.constant` of `attr`, hoisted to the top of the function and shared. */
@@ -75,8 +77,7 @@ export class Gen {
     const cb = new Builder();
     if (this.lastConst) cb.setInsertionPointAfter(this.lastConst);
     else cb.setInsertionPointToStart(this.entry);
-    const op = cb.create('arith.constant', { attrs: { value: attr } });
-    op.loc = this.diag.loc(pos);
+    const op = arith.ConstantOp.build(cb, { value: attr }, { loc: this.diag.loc(pos) }).op;
     this.lastConst = op;
     this.consts.set(attr, op.result(0));
     return op.result(0);
@@ -96,9 +97,9 @@ export class Gen {
 
   /** The numeric value of a scalar or splat constant, or null. */
   constValue(v: Value): number | bigint | null {
-    const op = v.definingOp;
-    if (!op || op.name !== 'arith.constant') return null;
-    const a = op.getAttr('value');
+    const c = arith.ConstantOp.match(v.definingOp);
+    if (!c) return null;
+    const a = c.value;
     if (a instanceof IntegerAttr) return a.value;
     if (a instanceof FloatAttr) return a.value;
     if (a instanceof DenseElementsAttr && a.isSplat) return a.at(0);
@@ -177,23 +178,22 @@ export class Gen {
     const wt = scalarWidth(to);
     if (to === 'bool') {
       const zero = this.constOf(withShape(ctype(from), shapeOfType(v.type)), 0, pos).v;
-      const results = { result: ty };
-      if (fromF) return this.val('arith.cmpf', { operands: { lhs: v, rhs: zero }, attrs: { predicate: cmpf('une') }, results }, pos);
-      return this.val('arith.cmpi', { operands: { lhs: v, rhs: zero }, attrs: { predicate: cmpi('ne') }, results }, pos);
+      if (fromF) return this.val(arith.CmpFOp, { lhs: v, rhs: zero, predicate: 'une' }, pos, ty);
+      return this.val(arith.CmpIOp, { lhs: v, rhs: zero, predicate: 'ne' }, pos, ty);
     }
     if (fromF && toF) {
       if (wf === wt) {
         const f32 = retype(ty, irElement(ctype('float')));
-        const mid = this.val('arith.extf', { operands: { in: v }, results: { out: f32 } }, pos);
-        return this.val('arith.truncf', { operands: { in: mid }, results: { out: ty } }, pos);
+        const mid = this.val(arith.ExtFOp, { in: v }, pos, f32);
+        return this.val(arith.TruncFOp, { in: mid }, pos, ty);
       }
-      return this.val(wt > wf ? 'arith.extf' : 'arith.truncf', { operands: { in: v }, results: { out: ty } }, pos);
+      return this.val(wt > wf ? arith.ExtFOp : arith.TruncFOp, { in: v }, pos, ty);
     }
-    if (fromF) return this.val(isUnsigned(to) ? 'arith.fptoui' : 'arith.fptosi', { operands: { in: v }, results: { out: ty } }, pos);
-    if (toF) return this.val(isUnsigned(from) ? 'arith.uitofp' : 'arith.sitofp', { operands: { in: v }, results: { out: ty } }, pos);
+    if (fromF) return this.val(isUnsigned(to) ? arith.FPToUIOp : arith.FPToSIOp, { in: v }, pos, ty);
+    if (toF) return this.val(isUnsigned(from) ? arith.UIToFPOp : arith.SIToFPOp, { in: v }, pos, ty);
     if (wf === wt) return v;
-    if (wt < wf) return this.val('arith.trunci', { operands: { in: v }, results: { out: ty } }, pos);
-    return this.val(isUnsigned(from) ? 'arith.extui' : 'arith.extsi', { operands: { in: v }, results: { out: ty } }, pos);
+    if (wt < wf) return this.val(arith.TruncIOp, { in: v }, pos, ty);
+    return this.val(isUnsigned(from) ? arith.ExtUIOp : arith.ExtSIOp, { in: v }, pos, ty);
   }
 
   /** Broadcasts `x` to `shape` (splat for scalars, expand_dims for missing leading dims, tt.broadcast). */
@@ -203,16 +203,16 @@ export class Gen {
     if (x.t.shape.length === 0) {
       const c = this.constValue(x.v);
       if (c !== null && !x.t.ptr) return { v: this.constOf(t, c, pos).v, t };
-      return { v: this.val('tt.splat', { operands: { src: x.v }, results: { result: irType(t) } }, pos), t };
+      return { v: this.val(tt.SplatOp, { src: x.v }, pos, irType(t)), t };
     }
     let cur = x;
     while (cur.t.shape.length < shape.length) {
       const s = [1, ...cur.t.shape];
       const nt = withShape(x.t, s);
-      cur = { v: this.val('tt.expand_dims', { operands: { src: cur.v }, attrs: { axis: i32(0) }, results: { result: irType(nt) } }, pos), t: nt };
+      cur = { v: this.val(tt.ExpandDimsOp, { src: cur.v, axis: 0 }, pos, irType(nt)), t: nt };
     }
     if (sameShape(cur.t.shape, shape)) return cur;
-    return { v: this.val('tt.broadcast', { operands: { src: cur.v }, results: { result: irType(t) } }, pos), t };
+    return { v: this.val(tt.BroadcastOp, { src: cur.v }, pos, irType(t)), t };
   }
 
   /** Converts `x` for assignment to something of type `to` (element conversion, then broadcasting). */
@@ -233,23 +233,6 @@ export class Gen {
     if (x.t.ptr) this.diag.error(`expected a boolean condition, got '${fmtType(x.t)}'`, pos);
     return this.convert(x, 'bool', pos);
   }
-}
-
-/** An i32 integer attribute. */
-export function i32(n: number): IntegerAttr {
-  return IntegerAttr.get(n, irElement(ctype('int32')));
-}
-
-/** An `arith.cmpi` predicate attribute by name. */
-export function cmpi(name: string): IntegerAttr {
-  const names = ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge'];
-  return IntegerAttr.get(names.indexOf(name), IntegerType.get(64));
-}
-
-/** An `arith.cmpf` predicate attribute by name. */
-export function cmpf(name: string): IntegerAttr {
-  const names = ['false', 'oeq', 'ogt', 'oge', 'olt', 'ole', 'one', 'ord', 'ueq', 'ugt', 'uge', 'ult', 'ule', 'une', 'uno', 'true'];
-  return IntegerAttr.get(names.indexOf(name), IntegerType.get(64));
 }
 
 function shapeOfType(t: Type): number[] {

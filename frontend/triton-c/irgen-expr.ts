@@ -3,6 +3,7 @@
  * assignments (to variables: a new SSA value; through pointers: a store), `++`/`--`,
  * conditionals (a masked load for `c ? *p : v`, else `arith.select`), casts and bitcasts.
  */
+import * as tt from '../../dialects/tt/index.js';
 import type { AssignOp, BinaryOp, Expr } from './ast.js';
 import { genCall } from './irgen-calls.js';
 import type { Gen, TV } from './irgen-ctx.js';
@@ -136,13 +137,13 @@ function genCast(g: Gen, e: Extract<Expr, { kind: 'cast' }>): TV {
   const elemT = withShape(to, x.t.shape);
   let r: TV;
   if (to.ptr && x.t.ptr) {
-    r = x.t.ptr === to.ptr && x.t.scalar === to.scalar ? x : { v: g.val('tt.bitcast', { operands: { src: x.v }, results: { result: irType(elemT) } }, e.pos), t: elemT };
+    r = x.t.ptr === to.ptr && x.t.scalar === to.scalar ? x : { v: g.val(tt.BitcastOp, { src: x.v }, e.pos, irType(elemT)), t: elemT };
   } else if (to.ptr || x.t.ptr) {
     const int = to.ptr ? x : { t: elemT };
     if (!isIntScalar(int.t.scalar) || scalarWidth(int.t.scalar) !== 64)
       g.diag.error(`cannot cast '${fmtType(x.t)}' to '${fmtType(to)}': pointers convert only to and from 64-bit integers`, e.pos);
-    const name = to.ptr ? 'tt.int_to_ptr' : 'tt.ptr_to_int';
-    r = { v: g.val(name, { operands: { src: x.v }, results: { result: irType(elemT) } }, e.pos), t: elemT };
+    const v = to.ptr ? g.val(tt.IntToPtrOp, { src: x.v }, e.pos, irType(elemT)) : g.val(tt.PtrToIntOp, { src: x.v }, e.pos, irType(elemT));
+    r = { v, t: elemT };
   } else {
     if (to.scalar === 'void') g.diag.error(`cannot cast to 'void'`, e.pos);
     r = g.convert(x, to.scalar, e.pos);
@@ -158,5 +159,5 @@ function genBitcast(g: Gen, e: Extract<Expr, { kind: 'bitcast' }>): TV {
   if (wf !== wt || !!x.t.ptr !== !!to.ptr)
     g.diag.error(`cannot bitcast '${fmtType(x.t)}' to '${fmtType(to)}': the types differ in width or kind`, e.pos);
   if (irType(to) === x.v.type) return { v: x.v, t: to };
-  return { v: g.val('tt.bitcast', { operands: { src: x.v }, results: { result: irType(to) } }, e.pos), t: to };
+  return { v: g.val(tt.BitcastOp, { src: x.v }, e.pos, irType(to)), t: to };
 }

@@ -5,6 +5,7 @@
  */
 import { NameLoc } from '../../ir/attributes.js';
 import { Block, type Value } from '../../ir/ir.js';
+import * as scf from '../../dialects/scf.js';
 import type { Expr, Stmt } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import type { Gen, TV } from './irgen-ctx.js';
@@ -104,12 +105,11 @@ export function genFor(g: Gen, s: ForStmt): void {
   }
   const slots = carriedSlots(g, [s.body]);
   const types = slots.map((x) => irType(x.t));
-  const op = g.op('scf.for', {
-    operands: { lowerBound: lb.v, upperBound: ub.v, step: st.v, initArgs: slots.map((x) => x.v) },
+  const loop = g.op(scf.ForOp, { lowerBound: lb.v, upperBound: ub.v, step: st.v, initArgs: slots.map((x) => x.v) }, pos, {
     results: { results: types },
-  }, pos);
+  });
   const locs = [c.name, ...slots.map((x) => x.name)].map((n) => NameLoc.get(n, g.diag.loc(pos)));
-  const block = op.region(0).addBlock(new Block([irType(vt), ...types], locs));
+  const block = loop.region.addBlock(new Block([irType(vt), ...types], locs));
   slots.forEach((x, k) => (x.v = block.args[k + 1]));
   fillRegion(g, block, slots, pos, () => {
     const iv: TV = { v: block.args[0], t: vt };
@@ -117,7 +117,8 @@ export function genFor(g: Gen, s: ForStmt): void {
     g.declare(c.name, vt, v.v, d.pos);
     genStmt(g, s.body);
   });
-  slots.forEach((x, k) => (x.v = op.result(k)));
+  const results = loop.results;
+  slots.forEach((x, k) => (x.v = results[k]));
   g.pop();
 }
 
@@ -131,9 +132,9 @@ export function genWhile(g: Gen, pre: Stmt | null, cond: Expr | null, body: Stmt
   const slots = carriedSlots(g, [cond, body, step]);
   const types = slots.map((x) => irType(x.t));
   const locs = slots.map((x) => NameLoc.get(x.name, g.diag.loc(pos)));
-  const op = g.op('scf.while', { operands: { inits: slots.map((x) => x.v) }, results: { results: types } }, pos);
-  const before = op.region(0).addBlock(new Block(types, locs));
-  const after = op.region(1).addBlock(new Block(types, locs));
+  const loop = g.op(scf.WhileOp, { inits: slots.map((x) => x.v) }, pos, { results: { results: types } });
+  const before = loop.before.addBlock(new Block(types, locs));
+  const after = loop.after.addBlock(new Block(types, locs));
   slots.forEach((x, k) => (x.v = before.args[k]));
   g.inBlock(before, () => {
     g.push();
@@ -142,13 +143,14 @@ export function genWhile(g: Gen, pre: Stmt | null, cond: Expr | null, body: Stmt
       ? scalarCondition(g, genExpr(g, cond), isDo ? 'do' : 'while', cond.pos).v
       : g.constOf(ctype('bool'), 1, pos).v;
     g.pop();
-    g.op('scf.condition', { operands: { condition: c, args: slots.map((x) => x.v) } }, pos);
+    g.op(scf.ConditionOp, { condition: c, args: slots.map((x) => x.v) }, pos);
   });
   slots.forEach((x, k) => (x.v = after.args[k]));
   fillRegion(g, after, slots, pos, () => {
     if (!isDo) genStmt(g, body);
     if (step) g.named(null, () => genExpr(g, step));
   });
-  slots.forEach((x, k) => (x.v = op.result(k)));
+  const results = loop.results;
+  slots.forEach((x, k) => (x.v = results[k]));
   g.pop();
 }

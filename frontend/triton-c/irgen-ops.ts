@@ -3,13 +3,16 @@
  * implicit conversions and NumPy broadcasting, pointer arithmetic (`tt.addptr`), unary operators,
  * and min/max.
  */
+import * as arith from '../../dialects/arith.js';
+import * as tt from '../../dialects/tt/index.js';
 import type { BinaryOp } from './ast.js';
-import { cmpf, cmpi, type Gen, type TV } from './irgen-ctx.js';
+import type { Gen, TV } from './irgen-ctx.js';
 import {
   checkBroadcast, commonScalar, foldBinary, ctype, fmtType, irType, isFloatScalar, isIntScalar, isUnsigned, withShape, type CType,
 } from './sema.js';
 
-const COMPARE: Record<string, [string, string, string]> = {
+type CmpF = Parameters<typeof arith.CmpFPredicate.byName>[0];
+const COMPARE: Record<string, [arith.CmpIPredicateName, arith.CmpIPredicateName, CmpF]> = {
   // op: [signed cmpi, unsigned cmpi, cmpf]
   '<': ['slt', 'ult', 'olt'],
   '<=': ['sle', 'ule', 'ole'],
@@ -19,21 +22,22 @@ const COMPARE: Record<string, [string, string, string]> = {
   '!=': ['ne', 'ne', 'une'],
 };
 
-const INT_OPS: Record<string, [string, string]> = {
+type IntOp = typeof arith.AddIOp;
+const INT_OPS: Record<string, [IntOp, IntOp]> = {
   // op: [signed, unsigned]
-  '+': ['arith.addi', 'arith.addi'],
-  '-': ['arith.subi', 'arith.subi'],
-  '*': ['arith.muli', 'arith.muli'],
-  '/': ['arith.divsi', 'arith.divui'],
-  '%': ['arith.remsi', 'arith.remui'],
-  '<<': ['arith.shli', 'arith.shli'],
-  '>>': ['arith.shrsi', 'arith.shrui'],
-  '&': ['arith.andi', 'arith.andi'],
-  '|': ['arith.ori', 'arith.ori'],
-  '^': ['arith.xori', 'arith.xori'],
+  '+': [arith.AddIOp, arith.AddIOp],
+  '-': [arith.SubIOp, arith.SubIOp],
+  '*': [arith.MulIOp, arith.MulIOp],
+  '/': [arith.DivSIOp, arith.DivUIOp],
+  '%': [arith.RemSIOp, arith.RemUIOp],
+  '<<': [arith.ShLIOp, arith.ShLIOp],
+  '>>': [arith.ShRSIOp, arith.ShRUIOp],
+  '&': [arith.AndIOp, arith.AndIOp],
+  '|': [arith.OrIOp, arith.OrIOp],
+  '^': [arith.XOrIOp, arith.XOrIOp],
 };
 
-const FLOAT_OPS: Record<string, string> = { '+': 'arith.addf', '-': 'arith.subf', '*': 'arith.mulf', '/': 'arith.divf', '%': 'arith.remf' };
+const FLOAT_OPS: Record<string, typeof arith.AddFOp> = { '+': arith.AddFOp, '-': arith.SubFOp, '*': arith.MulFOp, '/': arith.DivFOp, '%': arith.RemFOp };
 
 function invalid(g: Gen, op: string, a: TV, b: TV, pos: number): never {
   return g.diag.error(`invalid operands to binary '${op}' ('${fmtType(a.t)}' and '${fmtType(b.t)}')`, pos);
@@ -61,16 +65,15 @@ export function binary(g: Gen, op: BinaryOp, a: TV, b: TV, pos: number): TV {
   const folded = lit ? foldLiterals(g, op, x, y, pos) : null;
   if (folded) return folded;
   if (isFloatScalar(s)) {
-    const name = FLOAT_OPS[op];
-    if (!name) invalid(g, op, a, b, pos);
-    return { v: g.val(name, { operands: { lhs: x.v, rhs: y.v } }, pos), t: x.t, lit };
+    const def = FLOAT_OPS[op];
+    if (!def) invalid(g, op, a, b, pos);
+    return { v: g.val(def, { lhs: x.v, rhs: y.v }, pos), t: x.t, lit };
   }
   // Arithmetic on bools happens in int32, as in C.
   if (s === 'bool' && !['&', '|', '^'].includes(op)) return binary(g, op, g.convert(x, 'int32', pos), g.convert(y, 'int32', pos), pos);
-  const names = INT_OPS[op];
-  if (!names) invalid(g, op, a, b, pos);
-  const name = names[isUnsigned(s) ? 1 : 0];
-  return { v: g.val(name, { operands: { lhs: x.v, rhs: y.v } }, pos), t: x.t, lit };
+  const defs = INT_OPS[op];
+  if (!defs) invalid(g, op, a, b, pos);
+  return { v: g.val(defs[isUnsigned(s) ? 1 : 0], { lhs: x.v, rhs: y.v }, pos), t: x.t, lit };
 }
 
 /** Folds arithmetic on two literal constants (`TK * 1`), as Triton folds constexprs. */
@@ -94,13 +97,13 @@ function compare(g: Gen, op: string, a: TV, b: TV, pos: number): TV {
   const s = x.t.scalar;
   const [si, ui, fl] = COMPARE[op];
   const t = withShape(ctype('bool'), x.t.shape);
-  if (isFloatScalar(s)) return { v: g.val('arith.cmpf', { operands: { lhs: x.v, rhs: y.v }, attrs: { predicate: cmpf(fl) }, results: { result: irType(t) } }, pos), t };
-  return { v: g.val('arith.cmpi', { operands: { lhs: x.v, rhs: y.v }, attrs: { predicate: cmpi(isUnsigned(s) ? ui : si) }, results: { result: irType(t) } }, pos), t };
+  if (isFloatScalar(s)) return { v: g.val(arith.CmpFOp, { lhs: x.v, rhs: y.v, predicate: fl }, pos, irType(t)), t };
+  return { v: g.val(arith.CmpIOp, { lhs: x.v, rhs: y.v, predicate: isUnsigned(s) ? ui : si }, pos, irType(t)), t };
 }
 
 function logical(g: Gen, op: '&&' | '||', a: TV, b: TV, pos: number): TV {
   const [x, y] = unify(g, op, g.toBool(a, pos), g.toBool(b, pos), pos, 'bool');
-  return { v: g.val(op === '&&' ? 'arith.andi' : 'arith.ori', { operands: { lhs: x.v, rhs: y.v } }, pos), t: x.t };
+  return { v: g.val(op === '&&' ? arith.AndIOp : arith.OrIOp, { lhs: x.v, rhs: y.v }, pos), t: x.t };
 }
 
 /** Pointer arithmetic: `p + n`, `n + p`, `p - n` become `tt.addptr` (splatting scalar pointers to the tile shape). */
@@ -116,15 +119,15 @@ function pointerBinary(g: Gen, op: BinaryOp, a: TV, b: TV, pos: number): TV {
   const p = g.broadcast(ptr, shape, pos);
   o = g.broadcast(o, shape, pos);
   const t = withShape(ptr.t, shape);
-  return { v: g.val('tt.addptr', { operands: { ptr: p.v, offset: o.v }, results: { result: irType(t) } }, pos), t };
+  return { v: g.val(tt.AddptrOp, { ptr: p.v, offset: o.v }, pos, irType(t)), t };
 }
 
 function negate(g: Gen, x: TV, pos: number): TV {
   const c = g.constValue(x.v);
   if (c !== null) return { ...g.constOf(x.t, typeof c === 'number' ? -c : -c, pos), lit: x.lit };
-  if (isFloatScalar(x.t.scalar)) return { v: g.val('arith.negf', { operands: { operand: x.v } }, pos), t: x.t };
+  if (isFloatScalar(x.t.scalar)) return { v: g.val(arith.NegFOp, { operand: x.v }, pos), t: x.t };
   const zero = g.constOf(x.t, 0, pos);
-  return { v: g.val('arith.subi', { operands: { lhs: zero.v, rhs: x.v } }, pos), t: x.t };
+  return { v: g.val(arith.SubIOp, { lhs: zero.v, rhs: x.v }, pos), t: x.t };
 }
 
 /** Unary `-`, `+`, `!`, `~`. */
@@ -138,7 +141,7 @@ export function unary(g: Gen, op: '-' | '+' | '!' | '~', x: TV, pos: number): TV
   }
   if (!isIntScalar(x.t.scalar)) g.diag.error(`invalid argument type '${fmtType(x.t)}' to unary '~'`, pos);
   const ones = g.constOf(x.t, -1, pos);
-  return { v: g.val('arith.xori', { operands: { lhs: x.v, rhs: ones.v } }, pos), t: x.t, lit: x.lit };
+  return { v: g.val(arith.XOrIOp, { lhs: x.v, rhs: ones.v }, pos), t: x.t, lit: x.lit };
 }
 
 /** `min(a, b)` / `max(a, b)`. */
@@ -146,6 +149,13 @@ export function minMax(g: Gen, which: 'min' | 'max', a: TV, b: TV, pos: number):
   if (a.t.ptr || b.t.ptr) invalid(g, which, a, b, pos);
   const [x, y] = unify(g, which, a, b, pos);
   const s = x.t.scalar;
-  const name = isFloatScalar(s) ? `arith.${which}numf` : `arith.${which}${isUnsigned(s) ? 'ui' : 'si'}`;
-  return { v: g.val(name, { operands: { lhs: x.v, rhs: y.v } }, pos), t: x.t, lit: x.lit };
+  const fields = { lhs: x.v, rhs: y.v };
+  if (isFloatScalar(s)) return { v: g.val(which === 'min' ? arith.MinNumFOp : arith.MaxNumFOp, fields, pos), t: x.t, lit: x.lit };
+  return { v: g.val(intMinMax(which, isUnsigned(s)), fields, pos), t: x.t, lit: x.lit };
+}
+
+/** The integer `min` / `max` op of a signedness. */
+export function intMinMax(which: 'min' | 'max', unsigned: boolean): typeof arith.MinSIOp {
+  if (which === 'min') return unsigned ? arith.MinUIOp : arith.MinSIOp;
+  return unsigned ? arith.MaxUIOp : arith.MaxSIOp;
 }

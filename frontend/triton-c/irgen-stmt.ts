@@ -4,6 +4,7 @@
  * variable either branch assigns. Loops are in irgen-loops.ts.
  */
 import { Block } from '../../ir/ir.js';
+import * as scf from '../../dialects/scf.js';
 import type { Stmt } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import type { Gen, TV, VarSlot } from './irgen-ctx.js';
@@ -68,20 +69,21 @@ export function fillRegion(g: Gen, block: Block, slots: VarSlot[], pos: number, 
     g.push();
     body();
     g.pop();
-    g.op('scf.yield', { operands: { results: slots.map((s) => s.v) } }, pos);
+    g.op(scf.YieldOp, { results: slots.map((s) => s.v) }, pos);
   });
 }
 
 function genIf(g: Gen, s: Extract<Stmt, { kind: 'if' }>): void {
   const c = g.named(null, () => scalarCondition(g, genExpr(g, s.cond), 'if', s.cond.pos));
   const slots = carriedSlots(g, [s.then, s.else]);
-  const op = g.op('scf.if', { operands: { condition: c.v }, results: { results: slots.map((x) => irType(x.t)) } }, s.pos);
+  const op = g.op(scf.IfOp, { condition: c.v }, s.pos, { results: { results: slots.map((x) => irType(x.t)) } });
   const saved = slots.map((x) => x.v);
   const restore = () => slots.forEach((x, k) => (x.v = saved[k]));
-  fillRegion(g, op.region(0).addBlock(new Block()), slots, s.pos, () => genStmt(g, s.then));
+  fillRegion(g, op.thenRegion.addBlock(new Block()), slots, s.pos, () => genStmt(g, s.then));
   restore();
   const els = s.else;
-  if (els || slots.length) fillRegion(g, op.region(1).addBlock(new Block()), slots, s.pos, () => els && genStmt(g, els));
+  if (els || slots.length) fillRegion(g, op.elseRegion.addBlock(new Block()), slots, s.pos, () => els && genStmt(g, els));
   restore();
-  slots.forEach((x, k) => (x.v = op.result(k)));
+  const results = op.results;
+  slots.forEach((x, k) => (x.v = results[k]));
 }

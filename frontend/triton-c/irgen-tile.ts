@@ -3,12 +3,12 @@
  * (masked) pointer tiles, `@` (`tt.dot`), `^` (`tt.trans`), and subscripts with `newaxis`
  * (`tt.expand_dims`), `:` and reductions (`tt.reduce` with a combiner region).
  */
-import { DenseArrayAttr } from '../../ir/attributes.js';
-import { i } from '../../ir/types.js';
-import { InputPrecision } from '../../dialects/tt/enums.js';
+import type { Value } from '../../ir/ir.js';
+import * as arith from '../../dialects/arith.js';
+import * as tt from '../../dialects/tt/index.js';
 import type { Expr, SubscriptItem } from './ast.js';
-import { i32, type Gen, type TV } from './irgen-ctx.js';
-import { unify } from './irgen-ops.js';
+import type { Gen, TV } from './irgen-ctx.js';
+import { intMinMax, unify } from './irgen-ops.js';
 import {
   checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
   isFloatScalar, isUnsigned, rangeBounds, withShape, type CType,
@@ -18,7 +18,7 @@ import {
 export function genRange(g: Gen, e: Extract<Expr, { kind: 'range' }>): TV {
   const [lo, hi] = rangeBounds(e, g.diag);
   const t = ctype('int32', 0, [hi - lo]);
-  return { v: g.val('tt.make_range', { attrs: { start: i32(lo), end: i32(hi) }, results: { result: irType(t) } }, e.pos), t };
+  return { v: g.val(tt.MakeRangeOp, { start: lo, end: hi }, e.pos, irType(t)), t };
 }
 
 function pointee(g: Gen, p: TV, pos: number): CType {
@@ -37,20 +37,16 @@ export function genMask(g: Gen, m: TV, shape: readonly number[], pos: number): T
 export function genLoad(g: Gen, p: TV, mask: TV | null, other: TV | null, pos: number): TV {
   const t = pointee(g, p, pos);
   if (t.scalar === 'void' && !t.ptr) g.diag.error(`cannot dereference a 'void*'`, pos);
-  const operands: Record<string, TV['v']> = { ptr: p.v };
-  if (mask) {
-    operands.mask = mask.v;
-    const o = other ?? { ...g.constOf(t, 0, pos), lit: true };
-    operands.other = g.assignConvert(o, t, 'the loaded value', pos).v;
-  }
-  return { v: g.val('tt.load', { operands, results: { result: irType(t) } }, pos), t };
+  let o: Value | undefined;
+  if (mask) o = g.assignConvert(other ?? { ...g.constOf(t, 0, pos), lit: true }, t, 'the loaded value', pos).v;
+  return { v: g.val(tt.LoadOp, { ptr: p.v, mask: mask?.v, other: o }, pos, irType(t)), t };
 }
 
 /** `*p = v` / `*?(mask) p = v`: a `tt.store` of `v` converted to the pointee type. */
 export function genStore(g: Gen, p: TV, mask: TV | null, value: TV, pos: number): TV {
   const t = pointee(g, p, pos);
   const v = g.assignConvert(value, t, 'memory through pointers', pos);
-  g.op('tt.store', { operands: { ptr: p.v, value: v.v, mask: mask?.v } }, pos);
+  g.op(tt.StoreOp, { ptr: p.v, value: v.v, mask: mask?.v }, pos);
   return v;
 }
 
@@ -63,13 +59,10 @@ export function genDot(g: Gen, a: TV, b: TV, acc: ((t: CType) => TV | null) | nu
   const y = g.convert(b, s, pos);
   const t = ctype(dotAccumulator(s), 0, [m, n]);
   const c = acc?.(t) ?? g.constOf(t, 0, pos);
-  const d = g.val('tt.dot', {
-    operands: { a: x.v, b: y.v, c: c.v },
-    // f32 operands keep full precision (Triton-C's `@`) unless tf32 is allowed; for narrower types
-    // Triton prints tf32, which changes nothing.
-    attrs: { inputPrecision: InputPrecision.byName(s === 'float' && !g.allowTf32 ? 'ieee' : 'tf32') },
-    results: { d: irType(t) },
-  }, pos);
+  // f32 operands keep full precision (Triton-C's `@`) unless tf32 is allowed; for narrower types
+  // Triton prints tf32, which changes nothing.
+  const inputPrecision = s === 'float' && !g.allowTf32 ? 'ieee' : 'tf32';
+  const d = g.val(tt.DotOp, { a: x.v, b: y.v, c: c.v, inputPrecision }, pos, irType(t));
   return { v: d, t };
 }
 
@@ -79,7 +72,7 @@ export function genTrans(g: Gen, x: TV, pos: number): TV {
   if (r < 2) g.diag.error(`cannot transpose a value of type '${fmtType(x.t)}': '^' needs a tile of rank 2 or more`, pos);
   const order = [...Array(r).keys()].reverse();
   const t = withShape(x.t, order.map((d) => x.t.shape[d]));
-  return { v: g.val('tt.trans', { operands: { src: x.v }, attrs: { order: DenseArrayAttr.get(i(32), order) }, results: { result: irType(t) } }, pos), t };
+  return { v: g.val(tt.TransOp, { src: x.v, order }, pos, irType(t)), t };
 }
 
 /** `x[...]`: `newaxis` inserts a dimension, `:` keeps one, `+` / `max` / `min` reduce one. */
@@ -111,13 +104,13 @@ function expandDims(g: Gen, x: TV, axis: number, pos: number): TV {
   shape.splice(axis, 0, 1);
   const t = withShape(x.t, shape);
   if (!x.t.shape.length) return g.broadcast(x, shape, pos);
-  return { v: g.val('tt.expand_dims', { operands: { src: x.v }, attrs: { axis: i32(axis) }, results: { result: irType(t) } }, pos), t };
+  return { v: g.val(tt.ExpandDimsOp, { src: x.v, axis }, pos, irType(t)), t };
 }
 
-function combiner(s: CType['scalar'], op: '+' | 'max' | 'min'): string {
-  if (isFloatScalar(s)) return op === '+' ? 'arith.addf' : op === 'max' ? 'arith.maxnumf' : 'arith.minnumf';
-  if (op === '+') return 'arith.addi';
-  return `arith.${op}${isUnsigned(s) ? 'ui' : 'si'}`;
+/** Builds the combiner `lhs op rhs` of a reduction of `s` elements. */
+function combine(g: Gen, s: CType['scalar'], op: '+' | 'max' | 'min', lhs: Value, rhs: Value, pos: number): Value {
+  if (isFloatScalar(s)) return g.val(op === '+' ? arith.AddFOp : op === 'max' ? arith.MaxNumFOp : arith.MinNumFOp, { lhs, rhs }, pos);
+  return g.val(op === '+' ? arith.AddIOp : intMinMax(op, isUnsigned(s)), { lhs, rhs }, pos);
 }
 
 /** A `tt.reduce` of `x` along `axis` with an addf/addi/maxnumf/maxsi... combiner. */
@@ -126,16 +119,16 @@ export function reduce(g: Gen, x: TV, axis: number, op: '+' | 'max' | 'min', pos
   const src = op === '+' && x.t.scalar === 'bool' ? g.convert(x, 'int32', pos) : x;
   const shape = src.t.shape.filter((_, k) => k !== axis);
   const t = withShape(src.t, shape);
-  const red = g.op('tt.reduce', { operands: { srcs: [src.v] }, attrs: { axis: i32(axis) }, results: { result: [irType(t)] } }, pos);
+  const red = g.op(tt.ReduceOp, { srcs: [src.v], axis }, pos, { results: { result: [irType(t)] } });
   const elt = irElement(elementOf(src.t));
-  const block = g.b.createBlock(red.region(0), [elt, elt]);
+  const block = g.b.createBlock(red.combineOp, [elt, elt]);
   block.args.forEach((a) => (a.loc = g.diag.loc(pos, g.curName)));
   g.inBlock(block, () => {
-    const r = g.val(combiner(src.t.scalar, op), { operands: { lhs: block.args[0], rhs: block.args[1] } }, pos);
-    g.op('tt.reduce.return', { operands: { result: [r] } }, pos);
+    const r = combine(g, src.t.scalar, op, block.args[0], block.args[1], pos);
+    g.op(tt.ReduceReturnOp, { result: [r] }, pos);
   });
-  g.b.setInsertionPointAfter(red);
-  return { v: red.result(0), t };
+  g.b.setInsertionPointAfter(red.op);
+  return { v: red.op.result(0), t };
 }
 
 /** `c ? a : b` on values (not loads): an `arith.select` after conversions and broadcasting. */
@@ -156,7 +149,7 @@ export function genSelect(g: Gen, cond: TV, a: TV, b: TV, pos: number): TV {
   x = g.broadcast(x, shape, pos);
   y = g.broadcast(y, shape, pos);
   const cc = g.broadcast(c, shape, pos);
-  return { v: g.val('arith.select', { operands: { condition: cc.v, true_value: x.v, false_value: y.v }, results: { result: irType(x.t) } }, pos), t: x.t };
+  return { v: g.val(arith.SelectOp, { condition: cc.v, true_value: x.v, false_value: y.v }, pos, irType(x.t)), t: x.t };
 }
 
 function unifyShapes(g: Gen, shapes: (readonly number[])[], pos: number): number[] {

@@ -7,7 +7,9 @@
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, boolAttr, type NamedAttr } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import { Block, Operation } from '../../ir/ir.js';
+import * as arith from '../../dialects/arith.js';
 import { ModuleOp } from '../../dialects/builtin.js';
+import * as tt from '../../dialects/tt/index.js';
 import { FunctionType, i } from '../../ir/types.js';
 import type { FunctionDef, Param, Program } from './ast.js';
 import { genExpr } from './irgen-expr.js';
@@ -86,24 +88,20 @@ function genFunction(b: Builder, f: FunctionDef, sigs: Map<string, FunctionSig>,
   const resTypes = sig.result ? [irType(sig.result)] : [];
   const argAttrs = f.params.map((p, k) => paramAttrs(p, sig.params[k], diag));
   const floc = diag.loc(f.pos);
-  const fn = b.create('tt.func', {
-    attrs: {
-      sym_name: StringAttr.get(f.name),
-      function_type: TypeAttr.get(FunctionType.get(argTypes, resTypes)),
-      sym_visibility: StringAttr.get(isPrivate ? 'private' : 'public'),
-      arg_attrs: argAttrs.some((a) => a.length) ? ArrayAttr.get(argAttrs.map((a) => DictionaryAttr.get(a))) : undefined,
-      noinline: boolAttr(false),
-    },
-  });
-  fn.loc = floc;
-  const entry = fn.region(0).addBlock(new Block(argTypes, f.params.map((p) => NameLoc.get(p.name, floc))));
+  const fn = tt.FuncOp.build(b, {
+    sym_name: StringAttr.get(f.name),
+    function_type: TypeAttr.get(FunctionType.get(argTypes, resTypes)),
+    sym_visibility: isPrivate ? 'private' : 'public',
+    arg_attrs: argAttrs.some((a) => a.length) ? ArrayAttr.get(argAttrs.map((a) => DictionaryAttr.get(a))) : undefined,
+  }, { loc: floc, attributes: { noinline: boolAttr(false) } });
+  const entry = fn.body.addBlock(new Block(argTypes, f.params.map((p) => NameLoc.get(p.name, floc))));
   const g = new Gen(diag, entry);
   g.functions = sigs;
   g.allowTf32 = options.allowTf32 ?? false;
   f.params.forEach((p, k) => g.declare(p.name, sig.params[k], entry.args[k], p.pos));
   genBody(g, f, sig);
   // Conversions of literals can leave hoisted constants unused.
-  for (let op = entry.first; op && op.name === 'arith.constant'; ) {
+  for (let op = entry.first; arith.ConstantOp.is(op); ) {
     const next = op.next;
     if (!op.result(0).hasUses) op.erase();
     op = next;
@@ -117,18 +115,18 @@ function genBody(g: Gen, f: FunctionDef, sig: FunctionSig): void {
   for (const s of stmts) if (s !== last || s.kind !== 'return') genStmt(g, s);
   if (last?.kind === 'return') return genReturn(g, f, sig, last);
   if (sig.result) diag.error(`non-void function '${f.name}' must end with a 'return' statement`, f.pos);
-  g.op('tt.return', {}, f.body.pos);
+  g.op(tt.ReturnOp, { srcs: [] }, f.body.pos);
 }
 
 function genReturn(g: Gen, f: FunctionDef, sig: FunctionSig, s: { value: Parameters<typeof genExpr>[1] | null; pos: number }): void {
   if (!sig.result) {
     if (s.value) g.diag.error(`void function '${f.name}' should not return a value`, s.pos);
-    g.op('tt.return', {}, s.pos);
+    g.op(tt.ReturnOp, { srcs: [] }, s.pos);
     return;
   }
   const result = sig.result;
   if (!s.value) return g.diag.error(`non-void function '${f.name}' must return a value of type '${fmtType(result)}'`, s.pos);
   const value = s.value;
   const v = g.assignConvert(genExpr(g, value), result, 'the return value', value.pos);
-  g.op('tt.return', { operands: { srcs: [v.v] } }, s.pos);
+  g.op(tt.ReturnOp, { srcs: [v.v] }, s.pos);
 }

@@ -7,6 +7,7 @@
  *              [--pipeline=canonicalize,cse]
  */
 import { registerAllDialects } from '../../dialects/index.js';
+import * as tt from '../../dialects/tt/index.js';
 import { registerAllPasses } from '../../passes/all.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
@@ -138,7 +139,7 @@ function fmt(x: number): string {
 function kernelOf(module: Operation, name: string | null): string {
   const names: string[] = [];
   module.walk((op) => {
-    if (op.name === 'tt.func') names.push(symbolNameOf(op) ?? '');
+    if (tt.FuncOp.is(op)) names.push(symbolNameOf(op) ?? '');
   });
   if (name) return name;
   if (names.length === 0) throw new Error('no tt.func in the input');
@@ -180,7 +181,7 @@ export function runCli(argv: readonly string[], read: (path: string) => string):
 function findFunc(module: Operation, name: string): Operation | null {
   let found: Operation | null = null;
   module.walk((op) => {
-    if (op.name === 'tt.func' && symbolNameOf(op) === name) found = op;
+    if (tt.FuncOp.is(op) && symbolNameOf(op) === name) found = op;
   });
   return found;
 }

@@ -3,7 +3,8 @@
  * their width, float ops round to their element type after every operation.
  */
 import type { Operation } from '../../ir/ir.js';
-import type { OpImpl } from './interpreter.js';
+import type { Interpreter } from './interpreter.js';
+import type { OpImpl } from './op-impl.js';
 import { fail } from './errors.js';
 import { rounderFor } from './floats.js';
 import { type RtValue, type Tensor, allocData, asTensor, eltClass, elementOf, shapeOfType, tensor, wrapInt } from './values.js';
@@ -14,6 +15,11 @@ export interface IntFn {
   big: (a: bigint, b: bigint) => bigint;
 }
 
+/** Operand `k` of an elementwise op as a tensor (the ops of a family share one implementation, so operands are read in order). */
+export function nth(op: Operation, it: Interpreter, k: number): Tensor {
+  return asTensor(it.get(op.operands[k].value));
+}
+
 /** The result tensor type pieces of op result `k`. */
 function resultShape(op: Operation, k = 0): { shape: number[]; elt: ReturnType<typeof elementOf> } {
   const t = op.result(k).type;
@@ -22,9 +28,9 @@ function resultShape(op: Operation, k = 0): { shape: number[]; elt: ReturnType<t
 
 /** An integer binary op (same shapes), wrapping results to the element width. */
 export function intBinary(f: IntFn): OpImpl {
-  return (op, ins) => {
-    const a = asTensor(ins[0]);
-    const b = asTensor(ins[1]);
+  return (op, it) => {
+    const a = nth(op, it, 0);
+    const b = nth(op, it, 1);
     const { shape, elt } = resultShape(op);
     const c = eltClass(elt);
     const n = a.data.length;
@@ -47,9 +53,9 @@ export function intBinary(f: IntFn): OpImpl {
 
 /** A float binary op computed in double precision, then rounded to the element type. */
 export function floatBinary(fn: (a: number, b: number) => number): OpImpl {
-  return (op, ins) => {
-    const a = asTensor(ins[0]).data as Float64Array;
-    const b = asTensor(ins[1]).data as Float64Array;
+  return (op, it) => {
+    const a = nth(op, it, 0).data as Float64Array;
+    const b = nth(op, it, 1).data as Float64Array;
     const { shape, elt } = resultShape(op);
     const rnd = floatRounder(elt);
     const out = new Float64Array(a.length);
@@ -60,10 +66,10 @@ export function floatBinary(fn: (a: number, b: number) => number): OpImpl {
 
 /** A float ternary op (fma, clamp), rounded once. */
 export function floatTernary(fn: (a: number, b: number, c: number) => number): OpImpl {
-  return (op, ins) => {
-    const a = asTensor(ins[0]).data as Float64Array;
-    const b = asTensor(ins[1]).data as Float64Array;
-    const c = asTensor(ins[2]).data as Float64Array;
+  return (op, it) => {
+    const a = nth(op, it, 0).data as Float64Array;
+    const b = nth(op, it, 1).data as Float64Array;
+    const c = nth(op, it, 2).data as Float64Array;
     const { shape, elt } = resultShape(op);
     const rnd = floatRounder(elt);
     const out = new Float64Array(a.length);
@@ -74,8 +80,8 @@ export function floatTernary(fn: (a: number, b: number, c: number) => number): O
 
 /** A float unary op computed in double precision, then rounded. */
 export function floatUnary(fn: (a: number) => number): OpImpl {
-  return (op, ins) => {
-    const a = asTensor(ins[0]).data as Float64Array;
+  return (op, it) => {
+    const a = nth(op, it, 0).data as Float64Array;
     const { shape, elt } = resultShape(op);
     const rnd = floatRounder(elt);
     const out = new Float64Array(a.length);
@@ -86,8 +92,8 @@ export function floatUnary(fn: (a: number) => number): OpImpl {
 
 /** A float predicate producing i1 (0/1). */
 export function floatPredicate(fn: (a: number) => boolean): OpImpl {
-  return (op, ins) => {
-    const a = asTensor(ins[0]).data as Float64Array;
+  return (op, it) => {
+    const a = nth(op, it, 0).data as Float64Array;
     const { shape, elt } = resultShape(op);
     const out = new Int32Array(a.length);
     for (let k = 0; k < a.length; k++) out[k] = fn(a[k]) ? 1 : 0;
@@ -97,8 +103,8 @@ export function floatPredicate(fn: (a: number) => boolean): OpImpl {
 
 /** An integer unary op (on the stored value and width; bigint for i64). */
 export function intUnary(num: (a: number, w: number) => number, big: (a: bigint) => bigint): OpImpl {
-  return (op, ins) => {
-    const a = asTensor(ins[0]);
+  return (op, it) => {
+    const a = nth(op, it, 0);
     const { shape, elt } = resultShape(op);
     const c = eltClass(elt);
     if (c.k === 'i64') {

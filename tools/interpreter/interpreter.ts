@@ -7,9 +7,13 @@ import type { Block, Operation, Region, Value } from '../../ir/ir.js';
 import { symbolNameOf } from '../../ir/function-syntax.js';
 import type { Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
+import * as cf from '../../dialects/cf.js';
+import * as func from '../../dialects/func.js';
+import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
 import { InterpreterError, OpError, describeOpLocation, fail, opFailure } from './errors.js';
 import { Buffer, Memory } from './memory.js';
-import { PtrData, type RtValue, type Tensor, eltClass, tensor, wrapInt } from './values.js';
+import { PtrData, type RtValue, asTensor, eltClass, tensor, wrapInt } from './values.js';
 import { OP_TABLE } from './ops-table.js';
 import { rounderFor } from './floats.js';
 
@@ -38,8 +42,7 @@ export interface InterpretResult {
   ms: number;
 }
 
-/** How an op implementation computes its results from its operand values. */
-export type OpImpl = (op: Operation, ins: RtValue[], it: Interpreter) => RtValue[];
+export type { OpImpl } from './op-impl.js';
 
 /** Where a region's execution ended: its terminator and the terminator's operand values. */
 export interface RegionExit {
@@ -61,7 +64,7 @@ export class Interpreter {
   constructor(readonly module: Operation, readonly memory: Memory, grid: readonly number[], readonly maxOps = Infinity) {
     this.grid = [grid[0] ?? 1, grid[1] ?? 1, grid[2] ?? 1];
     module.walk((op) => {
-      if (op.name !== 'tt.func' && op.name !== 'func.func') return;
+      if (!tt.FuncOp.is(op) && !func.FuncOp.is(op)) return;
       const n = symbolNameOf(op);
       if (n) this.funcs.set(n, op);
     });
@@ -79,6 +82,12 @@ export class Interpreter {
     const r = this.env.get(v);
     if (r === undefined) fail(`internal error: SSA value of type '${v.type}' has no runtime value (defined in a region not executed?)`);
     return r;
+  }
+  /** The values of `op`'s operands, in order. */
+  operandValues(op: Operation): RtValue[] {
+    const out = new Array<RtValue>(op.operands.length);
+    for (let k = 0; k < out.length; k++) out[k] = this.get(op.operands[k].value);
+    return out;
   }
   /** Binds an SSA value. */
   set(v: Value, r: RtValue): void {
@@ -105,28 +114,19 @@ export class Interpreter {
     let blockArgs = args;
     while (block) {
       const exit = this.runBlock(block, blockArgs);
-      if (exit.term.name === 'cf.br') {
-        block = exit.term.successors[0];
+      const jump = cf.BrOp.match(exit.term);
+      if (jump) {
+        block = jump.dest;
         blockArgs = exit.values;
         continue;
       }
-      if (exit.term.name === 'cf.cond_br') {
-        const [taken, vals] = this.condBranch(exit.term, exit.values);
-        block = taken;
-        blockArgs = vals;
-        continue;
-      }
-      return exit;
+      const br = cf.CondBrOp.match(exit.term);
+      if (!br) return exit;
+      const taken = (asTensor(this.get(br.condition)).data as Int32Array)[0] !== 0;
+      block = taken ? br.trueDest : br.falseDest;
+      blockArgs = (taken ? br.trueDestOperands : br.falseDestOperands).map((v) => this.get(v));
     }
     throw new InterpreterError('interpreter: internal error: empty region', null, this.pid);
-  }
-
-  private condBranch(term: Operation, values: RtValue[]): [Block, RtValue[]] {
-    const spec = term.spec!;
-    const c = (values[0] as Tensor).data as Int32Array;
-    const trueOps = spec.operandGroup(term, 'trueDestOperands').map((v) => this.get(v));
-    const falseOps = spec.operandGroup(term, 'falseDestOperands').map((v) => this.get(v));
-    return c[0] ? [term.successors[0], trueOps] : [term.successors[1], falseOps];
   }
 
   /** Binds a block's arguments and executes its ops; returns at its terminator (not executed). */
@@ -136,7 +136,7 @@ export class Interpreter {
     }
     block.args.forEach((a, k) => this.env.set(a, args[k]));
     for (let op = block.first; op; op = op.next) {
-      if (op.next === null && isRegionExit(op)) return { term: op, values: op.operands.map((o) => this.get(o.value)) };
+      if (op.next === null && isRegionExit(op)) return { term: op, values: this.operandValues(op) };
       this.execute(op);
     }
     throw new InterpreterError('interpreter: internal error: block without terminator', null, this.pid);
@@ -152,9 +152,7 @@ export class Interpreter {
     }
     let outs: RtValue[];
     try {
-      const ins = new Array<RtValue>(op.operands.length);
-      for (let k = 0; k < ins.length; k++) ins[k] = this.get(op.operands[k].value);
-      outs = impl(op, ins, this);
+      outs = impl(op, this);
     } catch (e) {
       if (e instanceof OpError) throw opFailure(op, this.pid, e.message);
       throw e;
@@ -175,7 +173,8 @@ export class Interpreter {
   }
 }
 
-const EXITS = new Set(['tt.return', 'func.return', 'scf.yield', 'scf.condition', 'tt.reduce.return', 'tt.scan.return', 'cf.br', 'cf.cond_br']);
+/** The terminators that leave a block (the interpreter handles them; every other op has a table entry). */
+const EXITS = new Set<string>([tt.ReturnOp, func.ReturnOp, scf.YieldOp, scf.ConditionOp, tt.ReduceReturnOp, tt.ScanReturnOp, cf.BrOp, cf.CondBrOp].map((d) => d.name));
 
 function isRegionExit(op: Operation): boolean {
   return EXITS.has(op.name);

@@ -1,8 +1,9 @@
 /** The arith dialect: constants, integer/float arithmetic, comparisons, select and casts. */
 import { DenseElementsAttr, FloatAttr, IntegerAttr } from '../../ir/attributes.js';
-import type { Operation } from '../../ir/ir.js';
-import { CmpFPredicate, CmpIPredicate } from '../../dialects/arith.js';
-import type { OpImpl } from './interpreter.js';
+import type { DeclOf, OpDef, View } from '../../ir/op-def.js';
+import type { Type } from '../../ir/types.js';
+import * as arith from '../../dialects/arith.js';
+import { family, impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import { floatFromBits32, floatFromBitsNum, floatToBits, floatToBits32, rounderFor } from './floats.js';
 import { fromFunction, floatBinary, floatUnary, intBinary, type IntFn } from './elementwise.js';
@@ -17,28 +18,28 @@ function nonZero(b: number | bigint): void {
 }
 
 /** Shift amounts >= the width give 0 (shli, shrui) or the sign fill (shrsi), as a wide shift would. */
-const INT_OPS: Record<string, IntFn> = {
-  addi: { num: (a, b) => a + b, big: (a, b) => a + b },
-  subi: { num: (a, b) => a - b, big: (a, b) => a - b },
-  muli: { num: (a, b) => Math.imul(a, b), big: (a, b) => a * b },
-  divsi: { num: (a, b, w) => (nonZero(b), Math.trunc(s(a, w) / s(b, w))), big: (a, b) => (nonZero(b), a / b) },
-  divui: { num: (a, b, w) => (nonZero(b), Math.trunc(u(a, w) / u(b, w))), big: (a, b) => (nonZero(b), u64(a) / u64(b)) },
-  remsi: { num: (a, b, w) => (nonZero(b), s(a, w) % s(b, w)), big: (a, b) => (nonZero(b), a % b) },
-  remui: { num: (a, b, w) => (nonZero(b), u(a, w) % u(b, w)), big: (a, b) => (nonZero(b), u64(a) % u64(b)) },
-  ceildivsi: { num: (a, b, w) => (nonZero(b), Math.ceil(s(a, w) / s(b, w))), big: (a, b) => (nonZero(b), ceilDiv(a, b)) },
-  ceildivui: { num: (a, b, w) => (nonZero(b), Math.ceil(u(a, w) / u(b, w))), big: (a, b) => (nonZero(b), ceilDiv(u64(a), u64(b))) },
-  floordivsi: { num: (a, b, w) => (nonZero(b), Math.floor(s(a, w) / s(b, w))), big: (a, b) => (nonZero(b), floorDiv(a, b)) },
-  andi: { num: (a, b) => a & b, big: (a, b) => a & b },
-  ori: { num: (a, b) => a | b, big: (a, b) => a | b },
-  xori: { num: (a, b) => a ^ b, big: (a, b) => a ^ b },
-  shli: { num: (a, b, w) => (u(b, w) >= w ? 0 : a << u(b, w)), big: (a, b) => (u64(b) >= 64n ? 0n : a << u64(b)) },
-  shrsi: { num: (a, b, w) => s(a, w) >> Math.min(u(b, w), 31), big: (a, b) => a >> (u64(b) >= 64n ? 63n : u64(b)) },
-  shrui: { num: (a, b, w) => (u(b, w) >= w ? 0 : u(a, w) >>> u(b, w)), big: (a, b) => (u64(b) >= 64n ? 0n : u64(a) >> u64(b)) },
-  maxsi: { num: (a, b, w) => (s(a, w) >= s(b, w) ? a : b), big: (a, b) => (a >= b ? a : b) },
-  minsi: { num: (a, b, w) => (s(a, w) <= s(b, w) ? a : b), big: (a, b) => (a <= b ? a : b) },
-  maxui: { num: (a, b, w) => (u(a, w) >= u(b, w) ? a : b), big: (a, b) => (u64(a) >= u64(b) ? a : b) },
-  minui: { num: (a, b, w) => (u(a, w) <= u(b, w) ? a : b), big: (a, b) => (u64(a) <= u64(b) ? a : b) },
-};
+const INT_OPS: [OpDef, IntFn][] = [
+  [arith.AddIOp, { num: (a, b) => a + b, big: (a, b) => a + b }],
+  [arith.SubIOp, { num: (a, b) => a - b, big: (a, b) => a - b }],
+  [arith.MulIOp, { num: (a, b) => Math.imul(a, b), big: (a, b) => a * b }],
+  [arith.DivSIOp, { num: (a, b, w) => (nonZero(b), Math.trunc(s(a, w) / s(b, w))), big: (a, b) => (nonZero(b), a / b) }],
+  [arith.DivUIOp, { num: (a, b, w) => (nonZero(b), Math.trunc(u(a, w) / u(b, w))), big: (a, b) => (nonZero(b), u64(a) / u64(b)) }],
+  [arith.RemSIOp, { num: (a, b, w) => (nonZero(b), s(a, w) % s(b, w)), big: (a, b) => (nonZero(b), a % b) }],
+  [arith.RemUIOp, { num: (a, b, w) => (nonZero(b), u(a, w) % u(b, w)), big: (a, b) => (nonZero(b), u64(a) % u64(b)) }],
+  [arith.CeilDivSIOp, { num: (a, b, w) => (nonZero(b), Math.ceil(s(a, w) / s(b, w))), big: (a, b) => (nonZero(b), ceilDiv(a, b)) }],
+  [arith.CeilDivUIOp, { num: (a, b, w) => (nonZero(b), Math.ceil(u(a, w) / u(b, w))), big: (a, b) => (nonZero(b), ceilDiv(u64(a), u64(b))) }],
+  [arith.FloorDivSIOp, { num: (a, b, w) => (nonZero(b), Math.floor(s(a, w) / s(b, w))), big: (a, b) => (nonZero(b), floorDiv(a, b)) }],
+  [arith.AndIOp, { num: (a, b) => a & b, big: (a, b) => a & b }],
+  [arith.OrIOp, { num: (a, b) => a | b, big: (a, b) => a | b }],
+  [arith.XOrIOp, { num: (a, b) => a ^ b, big: (a, b) => a ^ b }],
+  [arith.ShLIOp, { num: (a, b, w) => (u(b, w) >= w ? 0 : a << u(b, w)), big: (a, b) => (u64(b) >= 64n ? 0n : a << u64(b)) }],
+  [arith.ShRSIOp, { num: (a, b, w) => s(a, w) >> Math.min(u(b, w), 31), big: (a, b) => a >> (u64(b) >= 64n ? 63n : u64(b)) }],
+  [arith.ShRUIOp, { num: (a, b, w) => (u(b, w) >= w ? 0 : u(a, w) >>> u(b, w)), big: (a, b) => (u64(b) >= 64n ? 0n : u64(a) >> u64(b)) }],
+  [arith.MaxSIOp, { num: (a, b, w) => (s(a, w) >= s(b, w) ? a : b), big: (a, b) => (a >= b ? a : b) }],
+  [arith.MinSIOp, { num: (a, b, w) => (s(a, w) <= s(b, w) ? a : b), big: (a, b) => (a <= b ? a : b) }],
+  [arith.MaxUIOp, { num: (a, b, w) => (u(a, w) >= u(b, w) ? a : b), big: (a, b) => (u64(a) >= u64(b) ? a : b) }],
+  [arith.MinUIOp, { num: (a, b, w) => (u(a, w) <= u(b, w) ? a : b), big: (a, b) => (u64(a) <= u64(b) ? a : b) }],
+];
 
 function ceilDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
@@ -56,17 +57,17 @@ const minnum = (a: number, b: number): number => (Number.isNaN(a) ? b : Number.i
 /** C fmod semantics (the sign of the dividend), as arith.remf. */
 const fmod = (a: number, b: number): number => a % b;
 
-const FLOAT_OPS: Record<string, (a: number, b: number) => number> = {
-  addf: (a, b) => a + b,
-  subf: (a, b) => a - b,
-  mulf: (a, b) => a * b,
-  divf: (a, b) => a / b,
-  remf: fmod,
-  maximumf: Math.max,
-  minimumf: Math.min,
-  maxnumf: maxnum,
-  minnumf: minnum,
-};
+const FLOAT_OPS: [OpDef, (a: number, b: number) => number][] = [
+  [arith.AddFOp, (a, b) => a + b],
+  [arith.SubFOp, (a, b) => a - b],
+  [arith.MulFOp, (a, b) => a * b],
+  [arith.DivFOp, (a, b) => a / b],
+  [arith.RemFOp, fmod],
+  [arith.MaximumFOp, Math.max],
+  [arith.MinimumFOp, Math.min],
+  [arith.MaxNumFOp, maxnum],
+  [arith.MinNumFOp, minnum],
+];
 
 const ICMP: Record<string, { num: (a: number, b: number, w: number) => boolean; big: (a: bigint, b: bigint) => boolean }> = {
   eq: { num: (a, b) => a === b, big: (a, b) => a === b },
@@ -101,57 +102,59 @@ const FCMP: Record<string, (a: number, b: number) => boolean> = {
   true: () => true,
 };
 
-const cmpi: OpImpl = (op, ins) => {
-  const pred = ICMP[CmpIPredicate.nameOf(op.getAttr('predicate')!)];
-  const a = asTensor(ins[0]);
-  const b = asTensor(ins[1]);
+const cmpi = impl(arith.CmpIOp, (cmp, it) => {
+  const pred = ICMP[cmp.predicate];
+  const a = asTensor(it.get(cmp.lhs));
+  const b = asTensor(it.get(cmp.rhs));
   const c = eltClass(a.elt);
   if (c.k === 'i64') {
     const x = a.data as BigInt64Array;
     const y = b.data as BigInt64Array;
-    return [fromFunction(op, 0, (k) => (pred.big(x[k], y[k]) ? 1 : 0))];
+    return [fromFunction(cmp.op, 0, (k) => (pred.big(x[k], y[k]) ? 1 : 0))];
   }
   if (c.k !== 'int') fail(`expected integer operands, got '${a.elt}'`);
   const x = a.data as Int32Array;
   const y = b.data as Int32Array;
   const out = new Int32Array(x.length);
   for (let k = 0; k < x.length; k++) out[k] = pred.num(x[k], y[k], c.width) ? 1 : 0;
-  return [tensor(shapeOfType(op.result(0).type), elementOf(op.result(0).type), out)];
-};
+  const t = cmp.result.type;
+  return [tensor(shapeOfType(t), elementOf(t), out)];
+});
 
-const cmpf: OpImpl = (op, ins) => {
-  const pred = FCMP[CmpFPredicate.nameOf(op.getAttr('predicate')!)];
-  const x = asTensor(ins[0]).data as Float64Array;
-  const y = asTensor(ins[1]).data as Float64Array;
+const cmpf = impl(arith.CmpFOp, (cmp, it) => {
+  const pred = FCMP[cmp.predicate];
+  const x = asTensor(it.get(cmp.lhs)).data as Float64Array;
+  const y = asTensor(it.get(cmp.rhs)).data as Float64Array;
   const out = new Int32Array(x.length);
   for (let k = 0; k < x.length; k++) out[k] = pred(x[k], y[k]) ? 1 : 0;
-  return [tensor(shapeOfType(op.result(0).type), elementOf(op.result(0).type), out)];
-};
+  const t = cmp.result.type;
+  return [tensor(shapeOfType(t), elementOf(t), out)];
+});
 
-/** `arith.select` (and any select on pointers): a scalar condition picks a whole operand. */
-export const select: OpImpl = (op, ins) => {
-  const c = asTensor(ins[0]).data as Int32Array;
-  const a = asTensor(ins[1]);
-  const b = asTensor(ins[2]);
+/** `arith.select` (on any element type, pointers too): a scalar condition picks a whole operand. */
+const select = impl(arith.SelectOp, (sel, it) => {
+  const c = asTensor(it.get(sel.condition)).data as Int32Array;
+  const a = asTensor(it.get(sel.true_value));
+  const b = asTensor(it.get(sel.false_value));
   if (c.length === 1 && a.data.length !== 1) return [c[0] ? a : b];
   const out = allocData(a.elt, a.data.length);
   for (let k = 0; k < out.length; k++) copyElt(out, k, c[k] ? a.data : b.data, k);
   return [tensor(a.shape, a.elt, out)];
-};
+});
 
 /** `arith.constant`: integer, float and dense (splat or full) values. */
-const constant: OpImpl = (op) => {
-  const v = op.getAttr('value');
-  if (v instanceof IntegerAttr) return [fromFunction(op, 0, () => v.value)];
-  if (v instanceof FloatAttr) return [fromFunction(op, 0, () => v.value)];
+const constant = impl(arith.ConstantOp, (cst) => {
+  const v = cst.value;
+  if (v instanceof IntegerAttr) return [fromFunction(cst.op, 0, () => v.value)];
+  if (v instanceof FloatAttr) return [fromFunction(cst.op, 0, () => v.value)];
   if (v instanceof DenseElementsAttr) {
     if (v.rawHex !== null) fail('dense constants in hex form are not supported');
-    const c = eltClass(elementOf(op.result(0).type));
+    const c = eltClass(elementOf(cst.result.type));
     const rnd = c.k === 'float' ? rounderFor(c.kind) : null;
-    return [fromFunction(op, 0, (k) => (rnd ? rnd(Number(v.at(k))) : v.at(k)))];
+    return [fromFunction(cst.op, 0, (k) => (rnd ? rnd(Number(v.at(k))) : v.at(k)))];
   }
   return fail(`unsupported constant attribute '${v}'`);
-};
+});
 
 /** Reads element k of an integer/float tensor as a number or (i64) bigint. */
 function at(t: RtValue, k: number): number | bigint {
@@ -160,21 +163,28 @@ function at(t: RtValue, k: number): number | bigint {
   return d[k];
 }
 
-/** An elementwise conversion computing each result element from (value, source width/kind). */
-function convert(fn: (v: number | bigint, op: Operation) => number | bigint): OpImpl {
-  return (op, ins) => [fromFunction(op, 0, (k) => fn(at(ins[0], k), op))];
+/** The declaration shape every arith cast shares: operand `in`, result `out`. */
+type CastDecl = DeclOf<'in', 'out'>;
+type Cast = View<CastDecl>;
+
+/** An elementwise conversion computing each result element from (value, the cast's types). */
+function convert(def: OpDef<CastDecl>, fn: (v: number | bigint, cast: Cast) => number | bigint): OpEntry {
+  return impl(def, (cast, it) => {
+    const src = it.get(cast.in);
+    return [fromFunction(cast.op, 0, (k) => fn(at(src, k), cast))];
+  });
 }
 
-function srcWidth(op: Operation): number {
-  const c = eltClass(elementOf(op.operand(0).type));
+function srcWidth(cast: Cast): number {
+  const c = eltClass(elementOf(cast.in.type));
   return c.k === 'int' ? c.width : 64;
 }
-function dstKind(op: Operation): string {
-  const c = eltClass(elementOf(op.result(0).type));
-  return c.k === 'float' ? c.kind : fail(`expected a float result, got '${op.result(0).type}'`);
+function dstKind(cast: Cast): string {
+  const c = eltClass(elementOf(cast.out.type));
+  return c.k === 'float' ? c.kind : fail(`expected a float result, got '${cast.out.type}'`);
 }
-function dstWidth(op: Operation): number {
-  const c = eltClass(elementOf(op.result(0).type));
+function dstWidth(cast: Cast): number {
+  const c = eltClass(elementOf(cast.out.type));
   return c.k === 'int' ? c.width : 64;
 }
 
@@ -192,10 +202,10 @@ function fpToInt(v: number, w: number, signed: boolean): bigint {
   return t < lo ? lo : t > hi ? hi : t;
 }
 
-/** Same-width bit reinterpretation between integers and floats. */
-function bitcastElt(v: number | bigint, op: Operation): number | bigint {
-  const from = eltClass(elementOf(op.operand(0).type));
-  const to = eltClass(elementOf(op.result(0).type));
+/** Same-width bit reinterpretation of an element between integer and float types `fromType` and `toType`. */
+export function bitcastElt(v: number | bigint, fromType: Type, toType: Type): number | bigint {
+  const from = eltClass(elementOf(fromType));
+  const to = eltClass(elementOf(toType));
   if (from.k === 'float' && to.k === 'float') {
     return floatFromBitsNum(floatToBits(v as number, from.kind), to.kind);
   }
@@ -210,31 +220,29 @@ function bitcastElt(v: number | bigint, op: Operation): number | bigint {
   return v;
 }
 
-const CASTS: Record<string, (v: number | bigint, op: Operation) => number | bigint> = {
-  extsi: (v, op) => sBig(v, srcWidth(op)),
-  extui: (v, op) => uBig(v, srcWidth(op)),
-  trunci: (v) => (typeof v === 'bigint' ? BigInt.asIntN(32, v) : v),
-  index_cast: (v, op) => sBig(v, srcWidth(op)),
-  index_castui: (v, op) => uBig(v, srcWidth(op)),
-  sitofp: (v, op) => rounderFor(dstKind(op))(Number(sBig(v, srcWidth(op)))),
-  uitofp: (v, op) => rounderFor(dstKind(op))(Number(uBig(v, srcWidth(op)))),
-  fptosi: (v, op) => fpToInt(v as number, dstWidth(op), true),
-  fptoui: (v, op) => fpToInt(v as number, dstWidth(op), false),
-  extf: (v, op) => rounderFor(dstKind(op))(v as number),
-  truncf: (v, op) => rounderFor(dstKind(op))(v as number),
-  bitcast: bitcastElt,
-};
+const CASTS: [OpDef<CastDecl>, (v: number | bigint, cast: Cast) => number | bigint][] = [
+  [arith.ExtSIOp, (v, op) => sBig(v, srcWidth(op))],
+  [arith.ExtUIOp, (v, op) => uBig(v, srcWidth(op))],
+  [arith.TruncIOp, (v) => (typeof v === 'bigint' ? BigInt.asIntN(32, v) : v)],
+  [arith.IndexCastOp, (v, op) => sBig(v, srcWidth(op))],
+  [arith.IndexCastUIOp, (v, op) => uBig(v, srcWidth(op))],
+  [arith.SIToFPOp, (v, op) => rounderFor(dstKind(op))(Number(sBig(v, srcWidth(op))))],
+  [arith.UIToFPOp, (v, op) => rounderFor(dstKind(op))(Number(uBig(v, srcWidth(op))))],
+  [arith.FPToSIOp, (v, op) => fpToInt(v as number, dstWidth(op), true)],
+  [arith.FPToUIOp, (v, op) => fpToInt(v as number, dstWidth(op), false)],
+  [arith.ExtFOp, (v, op) => rounderFor(dstKind(op))(v as number)],
+  [arith.TruncFOp, (v, op) => rounderFor(dstKind(op))(v as number)],
+  [arith.BitcastOp, (v, c) => bitcastElt(v, c.in.type, c.out.type)],
+];
 
 /** The arith op table. */
-export const arithOps: Record<string, OpImpl> = {
-  'arith.constant': constant,
-  'arith.cmpi': cmpi,
-  'arith.cmpf': cmpf,
-  'arith.select': select,
-  'arith.negf': floatUnary((a) => -a),
-};
-for (const [name, f] of Object.entries(INT_OPS)) arithOps[`arith.${name}`] = intBinary(f);
-for (const [name, f] of Object.entries(FLOAT_OPS)) arithOps[`arith.${name}`] = floatBinary(f);
-for (const [name, f] of Object.entries(CASTS)) arithOps[`arith.${name}`] = convert(f);
-
-export { bitcastElt };
+export const arithOps: OpEntry[] = [
+  constant,
+  cmpi,
+  cmpf,
+  select,
+  [arith.NegFOp.name, floatUnary((a) => -a)],
+  ...family(INT_OPS, intBinary),
+  ...family(FLOAT_OPS, floatBinary),
+  ...CASTS.map(([def, f]) => convert(def, f)),
+];

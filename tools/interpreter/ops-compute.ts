@@ -1,14 +1,13 @@
 /** tt compute ops: dot, reduce, scan (running their combiner regions), fp_to_fp, clampf, precise math, mulhiui, bitcast, assert, print. */
-import { StringAttr, IntegerAttr } from '../../ir/attributes.js';
-import type { Operation } from '../../ir/ir.js';
+import type { Region } from '../../ir/ir.js';
 import { PointerType } from '../../dialects/tt/types.js';
-import { PropagateNan, RoundingMode } from '../../dialects/tt/enums.js';
-import type { Interpreter, OpImpl } from './interpreter.js';
+import * as tt from '../../dialects/tt/index.js';
+import type { Interpreter } from './interpreter.js';
+import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import { rounderFor, roundTowardZero } from './floats.js';
 import { floatBinary, floatTernary, floatUnary, fromFunction } from './elementwise.js';
 import { bitcastElt } from './ops-arith.js';
-import { intAttr } from './ops-shape.js';
 import { laneText } from './ops-memory.js';
 import { type Tensor, allocData, asTensor, copyElt, eltClass, elementOf, numel, readElt, shapeOfType, tensor, unsignedOf, wrapInt } from './values.js';
 
@@ -58,7 +57,7 @@ export function dotProduct(a: Tensor, b: Tensor, c: Tensor, outElt: Tensor['elt'
   return tensor(c.shape, outElt, out);
 }
 
-const dot: OpImpl = (op, ins) => [dotProduct(asTensor(ins[0]), asTensor(ins[1]), asTensor(ins[2]), elementOf(op.result(0).type))];
+const dot = impl(tt.DotOp, (dot, it) => [dotProduct(asTensor(it.get(dot.a)), asTensor(it.get(dot.b)), asTensor(it.get(dot.c)), elementOf(dot.d.type))]);
 
 /** A 0-d tensor holding element k of t. */
 function elementAt(t: Tensor, k: number): Tensor {
@@ -68,8 +67,8 @@ function elementAt(t: Tensor, k: number): Tensor {
 }
 
 /** Runs a combiner region on (lhs..., rhs...) scalars and returns its results. */
-function combine(it: Interpreter, op: Operation, lhs: Tensor[], rhs: Tensor[]): Tensor[] {
-  const exit = it.runRegion(op.regions[0], [...lhs, ...rhs]);
+function combine(it: Interpreter, region: Region, lhs: Tensor[], rhs: Tensor[]): Tensor[] {
+  const exit = it.runRegion(region, [...lhs, ...rhs]);
   return exit.values.map(asTensor);
 }
 
@@ -79,27 +78,29 @@ function around(shape: readonly number[], axis: number): [number, number, number
 }
 
 /** tt.reduce: folds each line along `axis` left to right with the combiner region. */
-const reduce: OpImpl = (op, ins, it) => {
-  const srcs = ins.map(asTensor);
-  const axis = intAttr(op, 'axis');
-  const [outer, len, inner] = around(srcs[0].shape, axis);
-  const results = op.results.map((r) => allocData(elementOf(r.type), outer * inner));
+const reduce = impl(tt.ReduceOp, (red, it) => {
+  const srcs = red.srcs.map((v) => asTensor(it.get(v)));
+  const [outer, len, inner] = around(srcs[0].shape, red.axis);
+  const body = red.combineOp;
+  const types = red.result.map((r) => r.type);
+  const results = types.map((t) => allocData(elementOf(t), outer * inner));
   for (let o = 0; o < outer; o++)
     for (let i = 0; i < inner; i++) {
       const base = o * len * inner + i;
       let acc = srcs.map((s) => elementAt(s, base));
-      for (let j = 1; j < len; j++) acc = combine(it, op, acc, srcs.map((s) => elementAt(s, base + j * inner)));
+      for (let j = 1; j < len; j++) acc = combine(it, body, acc, srcs.map((s) => elementAt(s, base + j * inner)));
       acc.forEach((a, r) => copyElt(results[r], o * inner + i, a.data, 0));
     }
-  return op.results.map((r, k) => tensor(shapeOfType(r.type), elementOf(r.type), results[k]));
-};
+  return types.map((t, k) => tensor(shapeOfType(t), elementOf(t), results[k]));
+});
 
 /** tt.scan: inclusive scan along `axis` (from the end when `reverse`). */
-const scan: OpImpl = (op, ins, it) => {
-  const srcs = ins.map(asTensor);
-  const axis = intAttr(op, 'axis');
-  const reverse = (op.getAttr('reverse') as IntegerAttr | undefined)?.value === 1n;
-  const [outer, len, inner] = around(srcs[0].shape, axis);
+const scan = impl(tt.ScanOp, (sc, it) => {
+  const srcs = sc.srcs.map((v) => asTensor(it.get(v)));
+  const reverse = sc.reverse;
+  const body = sc.combineOp;
+  const types = sc.result.map((r) => r.type);
+  const [outer, len, inner] = around(srcs[0].shape, sc.axis);
   const results = srcs.map((s) => allocData(s.elt, s.data.length));
   for (let o = 0; o < outer; o++)
     for (let i = 0; i < inner; i++) {
@@ -108,38 +109,37 @@ const scan: OpImpl = (op, ins, it) => {
         const j = reverse ? len - 1 - step : step;
         const idx = o * len * inner + j * inner + i;
         const cur = srcs.map((s) => elementAt(s, idx));
-        acc = acc ? combine(it, op, acc, cur) : cur;
+        acc = acc ? combine(it, body, acc, cur) : cur;
         acc.forEach((a, r) => copyElt(results[r], idx, a.data, 0));
       }
     }
-  return op.results.map((r, k) => tensor(shapeOfType(r.type), elementOf(r.type), results[k]));
-};
+  return types.map((t, k) => tensor(shapeOfType(t), elementOf(t), results[k]));
+});
 
-const fpToFp: OpImpl = (op, ins) => {
-  const c = eltClass(elementOf(op.result(0).type));
+const fpToFp = impl(tt.FpToFpOp, (cvt, it) => {
+  const c = eltClass(elementOf(cvt.result.type));
   if (c.k !== 'float') return fail('expected a float result');
-  const mode = op.getAttr('rounding');
-  const rtz = mode !== undefined && RoundingMode.nameOf(mode) === 'rtz';
-  const src = asTensor(ins[0]).data as Float64Array;
-  return [fromFunction(op, 0, (k) => (rtz ? roundTowardZero(src[k], c.kind) : rounderFor(c.kind)(src[k])))];
-};
+  const rtz = cvt.rounding === 'rtz';
+  const src = asTensor(it.get(cvt.src)).data as Float64Array;
+  return [fromFunction(cvt.op, 0, (k) => (rtz ? roundTowardZero(src[k], c.kind) : rounderFor(c.kind)(src[k])))];
+});
 
 const maxnum = (a: number, b: number): number => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b));
 const minnum = (a: number, b: number): number => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b));
 
-const clampf: OpImpl = (op, ins, it) => {
-  const propagate = PropagateNan.nameOf(op.getAttr('propagateNan')!) === 'all';
+const clampf = impl(tt.ClampfOp, (clamp, it) => {
+  const propagate = clamp.propagateNan === 'all';
   const f = propagate ? (x: number, lo: number, hi: number) => Math.min(Math.max(x, lo), hi) : (x: number, lo: number, hi: number) => minnum(maxnum(x, lo), hi);
-  return floatTernary(f)(op, ins, it);
-};
+  return floatTernary(f)(clamp.op, it);
+});
 
 /** High half of the unsigned product of two integers of the same width. */
-const mulhiui: OpImpl = (op, ins) => {
-  const c = eltClass(elementOf(op.result(0).type));
+const mulhiui = impl(tt.MulhiuiOp, (mul, it) => {
+  const c = eltClass(elementOf(mul.result.type));
   const w = c.k === 'int' ? c.width : 64;
-  const a = asTensor(ins[0]).data as Int32Array | BigInt64Array;
-  const b = asTensor(ins[1]).data as Int32Array | BigInt64Array;
-  return [fromFunction(op, 0, (k) => {
+  const a = asTensor(it.get(mul.x)).data as Int32Array | BigInt64Array;
+  const b = asTensor(it.get(mul.y)).data as Int32Array | BigInt64Array;
+  return [fromFunction(mul.op, 0, (k) => {
     const ak = a[k];
     const bk = b[k];
     const x = typeof ak === 'bigint' ? BigInt.asUintN(64, ak) : BigInt(unsignedOf(ak, w));
@@ -147,30 +147,31 @@ const mulhiui: OpImpl = (op, ins) => {
     const hi = (x * y) >> BigInt(w);
     return w === 64 ? BigInt.asIntN(64, hi) : Number(BigInt.asIntN(32, hi));
   })];
-};
+});
 
-const bitcast: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]);
-  const rt = op.result(0).type;
+const bitcast = impl(tt.BitcastOp, (cast, it) => {
+  const src = asTensor(it.get(cast.src));
+  const rt = cast.result.type;
   if (elementOf(rt) instanceof PointerType) return [tensor(shapeOfType(rt), elementOf(rt), src.data)];
-  return [fromFunction(op, 0, (k) => bitcastElt(readElt(src.data, k) as number | bigint, op))];
-};
+  const from = cast.src.type;
+  return [fromFunction(cast.op, 0, (k) => bitcastElt(readElt(src.data, k) as number | bigint, from, rt))];
+});
 
-const assertOp: OpImpl = (op, ins, it) => {
-  const c = asTensor(ins[0]);
+const assertOp = impl(tt.AssertOp, (check, it) => {
+  const c = asTensor(it.get(check.condition));
   const d = c.data as Int32Array;
   for (let k = 0; k < d.length; k++) {
     if (d[k]) continue;
-    const msg = (op.getAttr('message') as StringAttr | undefined)?.value ?? '';
-    fail(`assertion failed: ${msg} (lane ${laneText(k, c.shape)}, program (${it.pid.join(', ')}))`);
+    fail(`assertion failed: ${check.message ?? ''} (lane ${laneText(k, c.shape)}, program (${it.pid.join(', ')}))`);
   }
   return [];
-};
+});
 
 /** tt.print: one line per element of each argument (a single line for scalars), collected in `prints`. */
-const printOp: OpImpl = (op, ins, it) => {
-  const prefix = (op.getAttr('prefix') as StringAttr | undefined)?.value ?? '';
-  const hex = (op.getAttr('hex') as IntegerAttr | undefined)?.value === 1n;
+const printOp = impl(tt.PrintOp, (print, it) => {
+  const prefix = print.prefix ?? '';
+  const hex = print.hex === true;
+  const ins = print.args.map((v) => it.get(v));
   const pid = `pid (${it.pid.join(', ')})`;
   if (ins.length === 0) it.prints.push(`${pid} ${prefix}`);
   ins.forEach((v, a) => {
@@ -182,7 +183,7 @@ const printOp: OpImpl = (op, ins, it) => {
     }
   });
   return [];
-};
+});
 
 function formatElt(t: Tensor, k: number, hex: boolean): string {
   const v = readElt(t.data, k);
@@ -193,16 +194,16 @@ function formatElt(t: Tensor, k: number, hex: boolean): string {
 }
 
 /** The compute op table. */
-export const computeOps: Record<string, OpImpl> = {
-  'tt.dot': dot,
-  'tt.reduce': reduce,
-  'tt.scan': scan,
-  'tt.fp_to_fp': fpToFp,
-  'tt.clampf': clampf,
-  'tt.precise_sqrt': floatUnary(Math.sqrt),
-  'tt.precise_divf': floatBinary((a, b) => a / b),
-  'tt.mulhiui': mulhiui,
-  'tt.bitcast': bitcast,
-  'tt.assert': assertOp,
-  'tt.print': printOp,
-};
+export const computeOps: OpEntry[] = [
+  dot,
+  reduce,
+  scan,
+  fpToFp,
+  clampf,
+  [tt.PreciseSqrtOp.name, floatUnary(Math.sqrt)],
+  [tt.PreciseDivfOp.name, floatBinary((a, b) => a / b)],
+  mulhiui,
+  bitcast,
+  assertOp,
+  printOp,
+];

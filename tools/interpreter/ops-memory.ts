@@ -2,27 +2,20 @@
  * Global-memory ops: addptr, load, store, atomics, pointer/int casts. Masked-off lanes never
  * touch memory; any other out-of-bounds or mistyped access is an error naming the lane.
  */
-import type { Operation } from '../../ir/ir.js';
+import type { Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
-import { RMWOp } from '../../dialects/tt/enums.js';
-import type { Interpreter, OpImpl } from './interpreter.js';
+import * as tt from '../../dialects/tt/index.js';
+import type { Interpreter } from './interpreter.js';
+import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import type { Buffer } from './memory.js';
 import { rounderFor } from './floats.js';
 import { PtrData, type RtValue, type Tensor, allocData, asTensor, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
 
-/** The operand values of group `name` of `op` (empty when an optional operand is absent). */
-export function group(op: Operation, ins: RtValue[], name: string): RtValue[] {
-  const spec = op.spec;
-  if (!spec) return fail('op has no registered spec');
-  const sizes = spec.operandGroupSizes(op);
-  let start = 0;
-  for (let k = 0; k < spec.operands.length; k++) {
-    if (spec.operands[k].name === name) return ins.slice(start, start + sizes[k]);
-    start += sizes[k];
-  }
-  return fail(`internal error: no operand group '${name}'`);
+/** The runtime value of an optional operand (undefined when it is absent). */
+export function optional(it: Interpreter, v: Value | undefined): RtValue | undefined {
+  return v && it.get(v);
 }
 
 /** Multi-index text of flat lane `k` in `shape` (`[3, 7]`, or `scalar`). */
@@ -81,28 +74,28 @@ export function loadLanes(it: Interpreter, ptr: Tensor, mask: RtValue | undefine
   return tensor(shapeOfType(resultType), elt, out);
 }
 
-const load: OpImpl = (op, ins, it) => {
-  const ptr = asTensor(ins[0]);
-  return [loadLanes(it, ptr, group(op, ins, 'mask')[0], group(op, ins, 'other')[0], op.result(0).type)];
-};
+const load = impl(tt.LoadOp, (load, it) => {
+  const ptr = asTensor(it.get(load.ptr));
+  return [loadLanes(it, ptr, optional(it, load.mask), optional(it, load.other), load.result.type)];
+});
 
-const store: OpImpl = (op, ins, it) => {
-  const ptr = asTensor(ins[0]);
+const store = impl(tt.StoreOp, (store, it) => {
+  const ptr = asTensor(it.get(store.ptr));
   if (!(ptr.data instanceof PtrData)) return fail('block pointers (tt.make_tensor_ptr) are not supported by the interpreter');
-  const val = asTensor(ins[1]).data;
-  const m = maskOf(group(op, ins, 'mask')[0]);
+  const val = asTensor(it.get(store.value)).data;
+  const m = maskOf(optional(it, store.mask));
   for (let k = 0; k < ptr.data.length; k++) {
     if (!enabled(m, k)) continue;
     const [b, off] = resolve(it, ptr, k, 'store');
     b.set(off, (val as Float64Array)[val.length === 1 ? 0 : k]);
   }
   return [];
-};
+});
 
-const addptr: OpImpl = (op, ins) => {
-  const p = asTensor(ins[0]);
+const addptr = impl(tt.AddptrOp, (op, it) => {
+  const p = asTensor(it.get(op.ptr));
   const pd = p.data as PtrData;
-  const offs = asTensor(ins[1]).data as Int32Array | BigInt64Array;
+  const offs = asTensor(it.get(op.offset)).data as Int32Array | BigInt64Array;
   const n = pd.length;
   const out = new PtrData(new Int32Array(n), new Float64Array(n));
   for (let k = 0; k < n; k++) {
@@ -110,7 +103,7 @@ const addptr: OpImpl = (op, ins) => {
     out.off[k] = pd.off[k] + Number(offs[k]);
   }
   return [tensor(p.shape, p.elt, out)];
-};
+});
 
 /** Size in bytes of an element type (pointers are 8 bytes). */
 export function byteSize(t: Type): number {
@@ -123,18 +116,18 @@ export function byteSize(t: Type): number {
 /** Pointers as integers: (buffer id + 1) * 2^40 + byte offset. */
 const ADDRESS_SPACE = 2 ** 40;
 
-const ptrToInt: OpImpl = (op, ins) => {
-  const p = asTensor(ins[0]);
+const ptrToInt = impl(tt.PtrToIntOp, (op, it) => {
+  const p = asTensor(it.get(op.src));
   const pd = p.data as PtrData;
   const size = byteSize((p.elt as PointerType).pointee);
   const out = new BigInt64Array(pd.length);
   for (let k = 0; k < pd.length; k++) out[k] = BigInt((pd.buf[k] + 1) * ADDRESS_SPACE + pd.off[k] * size);
-  return [tensor(p.shape, elementOf(op.result(0).type), out)];
-};
+  return [tensor(p.shape, elementOf(op.result.type), out)];
+});
 
-const intToPtr: OpImpl = (op, ins) => {
-  const d = asTensor(ins[0]).data as BigInt64Array;
-  const elt = elementOf(op.result(0).type) as PointerType;
+const intToPtr = impl(tt.IntToPtrOp, (op, it) => {
+  const d = asTensor(it.get(op.src)).data as BigInt64Array;
+  const elt = elementOf(op.result.type) as PointerType;
   const size = byteSize(elt.pointee);
   const out = new PtrData(new Int32Array(d.length), new Float64Array(d.length));
   for (let k = 0; k < d.length; k++) {
@@ -142,8 +135,8 @@ const intToPtr: OpImpl = (op, ins) => {
     out.buf[k] = Math.floor(a / ADDRESS_SPACE) - 1;
     out.off[k] = (a % ADDRESS_SPACE) / size;
   }
-  return [tensor(shapeOfType(op.result(0).type), elt, out)];
-};
+  return [tensor(shapeOfType(op.result.type), elt, out)];
+});
 
 type Rmw = (old: number | bigint, v: number | bigint, elt: Type) => number | bigint;
 const width = (t: Type): number => (t instanceof IntegerType ? t.width : 64);
@@ -164,13 +157,13 @@ const RMW: Record<string, Rmw> = {
   exch: (_a, b) => b,
 };
 
-const atomicRmw: OpImpl = (op, ins, it) => {
-  const kind = RMWOp.nameOf(op.getAttr('atomic_rmw_op')!);
+const atomicRmw = impl(tt.AtomicRmwOp, (op, it) => {
+  const kind = op.atomic_rmw_op;
   const f = RMW[kind] ?? fail(`unsupported atomic op '${kind}'`);
-  const ptr = asTensor(ins[0]);
-  const val = asTensor(ins[1]).data;
-  const m = maskOf(group(op, ins, 'mask')[0]);
-  const elt = elementOf(op.result(0).type);
+  const ptr = asTensor(it.get(op.ptr));
+  const val = asTensor(it.get(op.val)).data;
+  const m = maskOf(optional(it, op.mask));
+  const elt = elementOf(op.result.type);
   const out = allocData(elt, ptr.data.length);
   for (let k = 0; k < ptr.data.length; k++) {
     if (!enabled(m, k)) continue;
@@ -181,8 +174,8 @@ const atomicRmw: OpImpl = (op, ins, it) => {
     b.set(off, kind === 'and' || kind === 'or' || kind === 'xor' ? bitwise(kind, old, v, elt) : f(old, v, elt));
     (out as Float64Array)[k] = old as number;
   }
-  return [tensor(shapeOfType(op.result(0).type), elt, out)];
-};
+  return [tensor(shapeOfType(op.result.type), elt, out)];
+});
 
 function bitwise(kind: string, a: number | bigint, b: number | bigint, t: Type): number | bigint {
   if (typeof a === 'bigint') {
@@ -192,11 +185,11 @@ function bitwise(kind: string, a: number | bigint, b: number | bigint, t: Type):
   return RMW[kind](a, b, t);
 }
 
-const atomicCas: OpImpl = (op, ins, it) => {
-  const ptr = asTensor(ins[0]);
-  const cmp = asTensor(ins[1]).data;
-  const val = asTensor(ins[2]).data;
-  const elt = elementOf(op.result(0).type);
+const atomicCas = impl(tt.AtomicCasOp, (op, it) => {
+  const ptr = asTensor(it.get(op.ptr));
+  const cmp = asTensor(it.get(op.cmp)).data;
+  const val = asTensor(it.get(op.val)).data;
+  const elt = elementOf(op.result.type);
   const out = allocData(elt, ptr.data.length);
   for (let k = 0; k < ptr.data.length; k++) {
     const [b, off] = resolve(it, ptr, k, 'atomic_cas');
@@ -204,16 +197,8 @@ const atomicCas: OpImpl = (op, ins, it) => {
     if (old === (cmp as Float64Array)[k]) b.set(off, (val as Float64Array)[k]);
     (out as Float64Array)[k] = old as number;
   }
-  return [tensor(shapeOfType(op.result(0).type), elt, out)];
-};
+  return [tensor(shapeOfType(op.result.type), elt, out)];
+});
 
 /** The global-memory op table. */
-export const memoryOps: Record<string, OpImpl> = {
-  'tt.addptr': addptr,
-  'tt.load': load,
-  'tt.store': store,
-  'tt.atomic_rmw': atomicRmw,
-  'tt.atomic_cas': atomicCas,
-  'tt.ptr_to_int': ptrToInt,
-  'tt.int_to_ptr': intToPtr,
-};
+export const memoryOps: OpEntry[] = [addptr, load, store, atomicRmw, atomicCas, ptrToInt, intToPtr];

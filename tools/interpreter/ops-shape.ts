@@ -1,23 +1,11 @@
 /** tt shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, gather) and scalar queries. */
-import { DenseArrayAttr, IntegerAttr } from '../../ir/attributes.js';
-import type { Operation } from '../../ir/ir.js';
-import type { OpImpl } from './interpreter.js';
+import type { Value } from '../../ir/ir.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
+import type { Interpreter } from './interpreter.js';
+import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import { type Data, type Tensor, allocData, asTensor, copyElt, elementOf, gather, numel, shapeOfType, stridesOf, tensor } from './values.js';
-
-/** An i32 attribute's value. */
-export function intAttr(op: Operation, name: string): number {
-  const a = op.getAttr(name);
-  if (!(a instanceof IntegerAttr)) return fail(`missing integer attribute '${name}'`);
-  return a.num;
-}
-
-/** A dense i32 array attribute's values. */
-export function arrayAttr(op: Operation, name: string): number[] {
-  const a = op.getAttr(name);
-  if (!(a instanceof DenseArrayAttr)) return fail(`missing array attribute '${name}'`);
-  return [...a.values];
-}
 
 /**
  * Copies a strided view of `data` into a fresh row-major array of `shape`: element at multi-index
@@ -60,75 +48,78 @@ export function stridedWrite(data: Data, shape: readonly number[], strides: read
   }
 }
 
-function resultShape(op: Operation, k = 0): number[] {
-  return shapeOfType(op.result(k).type);
+/** The value of `v` as a tensor. */
+function tensorOf(it: Interpreter, v: Value): Tensor {
+  return asTensor(it.get(v));
 }
 
-const makeRange: OpImpl = (op) => {
-  const start = intAttr(op, 'start');
-  const end = intAttr(op, 'end');
+const makeRange = impl(tt.MakeRangeOp, (range) => {
+  const { start, end } = range;
   const out = new Int32Array(end - start);
   for (let k = 0; k < out.length; k++) out[k] = start + k;
-  return [tensor(resultShape(op), elementOf(op.result(0).type), out)];
-};
+  const t = range.result.type;
+  return [tensor(shapeOfType(t), elementOf(t), out)];
+});
 
-const splat: OpImpl = (op, ins) => [gather(asTensor(ins[0]), resultShape(op), () => 0)];
+const splat = impl(tt.SplatOp, (op, it) => [gather(tensorOf(it, op.src), shapeOfType(op.result.type), () => 0)]);
 
-const broadcast: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]);
-  const shape = resultShape(op);
+const unsplat = impl(tt.UnsplatOp, (op, it) => [gather(tensorOf(it, op.src), [], () => 0)]);
+
+const broadcast = impl(tt.BroadcastOp, (op, it) => {
+  const src = tensorOf(it, op.src);
+  const shape = shapeOfType(op.result.type);
   const st = stridesOf(src.shape);
   const strides = shape.map((d, k) => (src.shape[k] === 1 && d !== 1 ? 0 : st[k]));
   return [tensor(shape, src.elt, stridedCopy(src.data, src.elt, shape, strides))];
-};
+});
 
-/** Same data, new shape (expand_dims, reshape, convert_layout-like views). */
-const reshapeLike: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]);
-  return [tensor(resultShape(op), src.elt, src.data)];
-};
+/** Same data, new shape: expand_dims, reshape and convert_layout (layouts are annotations here). */
+function reshapeLike(it: Interpreter, src: Value, result: Value): Tensor[] {
+  const t = tensorOf(it, src);
+  return [tensor(shapeOfType(result.type), t.elt, t.data)];
+}
 
-const trans: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]);
-  const order = arrayAttr(op, 'order');
+const trans = impl(tt.TransOp, (op, it) => {
+  const src = tensorOf(it, op.src);
+  const order = op.order;
   const st = stridesOf(src.shape);
   const shape = order.map((d) => src.shape[d]);
   return [tensor(shape, src.elt, stridedCopy(src.data, src.elt, shape, order.map((d) => st[d])))];
-};
+});
 
-const cat: OpImpl = (op, ins) => {
-  const a = asTensor(ins[0]);
-  const b = asTensor(ins[1]);
+const cat = impl(tt.CatOp, (op, it) => {
+  const a = tensorOf(it, op.lhs);
+  const b = tensorOf(it, op.rhs);
   const out = allocData(a.elt, a.data.length + b.data.length);
   for (let k = 0; k < a.data.length; k++) copyElt(out, k, a.data, k);
   for (let k = 0; k < b.data.length; k++) copyElt(out, a.data.length + k, b.data, k);
-  return [tensor(resultShape(op), a.elt, out)];
-};
+  return [tensor(shapeOfType(op.result.type), a.elt, out)];
+});
 
-const join: OpImpl = (op, ins) => {
-  const a = asTensor(ins[0]);
-  const b = asTensor(ins[1]);
+const join = impl(tt.JoinOp, (op, it) => {
+  const a = tensorOf(it, op.lhs);
+  const b = tensorOf(it, op.rhs);
   const n = a.data.length;
   const out = allocData(a.elt, 2 * n);
   for (let k = 0; k < n; k++) {
     copyElt(out, 2 * k, a.data, k);
     copyElt(out, 2 * k + 1, b.data, k);
   }
-  return [tensor(resultShape(op), a.elt, out)];
-};
+  return [tensor(shapeOfType(op.result.type), a.elt, out)];
+});
 
-const split: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]);
-  const shape = resultShape(op);
+const split = impl(tt.SplitOp, (op, it) => {
+  const src = tensorOf(it, op.src);
+  const shape = shapeOfType(op.outLHS.type);
   return [gather(src, shape, (k) => 2 * k), gather(src, shape, (k) => 2 * k + 1)];
-};
+});
 
 /** tt.gather: result[i] = src[i with the `axis` coordinate replaced by indices[i]]. */
-const gatherOp: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]);
-  const ind = asTensor(ins[1]);
-  const axis = intAttr(op, 'axis');
-  const shape = resultShape(op);
+const gatherOp = impl(tt.GatherOp, (op, it) => {
+  const src = tensorOf(it, op.src);
+  const ind = tensorOf(it, op.indices);
+  const axis = op.axis;
+  const shape = shapeOfType(op.result.type);
   const outStrides = stridesOf(shape);
   const srcStrides = stridesOf(src.shape);
   const idxData = ind.data as Int32Array | BigInt64Array;
@@ -144,14 +135,15 @@ const gatherOp: OpImpl = (op, ins) => {
     }
     return pos;
   })];
-};
+});
 
 /** tt.histogram: counts of each value in [0, bins) (values outside are ignored; masked-off lanes too). */
-const histogram: OpImpl = (op, ins) => {
-  const src = asTensor(ins[0]).data as Int32Array | BigInt64Array;
-  const mask = ins[1] ? (asTensor(ins[1]).data as Int32Array) : null;
-  const shape = resultShape(op);
-  const out = allocData(elementOf(op.result(0).type), shape[0]);
+const histogram = impl(tt.HistogramOp, (op, it) => {
+  const src = tensorOf(it, op.src).data as Int32Array | BigInt64Array;
+  const mask = op.mask ? (tensorOf(it, op.mask).data as Int32Array) : null;
+  const t = op.result.type;
+  const shape = shapeOfType(t);
+  const out = allocData(elementOf(t), shape[0]);
   for (let k = 0; k < src.length; k++) {
     if (mask && !mask[mask.length === 1 ? 0 : k]) continue;
     const v = Number(src[k]);
@@ -159,27 +151,30 @@ const histogram: OpImpl = (op, ins) => {
     if (out instanceof BigInt64Array) out[v] += 1n;
     else (out as Int32Array)[v] += 1;
   }
-  return [tensor(shape, elementOf(op.result(0).type), out)];
-};
+  return [tensor(shape, elementOf(t), out)];
+});
 
-const programId: OpImpl = (op, _ins, it) => [tensor([], op.result(0).type, Int32Array.of(it.pid[intAttr(op, 'axis')]))];
-const numPrograms: OpImpl = (op, _ins, it) => [tensor([], op.result(0).type, Int32Array.of(it.grid[intAttr(op, 'axis')]))];
+/** The grid dimension an axis names. */
+const AXIS = { x: 0, y: 1, z: 2 } as const;
+
+const programId = impl(tt.GetProgramIdOp, (op, it) => [tensor([], op.result.type, Int32Array.of(it.pid[AXIS[op.axis]]))]);
+const numPrograms = impl(tt.GetNumProgramsOp, (op, it) => [tensor([], op.result.type, Int32Array.of(it.grid[AXIS[op.axis]]))]);
 
 /** The shape op table. */
-export const shapeOps: Record<string, OpImpl> = {
-  'tt.make_range': makeRange,
-  'tt.splat': splat,
-  'tt.unsplat': (op, ins) => [gather(asTensor(ins[0]), [], () => 0)],
-  'tt.broadcast': broadcast,
-  'tt.expand_dims': reshapeLike,
-  'tt.reshape': reshapeLike,
-  'tt.trans': trans,
-  'tt.cat': cat,
-  'tt.join': join,
-  'tt.split': split,
-  'tt.gather': gatherOp,
-  'tt.histogram': histogram,
-  'tt.get_program_id': programId,
-  'tt.get_num_programs': numPrograms,
-  'ttg.convert_layout': reshapeLike,
-};
+export const shapeOps: OpEntry[] = [
+  makeRange,
+  splat,
+  unsplat,
+  broadcast,
+  impl(tt.ExpandDimsOp, (op, it) => reshapeLike(it, op.src, op.result)),
+  impl(tt.ReshapeOp, (op, it) => reshapeLike(it, op.src, op.result)),
+  trans,
+  cat,
+  join,
+  split,
+  gatherOp,
+  histogram,
+  programId,
+  numPrograms,
+  impl(ttg.ConvertLayoutOp, (op, it) => reshapeLike(it, op.src, op.result)),
+];
