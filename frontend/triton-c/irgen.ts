@@ -101,7 +101,7 @@ function genFunction(b: Builder, f: FunctionDef, sigs: Map<string, FunctionSig>,
   f.params.forEach((p, k) => g.declare(p.name, sig.params[k], entry.args[k], p.pos));
   genBody(g, f, sig);
   // Conversions of literals can leave hoisted constants unused.
-  for (let op = entry.first; arith.ConstantOp.is(op); ) {
+  for (let op = entry.first; op && arith.ConstantOp.is(op); ) {
     const next = op.next;
     if (!op.result(0).hasUses) op.erase();
     op = next;
