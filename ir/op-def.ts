@@ -95,9 +95,8 @@ export function defineOp<const D extends OpDecl>(decl: D): OpDef<D> {
   const spec = new OpSpec(decl, decl.name.slice(0, decl.name.indexOf('.')));
   const View = makeViewClass(spec);
   const name = decl.name;
-  const attrs = new Map((decl.attrs ?? []).map((a) => [a.name, a.kind] as const));
   const create = (fields: BuildFields<D>, options: BuildOptions = {}): View<D> => {
-    const op = buildOp(spec, toCreateArgs(spec, attrs, fields as Record<string, unknown>, options), options.loc);
+    const op = buildOp(spec, toCreateArgs(spec, fields as Record<string, unknown>, options), options.loc);
     return new View(op) as View<D>;
   };
   return Object.freeze({
@@ -167,11 +166,11 @@ function viewClassName(opName: string): string {
   return base.split(/[._]/).map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join('') + 'Op';
 }
 
-function toCreateArgs(spec: OpSpec, attrs: Map<string, AttrConstraint>, fields: Record<string, unknown>, options: BuildOptions): CreateArgs {
+function toCreateArgs(spec: OpSpec, fields: Record<string, unknown>, options: BuildOptions): CreateArgs {
   const operands: Record<string, Value | readonly Value[] | undefined> = {};
   for (const d of spec.operands) operands[d.name] = fields[d.name] as Value | readonly Value[] | undefined;
   const attrValues: Record<string, Attribute | undefined> = { ...options.attributes };
-  for (const [name, c] of attrs) {
+  for (const [name, { kind: c }] of spec.attrIndex) {
     const v = fields[name];
     if (v === undefined) continue;
     if (v instanceof Attribute) attrValues[name] = v;
@@ -180,7 +179,7 @@ function toCreateArgs(spec: OpSpec, attrs: Map<string, AttrConstraint>, fields: 
     if (attrValues[name] === undefined) delete attrValues[name];
   }
   for (const k of Object.keys(fields)) {
-    if (!attrs.has(k) && !spec.operands.some((d) => d.name === k)) throw new Error(`internal error: '${spec.name}' has no operand or attribute '${k}'`);
+    if (!spec.attrIndex.has(k) && !spec.operands.some((d) => d.name === k)) throw new Error(`internal error: '${spec.name}' has no operand or attribute '${k}'`);
   }
   return { operands, attrs: attrValues, results: options.results, regions: options.regions, successors: options.successors, loc: options.loc };
 }

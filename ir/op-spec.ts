@@ -10,7 +10,7 @@ import type { Block, Operation, Region, Value } from './ir.js';
 import type { Type } from './types.js';
 import type { CompiledFormat, FormatParser, FormatPrinter } from './format.js';
 import type { RewritePattern } from './patterns.js';
-import { Terminator, type HasParentTrait, type Trait } from './traits.js';
+import { Terminator, type Trait } from './traits.js';
 import type { OpDef } from './op-def.js';
 
 /** What an op's verifier returns: nothing when valid, else a message (prefixed with the op) or a bare message. */
@@ -178,8 +178,6 @@ export class OpSpec {
     successors: number;
     variadicSuccessors: boolean;
   };
-  /** Allowed parent op names from a `HasParent(...)` trait, or null. */
-  readonly allowedParents: readonly string[] | null;
   private readonly fixedOperands: Map<string, number> | null;
   private readonly fixedResults: Map<string, number> | null;
 
@@ -206,8 +204,6 @@ export class OpSpec {
       successors: this.successorDecls.filter((d) => !isVar(d)).length,
       variadicSuccessors: this.successorDecls.some(isVar),
     };
-    const parentTrait = (decl.traits ?? []).find((t): t is HasParentTrait => 'parents' in t);
-    this.allowedParents = parentTrait ? parentTrait.parents : null;
   }
 
   get name(): string {

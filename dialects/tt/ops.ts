@@ -16,7 +16,7 @@ import {
   ProgramDim, PropagateNan, RoundingMode, TTFloatLike, TTI64Like, TTIntLike, TTIntTensor, TTPtrLike, TTTensor, TTType,
 } from './enums.js';
 import { PointerType } from './types.js';
-import { allOf, inferFrom, sameElementType, unitKeyword } from './util.js';
+import { inferFrom, unitKeyword } from './util.js';
 import { defineTTOp } from './util.js';
 import {
   addPtrFold, broadcastFold, broadcastOfBroadcast, broadcastOfSplat, expandDimsFold, expandDimsOfSplat, splatFold,
@@ -236,7 +236,7 @@ export const ExpandDimsOp = defineTTOp({
   attrs: [{ name: 'axis', kind: I32Attr }],
   traits: [Pure, SameOperandsAndResultElementType],
   format: cast,
-  verify: allOf(sameElementType, verifyExpandDims),
+  verify: verifyExpandDims,
   fold: expandDimsFold,
   canonicalize: [expandDimsOfSplat],
 });
@@ -255,7 +255,7 @@ export const ReshapeOp = defineTTOp({
   // The format engine prints a space for the (empty) unit attribute itself, so the keywords go through a directive.
   format: '$src custom<UnitKeyword>($allow_reorder) custom<UnitKeyword>($efficient_layout) attr-dict `:` type($src) `->` type($result)',
   directives: { UnitKeyword: unitKeyword },
-  verify: allOf(sameElementType, verifyReshape),
+  verify: verifyReshape,
 });
 /** `tt.broadcast`: broadcasts dimensions of size 1 to a larger size. */
 export const BroadcastOp = defineTTOp({
@@ -265,7 +265,7 @@ export const BroadcastOp = defineTTOp({
   results: [{ name: 'result', type: TTTensor }],
   traits: [Pure, SameOperandsAndResultElementType, SameOperandsAndResultEncoding],
   format: cast,
-  verify: allOf(sameElementType, verifyBroadcast),
+  verify: verifyBroadcast,
   fold: broadcastFold,
   canonicalize: [broadcastOfSplat, broadcastOfBroadcast],
 });
@@ -277,7 +277,6 @@ export const CatOp = defineTTOp({
   results: [{ name: 'result', type: TTTensor }],
   traits: [SameTypeOperands, SameOperandsAndResultElementType],
   format: '$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)',
-  verify: sameElementType,
 });
 /** `tt.join`: joins two tensors along a new minor dimension of size 2. */
 export const JoinOp = defineTTOp({
@@ -309,7 +308,7 @@ export const TransOp = defineTTOp({
   attrs: [{ name: 'order', kind: DenseI32ArrayAttr }],
   traits: [Pure, SameOperandsAndResultElementType],
   format: cast,
-  verify: allOf(sameElementType, verifyTrans),
+  verify: verifyTrans,
 });
 /** `tt.addptr`: offsets pointers by a number of elements. */
 export const AddptrOp = defineTTOp({

@@ -3,9 +3,9 @@
  * and the checks behind several verifiers.
  */
 import type { Operation } from '../../ir/ir.js';
-import type { CustomDirective, OpDecl, TypeEnv, VerifyResult } from '../../ir/op-spec.js';
+import type { CustomDirective, OpDecl, TypeEnv } from '../../ir/op-spec.js';
 import { UnitAttr } from '../../ir/attributes.js';
-import { RankedTensorType, type Type, elementTypeOf, i } from '../../ir/types.js';
+import { RankedTensorType, type Type, i } from '../../ir/types.js';
 import { PointerType } from './types.js';
 import { defineOp, type OpDef } from '../../ir/op-def.js';
 import { defineTrait } from '../../ir/traits.js';
@@ -42,22 +42,6 @@ export function inferFrom(from: string, fn: (t: Type) => Type | undefined, fromR
     if (!t) return undefined;
     const r = fn(t);
     return r ? [r] : undefined;
-  };
-}
-
-/** Checks ODS's `SameOperandsAndResultElementType` (Triton spells it out on many ops). */
-export function sameElementType(op: Operation): string | void {
-  const all = [...op.operandValues(), ...op.results].map((v) => elementTypeOf(v.type));
-  if (all.some((t) => t !== all[0])) return 'requires the same element type for all operands and results';
-}
-
-/** Composes verifiers: the first message wins. */
-export function allOf(...checks: ((op: Operation) => VerifyResult)[]): (op: Operation) => VerifyResult {
-  return (op) => {
-    for (const c of checks) {
-      const m = c(op);
-      if (m) return m;
-    }
   };
 }
 

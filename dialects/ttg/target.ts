@@ -49,6 +49,11 @@ const ARCH_LIMITS: Readonly<Record<number, ArchLimits>> = {
   },
 };
 
+/** The limits of compute capability `capability`, or null for one not listed here. */
+export function archLimits(capability: number): ArchLimits | null {
+  return ARCH_LIMITS[capability] ?? null;
+}
+
 /** The compute capabilities with limits here, ascending (80, 90). */
 export const KNOWN_CAPABILITIES: readonly number[] = Object.keys(ARCH_LIMITS).map(Number).sort((a, b) => a - b);
 
@@ -84,7 +89,7 @@ export function parseCapability(name: string): number | null {
   const m = /^(?:sm_|cuda:)?(\d+)a?$/.exec(name.trim());
   if (!m) return null;
   const cc = Number(m[1]);
-  return ARCH_LIMITS[cc] ? cc : null;
+  return archLimits(cc) ? cc : null;
 }
 
 /** Why a launch shape is not valid (a message for the user), or null. */
@@ -118,7 +123,7 @@ export function makeTarget(init: { arch?: string; numWarps?: number; threadsPerW
   const bad = checkLaunchShape(shape);
   if (bad) throw new Error(bad);
   const name = capability === null ? init.arch! : targetName(capability);
-  return Object.freeze({ name, capability, ...shape, limits: capability === null ? null : ARCH_LIMITS[capability] });
+  return Object.freeze({ name, capability, ...shape, limits: capability === null ? null : archLimits(capability) });
 }
 
 /** The module `op` is in (or `op` itself). */
@@ -152,7 +157,7 @@ export function targetOf(op: Operation): GpuTarget {
     numWarps: moduleInt(module, 'ttg.num-warps') ?? TARGET_DEFAULTS.numWarps,
     threadsPerWarp: moduleInt(module, 'ttg.threads-per-warp') ?? TARGET_DEFAULTS.threadsPerWarp,
     numCTAs: moduleInt(module, 'ttg.num-ctas') ?? TARGET_DEFAULTS.numCTAs,
-    limits: capability === null ? null : ARCH_LIMITS[capability],
+    limits: capability === null ? null : archLimits(capability),
   });
 }
 

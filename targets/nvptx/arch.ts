@@ -3,8 +3,7 @@
  * and the compute capability whose limits (`dialects/ttg/target.ts`) bound the kernel. The
  * hardware limits are not repeated here: they come from the target object.
  */
-import { targetOf, type ArchLimits, type GpuTarget } from '../../dialects/ttg/target.js';
-import { makeTarget } from '../../dialects/ttg/target.js';
+import { archLimits, makeTarget, targetOf, type ArchLimits, type GpuTarget } from '../../dialects/ttg/target.js';
 import type { Operation } from '../../ir/ir.js';
 import type { Arch } from './emitter.js';
 
@@ -44,7 +43,9 @@ export function targetFor(arch: Arch, numWarps?: number): GpuTarget {
 
 /** The hardware limits of `arch` (those of its compute capability). */
 export function limitsOf(arch: Arch): ArchLimits {
-  return makeTarget({ arch }).limits!;
+  const limits = archLimits(PTX_ARCHES[arch].capability);
+  if (!limits) throw new Error(`internal error: no limits for ${arch}`);
+  return limits;
 }
 
 /**

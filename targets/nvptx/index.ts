@@ -8,8 +8,7 @@ import { DiagnosticError } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
 import { hasTarget, type GpuTarget } from '../../dialects/ttg/target.js';
 import { runPipeline } from '../../passes/manager.js';
-import { archMismatch, ptxArchOf } from './arch.js';
-import { targetError } from './emitter.js';
+import { ptxArchOf } from './arch.js';
 import type { Arch } from './emitter.js';
 import { lowerToNvptx, type KernelInfo } from './lower.js';
 import { printPtx } from './ptx-printer.js';
@@ -55,13 +54,10 @@ export interface PtxResult {
 
 /** Compiles a verified module (tt or ttg level) to PTX. The module is transformed in place. */
 export function compileToPtx(module: Operation, opts: PtxOptions): PtxResult {
-  const ptxArch = ptxArchOf(opts.target);
-  if (!ptxArch) throw new Error(`internal error: compileToPtx given the target ${opts.target.name}, which is not CUDA`);
-  const mismatch = hasTarget(module) ? archMismatch(module, ptxArch) : null;
-  if (mismatch) throw targetError(module, mismatch);
+  const arch = ptxArchOf(opts.target)?.name;
+  if (!arch) throw new Error(`internal error: compileToPtx given the target ${opts.target.name}, which is not CUDA`);
   const prep = preparationPipeline(module, opts.target);
   if (prep) runOrThrow(module, prep);
-  const arch = ptxArch.name;
   const { module: nvptx, kernels } = lowerToNvptx(module, { arch, residencyHint: opts.residencyHint });
   return { ptx: printPtx(nvptx, arch), kernels, nvptx };
 }
