@@ -45,6 +45,12 @@ export class Builder {
     this.ip = { block: op.parent, before: op };
     return this;
   }
+  /** Inserts before `op`, giving what it creates `op`'s location (`tt.DotOp.build(rw.before(dot), ...)`). */
+  before(op: Operation): this {
+    this.setInsertionPoint(op);
+    this.loc = op.loc;
+    return this;
+  }
   /** Inserts after `op`. */
   setInsertionPointAfter(op: Operation): this {
     if (!op.parent) throw new Error(`internal error: '${op.name}' is not in a block`);

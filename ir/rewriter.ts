@@ -44,9 +44,7 @@ export class Rewriter extends Builder {
 
   /** Creates `name` right before `op` (the usual way patterns build replacements). */
   createBefore(op: Operation, name: string, args: CreateArgs = {}): Operation {
-    this.setInsertionPoint(op);
-    this.loc = op.loc;
-    return this.create(name, args);
+    return this.before(op).create(name, args);
   }
 
   /** Erases `op` (and everything nested); its results must be unused. */

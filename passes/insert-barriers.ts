@@ -33,7 +33,6 @@ import { BufferIds, MembarState, effectsOf } from './analysis/membar.js';
 import * as gpu from '../dialects/gpu.js';
 import * as scf from '../dialects/scf.js';
 import * as ttg from '../dialects/ttg/index.js';
-import { before } from './support/insert-at.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** Per-run context: buffer ids, the rewriter, and the statistics sink. */
@@ -47,7 +46,7 @@ interface Walk {
 function barrierBefore(op: Operation, w: Walk, insert: boolean): void {
   if (!insert) return;
   // ttg.local_load %a -> gpu.barrier; ttg.local_load %a
-  gpu.BarrierOp.build(before(w.rw, op), {});
+  gpu.BarrierOp.build(w.rw.before(op), {});
   w.ctx.bump('num-barriers');
 }
 

@@ -28,7 +28,6 @@ import { SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
 import type { View } from '../ir/op-def.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
-import { before } from './support/insert-at.js';
 import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
 import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
@@ -100,9 +99,9 @@ function stash(rw: Rewriter, at: Operation, tile: Value, operandLayout: Attribut
   const order = isDistributed(t.encoding) ? layoutOrder(t.encoding) : [1, 0];
   const shared = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
   const memType = MemDescType.get(t.shape, t.elementType, shared, SharedMemorySpaceAttr.get());
-  const alloc = ttg.LocalAllocOp.build(before(rw, at), { src: tile }, { results: { result: memType } });
+  const alloc = ttg.LocalAllocOp.build(rw.before(at), { src: tile }, { results: { result: memType } });
   const result = RankedTensorType.get(t.shape, t.elementType, operandLayout);
-  return ttg.LocalLoadOp.build(before(rw, at), { src: alloc.result }, { results: { result } });
+  return ttg.LocalLoadOp.build(rw.before(at), { src: alloc.result }, { results: { result } });
 }
 
 /**
@@ -126,11 +125,11 @@ function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, ctx: 
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
   const a = throughShared(rw, dot, 0, mma, instr.kWidth, ctx);
   const b = throughShared(rw, dot, 1, mma, instr.kWidth, ctx);
-  const acc = ttg.ConvertLayoutOp.build(before(rw, dot.op), { src: c }, { results: { result: accType } }).result;
+  const acc = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: c }, { results: { result: accType } }).result;
   // Every attribute of the old dot (inherent and discardable) carries over.
   const attributes = { ...(dot.op.properties ?? {}), ...(dot.op.attributes ?? {}) };
-  const d = tt.DotOp.build(before(rw, dot.op), { a, b, c: acc }, { results: { d: accType }, attributes }).d;
-  const back = ttg.ConvertLayoutOp.build(before(rw, dot.op), { src: d }, { results: { result: dot.d.type } }).result;
+  const d = tt.DotOp.build(rw.before(dot.op), { a, b, c: acc }, { results: { d: accType }, attributes }).d;
+  const back = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: d }, { results: { result: dot.d.type } }).result;
   const oldOperands = [dot.a, dot.b];
   rw.replaceAllUsesWith(dot.d, back);
   rw.eraseOp(dot.op);

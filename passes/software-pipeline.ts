@@ -30,7 +30,6 @@ import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
 import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
-import { before } from './support/insert-at.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
@@ -66,7 +65,7 @@ function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, contig: number[]
   const { loads } = plan;
   const loop = scf.ForOp.view(plan.loop);
   const { lowerBound: lb, upperBound: ub, step } = loop;
-  before(e.rw, loop.op);
+  e.rw.before(loop.op);
   // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
   const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, d) } }).result);
   const inits = loop.initArgs;
@@ -155,7 +154,7 @@ function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, w
   for (const u of alloc.result(0).users()) {
     const load = ttg.LocalLoadOp.match(u);
     if (!load) continue;
-    rw.replaceOp(u, [ttg.LocalLoadOp.build(before(rw, u), { src: view, token: wait }, { results: { result: load.result.type } }).result]);
+    rw.replaceOp(u, [ttg.LocalLoadOp.build(rw.before(u), { src: view, token: wait }, { results: { result: load.result.type } }).result]);
   }
   rw.replaceAllUsesWith(alloc.result(0), view);
   rw.eraseOp(alloc);

@@ -15,7 +15,6 @@ import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
-import { before } from './insert-at.js';
 
 type ForView = View<typeof scf.ForOp.decl>;
 type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
@@ -27,11 +26,11 @@ function inLayout(v: Value, t: Type, at: Operation, rw: Rewriter): Value {
   if (value instanceof DenseElementsAttr && value.isSplat && t instanceof RankedTensorType) {
     // %c = arith.constant dense<x> : L1; convert %c to L2 -> arith.constant dense<x> : L2
     const attr = DenseElementsAttr.get(t, [value.at(0)]);
-    return arith.ConstantOp.build(before(rw, at), { value: attr }, { results: { result: t } }).result;
+    return arith.ConstantOp.build(rw.before(at), { value: attr }, { results: { result: t } }).result;
   }
   const splat = tt.SplatOp.match(v.definingOp);
-  if (splat) return tt.SplatOp.build(before(rw, at), { src: splat.src }, { results: { result: t } }).result;
-  return ttg.ConvertLayoutOp.build(before(rw, at), { src: v }, { results: { result: t } }).result;
+  if (splat) return tt.SplatOp.build(rw.before(at), { src: splat.src }, { results: { result: t } }).result;
+  return ttg.ConvertLayoutOp.build(rw.before(at), { src: v }, { results: { result: t } }).result;
 }
 
 /** The only `ttg.convert_layout` among the users of `v` other than `skip`, when those are all its users; else null. */

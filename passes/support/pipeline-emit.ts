@@ -11,7 +11,6 @@ import * as arith from '../../dialects/arith.js';
 import type { CmpIPredicateName } from '../../dialects/arith.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
-import { before } from './insert-at.js';
 import { SWIZZLED_SHARED, SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -36,7 +35,7 @@ export class IntEmitter {
       return c;
     }
     const ip = this.rw.insertionPoint;
-    c = arith.ConstantOp.build(before(this.rw, this.hoistBefore), { value: IntegerAttr.get(v, t) }).result;
+    c = arith.ConstantOp.build(this.rw.before(this.hoistBefore), { value: IntegerAttr.get(v, t) }).result;
     this.rw.restoreInsertionPoint(ip);
     this.consts.set(key, c);
     return c;
@@ -162,7 +161,7 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   const enc = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
   const mt = MemDescType.get(src.shape, src.elementType, enc, SharedMemorySpaceAttr.get(), false);
   // %d = ttg.convert_layout %x -> %s = ttg.local_alloc %x; %d = ttg.local_load %s
-  const alloc = ttg.LocalAllocOp.build(before(rw, cvt.op), { src: loaded }, { results: { result: mt } });
+  const alloc = ttg.LocalAllocOp.build(rw.before(cvt.op), { src: loaded }, { results: { result: mt } });
   const ll = ttg.LocalLoadOp.build(rw, { src: alloc.result }, { results: { result: cvt.result.type } });
   rw.replaceOp(cvt.op, [ll.result]);
   l.alloc = alloc.op;
@@ -186,7 +185,7 @@ export function readViewsFromSlot(rw: Rewriter, view: Value, wait: Value): void 
     for (const user of trans.result.users()) {
       const load = ttg.LocalLoadOp.match(user);
       if (!load || load.token) continue;
-      const waiting = ttg.LocalLoadOp.build(before(rw, user), { src: trans.result, token: wait }, { results: { result: load.result.type } });
+      const waiting = ttg.LocalLoadOp.build(rw.before(user), { src: trans.result, token: wait }, { results: { result: load.result.type } });
       rw.replaceOp(user, [waiting.result]);
     }
     readViewsFromSlot(rw, trans.result, wait);

@@ -25,7 +25,6 @@ import { MemDescType } from '../../dialects/ttg/types.js';
 import type { View } from '../../ir/op-def.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
-import { before } from './insert-at.js';
 
 type TransView = View<typeof tt.TransOp.decl>;
 type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
@@ -59,9 +58,9 @@ export function transposeInShared(op: Operation, rw: Rewriter): boolean {
   if (!viewEnc) return false;
   // %s = ttg.local_alloc (tt.trans %x) -> %s0 = ttg.local_alloc %x; %s = ttg.memdesc_trans %s0
   const storedType = MemDescType.get(srcType.shape, srcType.elementType, stored, memType.memorySpace, memType.mutable);
-  const newAlloc = ttg.LocalAllocOp.build(before(rw, alloc.op), { src }, { results: { result: storedType }, attributes: alloc.op.attributes ?? {} });
+  const newAlloc = ttg.LocalAllocOp.build(rw.before(alloc.op), { src }, { results: { result: storedType }, attributes: alloc.op.attributes ?? {} });
   const viewType = MemDescType.get(memType.shape, memType.elementType, viewEnc, memType.memorySpace, memType.mutable);
-  const view = ttg.MemdescTransOp.build(before(rw, alloc.op), { src: newAlloc.result, order: trans.order }, { results: { result: viewType } });
+  const view = ttg.MemdescTransOp.build(rw.before(alloc.op), { src: newAlloc.result, order: trans.order }, { results: { result: viewType } });
   rw.replaceAllUsesWith(alloc.result, view.result);
   rw.eraseOp(alloc.op);
   // The transposition (and conversions feeding only it) go when nothing else reads them.
