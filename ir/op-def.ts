@@ -93,21 +93,24 @@ const RESERVED = new Set(['op', 'constructor']);
 /** Makes the typed definition of the op declared by `decl` (see the module comment). */
 export function defineOp<const D extends OpDecl>(decl: D): OpDef<D> {
   const spec = new OpSpec(decl, decl.name.slice(0, decl.name.indexOf('.')));
-  const View = makeViewClass(spec);
+  checkFieldNames(spec);
+  // The view class is made on first use: most ops are never viewed in a run, and start-up pays for none.
+  let viewClass: (new (op: Operation) => OpView) | null = null;
+  const wrap = (op: Operation) => new (viewClass ??= makeViewClass(spec))(op) as View<D>;
   const name = decl.name;
   const create = (fields: BuildFields<D>, options: BuildOptions = {}): View<D> => {
     const op = buildOp(spec, toCreateArgs(spec, fields as Record<string, unknown>, options), options.loc);
-    return new View(op) as View<D>;
+    return wrap(op);
   };
   return Object.freeze({
     name,
     decl,
     spec,
     is: (op: Operation | null | undefined): boolean => op?.name === name,
-    match: (op: Operation | null | undefined) => (op?.name === name ? (new View(op) as View<D>) : null),
+    match: (op: Operation | null | undefined) => (op?.name === name ? wrap(op) : null),
     view: (op: Operation) => {
       if (op.name !== name) throw new Error(`internal error: '${op.name}' viewed as '${name}'`);
-      return new View(op) as View<D>;
+      return wrap(op);
     },
     build: (b: Builder, fields: BuildFields<D>, options?: BuildOptions) => {
       const v = create(fields, { ...options, loc: options?.loc ?? b.loc });
@@ -118,16 +121,23 @@ export function defineOp<const D extends OpDecl>(decl: D): OpDef<D> {
   });
 }
 
-/** A class extending `OpView` with one getter per declared field. */
+/** Checks that every operand, result, attribute, region and successor name can be a view field: unique, not reserved. */
+function checkFieldNames(spec: OpSpec): void {
+  const seen = new Set<string>();
+  const groups = [spec.operands, spec.results, spec.decl.attrs ?? [], spec.regionDecls, spec.successorDecls];
+  for (const group of groups) {
+    for (const { name } of group) {
+      if (RESERVED.has(name) || seen.has(name)) throw new Error(`internal error: '${spec.name}' declares the field '${name}' twice (or a reserved name)`);
+      seen.add(name);
+    }
+  }
+}
+
+/** A class extending `OpView` with one getter per declared field (names checked by `checkFieldNames`). */
 function makeViewClass(spec: OpSpec): new (op: Operation) => OpView {
   class View extends OpView {}
   const proto = View.prototype;
-  const seen = new Set<string>();
-  const define = (name: string, get: (this: OpView) => unknown) => {
-    if (RESERVED.has(name) || seen.has(name)) throw new Error(`internal error: '${spec.name}' declares the field '${name}' twice (or a reserved name)`);
-    seen.add(name);
-    Object.defineProperty(proto, name, { get, enumerable: true, configurable: false });
-  };
+  const define = (name: string, get: (this: OpView) => unknown) => Object.defineProperty(proto, name, { get, enumerable: true, configurable: false });
   spec.operands.forEach((d) => {
     const k = spec.fixedOperandIndex(d.name);
     if (k >= 0) return define(d.name, function () { return this.op.operands[k].value; });
