@@ -2,7 +2,10 @@
 fp16 M x N matrix, statistics in fp32, writes Y (fp16), Mean and Rstd (fp32).
 
 As in the tutorial: BLOCK_SIZE = min(65536 // 2, next_power_of_2(N)) and
-num_warps = min(max(BLOCK_SIZE // 256, 1), 8), i.e. 4 warps for N=1000 and 8 for N=4096.
+num_warps = min(max(BLOCK_SIZE // 256, 1), 8), i.e. 4 warps for N=1000 and 8 for N=4096 (variants
+b1024, b4096). The b1024w8 variants keep BLOCK_SIZE 1024 with 8 warps: `.odd` at 1000 columns (stride
+and N not multiples of 16), `.d16` at 4096 columns (each loop runs 4 times per row); a size selects
+them with the keys 'block' (1024) and 'warps' (8).
 """
 import triton
 import triton.language as tl
@@ -13,6 +16,8 @@ import casekit
 BUILDS = {
     'b1024': {'src': 'bench/gpu/kernels/layernorm.b1024.ttir'},
     'b4096': {'src': 'bench/gpu/kernels/layernorm.b4096.ttir', 'num_warps': 8},
+    'b1024w8.odd': {'src': 'bench/gpu/kernels/layernorm.b1024w8.odd.ttir', 'num_warps': 8},
+    'b1024w8.d16': {'src': 'bench/gpu/kernels/layernorm.b1024w8.d16.ttir', 'num_warps': 8},
 }
 
 EPS = 1e-5
@@ -58,12 +63,42 @@ class LayerNorm(casekit.RowCase):
               ('Mean', 'pointer', 'f32'), ('Rstd', 'pointer', 'f32'), ('stride', 'scalar', 'i32'),
               ('N', 'scalar', 'i32'), ('eps', 'scalar', 'f32')]
     outputs = ['y', 'mean', 'rstd']
-    sizes_time = [{'rows': 4096, 'cols': 1000}, {'rows': 4096, 'cols': 4096}]
-    sizes_check = sizes_time + [{'rows': 611, 'cols': 1000}]
-    sizes_sanitize = [{'rows': 37, 'cols': 1000}, {'rows': 21, 'cols': 4096}]
+    # Optional size keys 'block' (BLOCK_SIZE) and 'warps' pick a variant other than the tutorial's;
+    # only block 1024 with 8 warps (b1024w8.*) is built.
+    sizes_time = [{'rows': 4096, 'cols': 1000}, {'rows': 4096, 'cols': 4096},
+                  {'rows': 4096, 'cols': 1000, 'block': 1024, 'warps': 8},
+                  {'rows': 4096, 'cols': 4096, 'block': 1024, 'warps': 8}]
+    sizes_check = sizes_time + [{'rows': 611, 'cols': 1000}, {'rows': 611, 'cols': 1000, 'block': 1024, 'warps': 8},
+                                {'rows': 333, 'cols': 4096, 'block': 1024, 'warps': 8}]
+    sizes_sanitize = [{'rows': 37, 'cols': 1000}, {'rows': 21, 'cols': 4096},
+                      {'rows': 37, 'cols': 1000, 'block': 1024, 'warps': 8},
+                      {'rows': 21, 'cols': 4096, 'block': 1024, 'warps': 8}]
+
+    @staticmethod
+    def tutorial_block(cols):
+        """The tutorial's BLOCK_SIZE for `cols` columns."""
+        return min(65536 // 2, casekit.next_pow2(cols))
+
+    def variant(self, size):
+        block = size.get('block', self.tutorial_block(size['cols']))
+        warps = size.get('warps', min(max(block // 256, 1), 8))
+        if block == 1024 and warps == 8:
+            # Stride and N equal cols: divisible by 16 (4096) or not (1000).
+            return 'b1024w8.d16' if size['cols'] % 16 == 0 else 'b1024w8.odd'
+        v = super().variant(size)
+        built = (int(v[1:]), self.builds[v].get('num_warps', self.default_warps))
+        if (block, warps) != built:
+            raise ValueError(f'layernorm: no variant built for {size} (block {block}, {warps} warps)')
+        return v
+
+    def shape(self, size):
+        text = f"{size['rows']}x{size['cols']}"
+        if 'block' in size or 'warps' in size:
+            text += f" B{self.constexprs(size)['BLOCK_SIZE']} w{self.num_warps(size)}"
+        return text
 
     def constexprs(self, size):
-        return {'BLOCK_SIZE': min(65536 // 2, casekit.next_pow2(size['cols']))}
+        return {'BLOCK_SIZE': size.get('block', self.tutorial_block(size['cols']))}
 
     def make(self, size, gen):
         m, n = size['rows'], size['cols']
