@@ -6,6 +6,8 @@
   OUT/ptx/<case>[.<variant>].ptx/.json  Triton's PTX with a metadata JSON in our compiler's format, so that
                                          `run_all.py --build OUT/ptx` runs Triton's PTX through our runner
   OUT/dump.json                          the specialization and Triton metadata of each
+  TTGIR_OUT/<case>[.<variant>].ttgir     with --ttgir-out TTGIR_OUT: Triton's TTGIR without locations (as in
+                                         bench/gpu/triton_ttgir; `.sm<arch>` before `.ttgir` unless arch 90)
 
 Each size is compiled with the arguments it is launched with, so the TTIR carries Triton's
 specialization (tt.divisibility = 16 on integers divisible by 16 and aligned pointers); sizes that map to
@@ -13,6 +15,7 @@ the same variant must give the same TTIR, which is checked. On the GPU machine i
 --offline compiles for sm_90 without a GPU (Triton's own specialization code, meta tensors).
 
   python3 tools/gpu/dump_triton.py --out build/triton [--offline] [--compare bench/gpu/kernels] [--tune]
+                                   [--ttgir-out bench/gpu/triton_ttgir]
 """
 import argparse
 import json
@@ -57,6 +60,15 @@ def compile_offline(fn, args, kw, arch=90):
              for k in find_paths_if(attrvals, lambda _, x: isinstance(x, str))}
     options = backend.parse_options(kw)
     return triton.compile(ASTSource(fn, signature, constexprs, attrs), target=target, options=options.__dict__)
+
+
+def write_stripped_ttgir(compiled, stem, folder):
+    """Writes Triton's TTGIR of `compiled` without locations to folder/<stem>[.sm<arch>].ttgir (no suffix
+    for arch 90), as committed in bench/gpu/triton_ttgir."""
+    arch = getattr(compiled.metadata.target, 'arch', 90)
+    name = stem + ('' if arch == 90 else f'.sm{arch}') + '.ttgir'
+    with open(os.path.join(folder, name), 'w') as f:
+        f.write(strip_locations(compiled.asm['ttgir'].replace(case_registry.REPO + '/', '')))
 
 
 def metadata_for(case, size, compiled, ptx):
@@ -115,6 +127,8 @@ def dump_case(case, opts, summary):
         if 'ttgir' in compiled.asm:
             with open(os.path.join(opts.out, 'ptx', stem + '.ttgir'), 'w') as f:
                 f.write(compiled.asm['ttgir'].replace(case_registry.REPO + '/', ''))
+            if opts.ttgir_out:
+                write_stripped_ttgir(compiled, stem, opts.ttgir_out)
         with open(os.path.join(opts.out, 'ptx', stem + '.json'), 'w') as f:
             json.dump(metadata_for(case, size, compiled, ptx), f, indent=1)
         spec = re.search(r'tt\.func public @\w+\((.*?)\) attributes', strip_locations(ttir))
@@ -181,11 +195,15 @@ def main(argv=None):
     ap.add_argument('--arch', type=int, default=90, help='compute capability for --offline (80: the sm_80 mma.sync path)')
     ap.add_argument('--compare', help='folder of committed TTIR to compare with (e.g. bench/gpu/kernels)')
     ap.add_argument('--tune', action='store_true', help='time Triton with each case.tune_warps (GPU only)')
+    ap.add_argument('--ttgir-out', help="also write Triton's TTGIR without locations into this folder")
     ap.add_argument('--iters', type=int, default=100)
     ap.add_argument('--cupy-smoke', action='store_true', help='also launch one PTX through cupy.RawModule')
     opts = ap.parse_args(argv)
     opts.out = os.path.abspath(opts.out)
     opts.compare = opts.compare and os.path.abspath(opts.compare)
+    opts.ttgir_out = opts.ttgir_out and os.path.abspath(opts.ttgir_out)
+    if opts.ttgir_out:
+        os.makedirs(opts.ttgir_out, exist_ok=True)
     os.chdir(case_registry.REPO)
     selected = case_registry.load(opts.case.split(',') if opts.case else None)
     import casekit
