@@ -4,6 +4,10 @@
  * own regions, is defined outside the loop. Loops are visited innermost first, so an op invariant
  * in several nested loops moves out of each in turn and lands before the outermost one.
  *
+ * A `ttg.local_alloc` of an invariant value into an immutable buffer moves too (a loop-invariant
+ * dot operand is staged in shared memory once); the `ttg.local_load`s reading it stay in the loop,
+ * as Triton keeps them, so the operand's registers are not held across the whole loop.
+ *
  * The loop may run zero times, so ops that could trap when executed speculatively (integer
  * division or remainder by a divisor not known to be safe) are not moved.
  */
@@ -15,6 +19,8 @@ import type { PassContext, PassDecl } from './pass.js';
 import { SymbolDef, Terminator } from '../ir/traits.js';
 import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
+import * as ttg from '../dialects/ttg/index.js';
+import type { MemDescType } from '../dialects/ttg/types.js';
 
 const LOOPS: ReadonlySet<string> = new Set([scf.ForOp.name, scf.WhileOp.name]);
 const SIGNED_DIV = [arith.DivSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp, arith.RemSIOp];
@@ -47,10 +53,20 @@ function usesOnlyValuesFrom(op: Operation, loop: Operation): boolean {
   return ok;
 }
 
+/**
+ * Whether `op` only stages a value in a buffer of its own: a `ttg.local_alloc` of a value into an
+ * immutable buffer (its effects, allocating and filling that buffer, touch nothing else; the
+ * buffer's reads stay where they are).
+ */
+function isPrivateStaging(op: Operation): boolean {
+  const alloc = ttg.LocalAllocOp.match(op);
+  return !!alloc && !!alloc.src && !(alloc.result.type as MemDescType).mutable;
+}
+
 /** Whether `op` (inside `loop`) can be moved before `loop`. */
 function canHoist(op: Operation, loop: Operation): boolean {
   if (op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return false;
-  return isSideEffectFree(op) && isSpeculatable(op) && usesOnlyValuesFrom(op, loop);
+  return (isSideEffectFree(op) || isPrivateStaging(op)) && isSpeculatable(op) && usesOnlyValuesFrom(op, loop);
 }
 
 /** Hoists the invariant ops of one loop region; returns how many moved. */

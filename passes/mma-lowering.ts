@@ -60,6 +60,37 @@ export function mmaWarpsPerCTA(shape: readonly number[], numWarps: number): [num
   return ret;
 }
 
+/**
+ * Whether another `tt.dot` is upstream or downstream of `dot` in its block (attention's two
+ * dots): Triton's chained-dot test, which puts all warps along M so each row stays in one warp.
+ */
+function isChained(dot: DotView): boolean {
+  const block = dot.op.parent;
+  const seen = new Set<Operation>([dot.op]);
+  const stack: Operation[] = [];
+  const visit = (op: Operation | null): void => {
+    if (!op || op.parent !== block || seen.has(op) || seen.size > 4096) return;
+    seen.add(op);
+    stack.push(op);
+  };
+  // Downstream through uses, then upstream through operands (separately: siblings do not count).
+  dot.d.users().forEach(visit);
+  while (stack.length) {
+    const op = stack.pop()!;
+    if (tt.DotOp.is(op)) return true;
+    op.results.forEach((r) => r.users().forEach(visit));
+  }
+  seen.clear();
+  seen.add(dot.op);
+  dot.op.operandValues().forEach((v) => visit(v.definingOp));
+  while (stack.length) {
+    const op = stack.pop()!;
+    if (tt.DotOp.is(op)) return true;
+    op.operandValues().forEach((v) => visit(v.definingOp));
+  }
+  return false;
+}
+
 /** The instruction `dot` goes to tensor cores with, or why it cannot. */
 function mmaInstr(dot: DotView): Instr | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
@@ -116,14 +147,36 @@ function throughShared(rw: Rewriter, dot: DotView, opIdx: 0 | 1, mma: StructAttr
   return loaded.result;
 }
 
+/**
+ * The A operand of a chained dot, computed in registers from another dot's result (attention's
+ * `p`), is converted to its `#dot_op` layout directly: with all warps along M the mma accumulator
+ * already holds it, so the conversion is a register permutation.
+ */
+// tt.dot (convert %p : #blocked -> #dot_op<{parent = #blocked}>), ... -> tt.dot (convert %p -> #dot_op<{opIdx = 0, parent = #mma}>), ...
+function inRegisters(rw: Rewriter, dot: DotView, mma: StructAttr, kWidth: number): Value {
+  const src = beforeConversion(dot.a);
+  const t = src.type as RankedTensorType;
+  const result = t.withEncoding(StructAttr.get(DOT_OP, { opIdx: 0, parent: mma, kWidth }));
+  return ttg.ConvertLayoutOp.build(rw.before(dot.op), { src }, { results: { result } }).result;
+}
+
+/** Whether `v` is computed in registers rather than loaded (no tt.load feeds it directly or through conversions). */
+function isComputed(v: Value): boolean {
+  const def = beforeConversion(v).definingOp;
+  return !!def && !tt.LoadOp.is(def) && !tt.TransOp.is(def) && !ttg.LocalLoadOp.is(def);
+}
+
 /** tt.dot %a, %b, %c (blocked) -> convert_layout(tt.dot local_load(local_alloc %a), local_load(local_alloc %b), convert_layout %c to #mma) */
-function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, ctx: PassContext): void {
+function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, chained: boolean, ctx: PassContext): void {
   const c = dot.c;
   const ct = c.type as RankedTensorType;
-  const warps = mmaWarpsPerCTA(ct.shape, numWarps);
+  const [M, N] = ct.shape;
+  const warps: [number, number] = !chained ? mmaWarpsPerCTA(ct.shape, numWarps) : M >= N ? [numWarps, 1] : [1, numWarps];
   const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [instr.m, instr.n] });
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
-  const a = throughShared(rw, dot, 0, mma, instr.kWidth, ctx);
+  const registerA = chained && warps[1] === 1 && isComputed(dot.a);
+  if (registerA) ctx.bump('operands-in-registers');
+  const a = registerA ? inRegisters(rw, dot, mma, instr.kWidth) : throughShared(rw, dot, 0, mma, instr.kWidth, ctx);
   const b = throughShared(rw, dot, 1, mma, instr.kWidth, ctx);
   const acc = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: c }, { results: { result: accType } }).result;
   // Every attribute of the old dot (inherent and discardable) carries over.
@@ -173,6 +226,7 @@ function run(module: Operation, ctx: PassContext): void {
     if (dot) dots.push(dot);
   }, 'pre');
   const rw = ctx.rewriter();
+  const chained = new Set(dots.filter(isChained).map((d) => d.op));
   for (const dot of dots) {
     const instr = mmaInstr(dot);
     if (typeof instr === 'string') {
@@ -181,7 +235,8 @@ function run(module: Operation, ctx: PassContext): void {
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
     }
-    toMma(rw, dot, instr, numWarps, ctx);
+    toMma(rw, dot, instr, numWarps, chained.has(dot.op), ctx);
+    if (chained.has(dot.op)) ctx.bump('dots-chained');
     ctx.bump('dots-on-mma');
     if (instr === INSTR_TF32) ctx.bump('dots-on-mma-tf32');
   }
@@ -201,6 +256,8 @@ export const mmaLowering: PassDecl = {
     'dots-on-fma': 'number of tt.dot left on the FMA path',
     'loop-carried-accumulators': 'number of scf.for accumulators carried in the mma layout',
     'fma-operands-through-shared': 'number of FMA-path operands moved through shared memory instead of a layout conversion',
+    'dots-chained': 'number of mma dots chained to another dot (all warps along M or N, Triton\'s choice for attention)',
+    'operands-in-registers': 'number of A operands of chained dots converted to #dot_op in registers instead of through shared memory',
     'operands-transposed-in-shared': 'number of tt.trans operands stored untransposed and read through ttg.memdesc_trans',
   },
   run,

@@ -21,7 +21,9 @@ import type { Operation, Value } from '../ir/ir.js';
 import { eraseDeadOps, isSideEffectFree } from '../ir/patterns.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
 import { DenseElementsAttr } from '../ir/attributes.js';
-import { BLOCKED, isLayout, SLICE, slice } from '../dialects/ttg/layout-attrs.js';
+import { BLOCKED, DOT_OP, isDistributed, isLayout, slice } from '../dialects/ttg/layout-attrs.js';
+import { inversePerm, propagateLayouts } from './support/layout-propagation.js';
+import { targetOf } from '../dialects/ttg/target.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
@@ -42,10 +44,9 @@ const MAX_OPS = 64;
 /** Whether `t` is a register tensor in a blocked layout. */
 const isBlockedTensor = (t: Type): t is RankedTensorType => t instanceof RankedTensorType && isLayout(t.encoding, BLOCKED);
 
-/** Whether ops can be recreated with result type `t` (blocked, or a slice layout for 1-D tensors). */
+/** Whether ops can be recreated with result type `t` (a register layout other than an mma operand's). */
 function rematTarget(t: Type): t is RankedTensorType {
-  if (!(t instanceof RankedTensorType)) return false;
-  return isLayout(t.encoding, BLOCKED) || (t.rank === 1 && isLayout(t.encoding, SLICE));
+  return t instanceof RankedTensorType && isDistributed(t.encoding) && !isLayout(t.encoding, DOT_OP);
 }
 
 /** Whether `op` is a side-effect-free elementwise op over tensors of one shape (every operand is a tensor). */
@@ -66,12 +67,11 @@ function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   const splat = tt.SplatOp.match(def);
   if (splat) return splat.src.type instanceof RankedTensorType ? null : [splat.src.type];
   const broadcast = tt.BroadcastOp.match(def);
-  if (broadcast) return isBlockedTensor(t) ? [(broadcast.src.type as RankedTensorType).withEncoding(enc)] : null;
+  if (broadcast) return [(broadcast.src.type as RankedTensorType).withEncoding(enc)];
   const expand = tt.ExpandDimsOp.match(def);
-  if (expand) {
-    const src = expand.src.type as RankedTensorType;
-    return isBlockedTensor(t) && src.rank === 1 ? [src.withEncoding(slice(expand.axis, enc!))] : null;
-  }
+  if (expand) return [(expand.src.type as RankedTensorType).withEncoding(slice(expand.axis, enc!))];
+  const trans = tt.TransOp.match(def);
+  if (trans) return isBlockedTensor(t) ? [(trans.src.type as RankedTensorType).withEncoding(transLayout(enc as StructAttr, inversePerm(trans.order)))] : null;
   if (!isElementwise(def)) return null;
   return def.operandTypes().map((o) => (o as RankedTensorType).withEncoding(enc));
 }
@@ -216,6 +216,11 @@ function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
 }
 
 function run(fn: Operation, ctx: PassContext): void {
+  const target = targetOf(fn);
+  const forward = propagateLayouts(fn, target.numWarps * target.threadsPerWarp);
+  ctx.bump('values-relaid', forward.relaid);
+  ctx.bump('converts-inserted', forward.convertsInserted);
+  ctx.bump('converts-folded', forward.convertsFolded);
   ctx.bump('scans-relaid', hoistConvertsOverScans(fn, new Builder()));
   ctx.bump('transes-relaid', hoistConvertsOverTranses(fn, new Builder()));
   const converts: ConvertView[] = [];
@@ -247,6 +252,9 @@ export const removeLayoutConversions: PassDecl = {
   summary: 'Fold ttg.convert_layout chains and rematerialize cheap producers in the converted layout',
   anchor: 'function',
   statistics: {
+    'values-relaid': 'number of values given the layout propagated from an anchor (load, dot, atomic)',
+    'converts-inserted': 'number of ttg.convert_layout ops inserted where a use needs another layout',
+    'converts-folded': 'number of ttg.convert_layout ops that became no-ops after the propagation',
     'converts-removed': 'number of ttg.convert_layout ops replaced',
     'ops-rematerialized': 'number of ops (and folded converts) created in a new layout',
     'ops-erased': 'number of ops erased after they became dead',

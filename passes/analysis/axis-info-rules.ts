@@ -293,6 +293,14 @@ const splat: AxisRule = (op, [x]) => {
   return new AxisInfo(shape.map(() => 1), shape.map(() => x.divisibility[0]), [...shape], x.constantValue);
 };
 
+/** tt.trans: result dimension d is operand dimension order[d]; every fact moves with its dimension. */
+const trans: AxisRule = (op, [x]) => {
+  const order = tt.TransOp.view(op).order;
+  if (x.rank !== order.length) return null;
+  const permute = (v: readonly number[]) => order.map((d) => v[d]);
+  return new AxisInfo(permute(x.contiguity), permute(x.divisibility), permute(x.constancy), x.constantValue);
+};
+
 /** tt.expand_dims: a new size-1 dimension whose divisibility is what holds for every element. */
 const expandDims: AxisRule = (op, [x]) => {
   const a = op.getAttr('axis');
@@ -372,6 +380,7 @@ export const AXIS_RULES: ReadonlyMap<string, AxisRule> = new Map<string, AxisRul
   [tt.SplatOp.name, splat],
   [tt.ExpandDimsOp.name, expandDims],
   [tt.BroadcastOp.name, broadcast],
+  [tt.TransOp.name, trans],
   [tt.LoadOp.name, load],
 ]);
 
