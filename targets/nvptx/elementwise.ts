@@ -206,9 +206,11 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   },
 
   // ---- floats ----
-  [arith.AddFOp.name]: floatPlain('add', 'rn.'),
-  [arith.SubFOp.name]: floatPlain('sub', 'rn.'),
-  [arith.MulFOp.name]: floatPlain('mul', 'rn.'),
+  // No rounding modifier, as Triton emits them (its enable_fp_fusion, on by default): ptxas may
+  // contract a mul with a dependent add or sub into one fma (attention's `qk * scale - m`).
+  [arith.AddFOp.name]: floatPlain('add', ''),
+  [arith.SubFOp.name]: floatPlain('sub', ''),
+  [arith.MulFOp.name]: floatPlain('mul', ''),
   // Triton's lowering: f32 `/` is div.full.f32 (2 ulp); tt.precise_divf is the IEEE division.
   [arith.DivFOp.name]: floatOp((e, [a, b], t) => e.op('div', t === F32 ? 'full.f32' : `rn.${ptxType(t)}`, [a, b], t)),
   [tt.PreciseDivfOp.name]: floatPlain('div', 'rn.'),
