@@ -1,0 +1,170 @@
+/**
+ * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
+ * transpose_mask, Triton 3.6's TTIR).
+ *
+ * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
+ *    `ttg.convert_layout` ops than Triton's own TTGIR of the same variant
+ *    (bench/gpu/triton_ttgir/<stem>.ttgir, counted from its text), and exactly the counts of the
+ *    table below, so that any regression (or improvement) shows.
+ * 2. The CPU interpreter computes the same outputs before any pass (the TTIR as it is) and after the
+ *    pipeline, on the same seeded random inputs, for some variants of each kernel.
+ */
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { registerAllDialects } from '../../dialects/index.js';
+import type { Operation } from '../../ir/ir.js';
+import { parseText } from '../../ir/parser.js';
+import { verify } from '../../ir/verifier.js';
+import { registerAllPasses } from '../../passes/all.js';
+import { runPipeline } from '../../passes/manager.js';
+import { rng } from '../../tools/interpreter/cli.js';
+import { interpret } from '../../tools/interpreter/interpreter.js';
+import { Memory } from '../../tools/interpreter/memory.js';
+
+registerAllDialects();
+registerAllPasses();
+
+const KERNELS = new URL('../../bench/gpu/kernels/', import.meta.url);
+const TRITON_TTGIR = new URL('../../bench/gpu/triton_ttgir/', import.meta.url);
+
+/**
+ * Variant -> [warps, our converts after `default{arch=sm_90a num-warps=W}`, Triton's (for reading;
+ * the test counts Triton's from the .ttgir file)].
+ */
+const CONVERTS: Record<string, [number, number, number]> = {
+  'attention.d64.full': [4, 3, 3],
+  'attention.d64.causal': [4, 4, 4],
+  'attention.d128.full': [8, 3, 5],
+  'attention.d128.causal': [8, 4, 7],
+  'layernorm.b1024': [4, 0, 1],
+  'layernorm.b4096': [8, 0, 0],
+  'layernorm.b1024w8.odd': [8, 0, 1],
+  'layernorm.b1024w8.d16': [8, 0, 0],
+  'transpose_mask.t32w4.d16': [4, 1, 1],
+  'transpose_mask.t32w4.odd': [4, 1, 1],
+  'transpose_mask.t64w4.d16': [4, 1, 1],
+  'transpose_mask.t64w4.odd': [4, 1, 1],
+  'transpose_mask.t64w8.d16': [8, 1, 1],
+  'transpose_mask.t64w8.odd': [8, 1, 1],
+  'transpose_mask.t128w8.d16': [8, 1, 1],
+  'transpose_mask.t128w8.odd': [8, 1, 1],
+};
+
+const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
+
+const defaultPipeline = (warps: number): string => `default{arch=sm_90a num-warps=${warps}}`;
+
+/** Runs `pipeline` on `module` in place; fails the test with the diagnostics when a pass fails. */
+function compile(module: Operation, pipeline: string, what: string): Operation {
+  const r = runPipeline(module, pipeline);
+  assert.ok(r.ok, `${what}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
+  verify(module);
+  return module;
+}
+
+function countConverts(module: Operation): number {
+  let n = 0;
+  module.walk((op) => void (op.name === 'ttg.convert_layout' && n++));
+  return n;
+}
+
+test('no more ttg.convert_layout than Triton, and exactly the recorded counts', () => {
+  const got: Record<string, number> = {};
+  for (const [stem, [warps]] of Object.entries(CONVERTS)) {
+    const ours = countConverts(compile(load(stem), defaultPipeline(warps), stem));
+    const triton = (readFileSync(new URL(`${stem}.ttgir`, TRITON_TTGIR), 'utf8').match(/ttg\.convert_layout/g) ?? []).length;
+    assert.equal(triton, CONVERTS[stem][2], `${stem}: Triton's count in the table is out of date`);
+    assert.ok(ours <= triton, `${stem}: ${ours} converts, Triton has ${triton}`);
+    got[stem] = ours;
+  }
+  assert.equal(got, Object.fromEntries(Object.entries(CONVERTS).map(([s, [, n]]) => [s, n])));
+});
+
+// ---- semantic preservation in the CPU interpreter ----
+
+/** A kernel launch on fresh buffers: runs `module` and returns the output buffers' contents. */
+type Runner = (module: Operation, seed: number) => number[][];
+
+/** attn_fwd (Triton's fused-attention tutorial), Z x H heads of N_CTX x 64, fp16. */
+function attention(z: number, h: number, nCtx: number): Runner {
+  const d = 64;
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const n = z * h * nCtx * d;
+    const [q, k, v] = ['q', 'k', 'v'].map((name) => mem.alloc('f16', n, name).fill(() => random() * 2 - 1));
+    const m = mem.alloc('f32', z * h * nCtx, 'm');
+    const o = mem.alloc('f16', n, 'o');
+    const args = [q, k, v, 0.5, m, o, h * nCtx * d, nCtx * d, d, h, nCtx];
+    interpret(module, 'attn_fwd', { grid: [nCtx / 128, z * h, 1], args, memory: mem });
+    return [o.toNumbers(), m.toNumbers()];
+  };
+}
+
+/** _layer_norm_fwd_fused: `rows` rows of `cols` fp16 columns (row stride `cols`). */
+function layernorm(rows: number, cols: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const x = mem.alloc('f16', rows * cols, 'x').fill(() => random() * 4 - 2);
+    const y = mem.alloc('f16', rows * cols, 'y');
+    const w = mem.alloc('f16', cols, 'w').fill(() => random() * 2 - 1);
+    const b = mem.alloc('f16', cols, 'b').fill(() => random() * 2 - 1);
+    const mean = mem.alloc('f32', rows, 'mean');
+    const rstd = mem.alloc('f32', rows, 'rstd');
+    interpret(module, '_layer_norm_fwd_fused', { grid: [rows, 1, 1], args: [x, y, w, b, mean, rstd, cols, cols, 1e-5], memory: mem });
+    return [y.toNumbers(), mean.toNumbers(), rstd.toNumbers()];
+  };
+}
+
+/** transpose_mask_kernel: Y (N x M) = X^T for an M x N fp32 X, `tile` x `tile` tiles. */
+function transposeMask(tile: number, m: number, n: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const x = mem.alloc('f32', m * n, 'x').fill(() => random() * 2 - 1);
+    // Filled so that a store outside the mask shows.
+    const y = mem.alloc('f32', n * m, 'y').fill(() => -7);
+    interpret(module, 'transpose_mask_kernel', { grid: [Math.ceil(m / tile), Math.ceil(n / tile), 1], args: [x, y, m, n, n, m], memory: mem });
+    return [y.toNumbers()];
+  };
+}
+
+/** The passes that choose and change layouts, as the default pipeline runs them (arch sm_90a). */
+const layoutPipeline = (warps: number): string =>
+  `canonicalize,cse,convert-to-gpu{num-warps=${warps} target=cuda:90},coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,licm`;
+
+/**
+ * Variants run in the interpreter, with sizes small enough to stay fast. The TTIR assumes what its
+ * tt.divisibility attributes say: N_CTX a multiple of 128 (BLOCK_M), layernorm's N and stride
+ * multiples of 16 for the .d16 variant, M, N, ldx and ldy multiples of 16 for transpose_mask's .d16.
+ */
+const RUNS: [stem: string, run: Runner][] = [
+  // Two K/V blocks per program (BLOCK_N = 64).
+  ['attention.d64.full', attention(1, 1, 128)],
+  // start_m = 1 runs two off-diagonal blocks (stage 1) and the diagonal block (stage 2, masked).
+  ['attention.d64.causal', attention(1, 1, 256)],
+  // 3 rows of 4096 columns: 4 iterations of BLOCK_SIZE 1024 per loop.
+  ['layernorm.b1024w8.d16', layernorm(3, 4096)],
+  // 2 x 2 tiles of 64, the last ones partly out of bounds in both dimensions.
+  ['transpose_mask.t64w4.odd', transposeMask(64, 100, 70)],
+  ['transpose_mask.t64w4.d16', transposeMask(64, 128, 64)],
+];
+
+const SEED = 1234;
+
+for (const [stem, run] of RUNS) {
+  const warps = CONVERTS[stem][0];
+  // Exact equality: the layout passes change where values live, never what is computed. The
+  // interpreter computes a tt.dot the same way whatever the operand layouts (#mma/#dot_op are
+  // annotations to it), so even the fp16 attention, through mma-lowering, gives bit-identical O and M.
+  test(`${stem}: the same outputs before and after the layout passes, and after the default pipeline`, () => {
+    const reference = run(load(stem), SEED);
+    assert.ok(reference[0].some((v) => v !== 0 && v !== -7), `${stem}: the reference run wrote nothing`);
+    assert.equal(run(compile(load(stem), layoutPipeline(warps), stem), SEED), reference, `${stem}: after ${layoutPipeline(warps)}`);
+    assert.equal(run(compile(load(stem), defaultPipeline(warps), stem), SEED), reference, `${stem}: after the default pipeline`);
+  });
+}
+
+test.run();
