@@ -238,7 +238,9 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   [tt.PreciseSqrtOp.name]: floatPlain('sqrt', 'rn.'),
   [math.RsqrtOp.name]: floatOp((e, [x], t) => e.op('rsqrt', t === F32 ? 'approx.f32' : 'approx.f64', [x], t)),
   [math.ExpOp.name]: f32Only('exp', (e, [x]) => e.op('ex2', 'approx.f32', [e.op('mul', 'rn.f32', [x, e.imm(F32, LOG2E)], F32)], F32)),
-  [math.Exp2Op.name]: f32Only('exp2', (e, [x]) => e.op('ex2', 'approx.f32', [x], F32)),
+  // Triton's math.exp2 is libdevice's __nv_exp2f: ex2.approx.ftz.f32 (a denormal result flushes to 0),
+  // one MUFU.EX2; without .ftz ptxas wraps each one in a denormal range check and two multiplies.
+  [math.Exp2Op.name]: f32Only('exp2', (e, [x]) => e.op('ex2', 'approx.ftz.f32', [x], F32)),
   [math.LogOp.name]: f32Only('log', (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.f32', [x], F32), e.imm(F32, LN2)], F32)),
   [math.Log2Op.name]: f32Only('log2', (e, [x]) => e.op('lg2', 'approx.f32', [x], F32)),
   [math.SinOp.name]: f32Only('sin', (e, [x]) => e.op('sin', 'approx.f32', [x], F32)),
