@@ -16,7 +16,8 @@
  * blocked one for values loads define (Triton's rule; a value gets one layout, never a copy per use).
  *
  * Rewrite: every value reached takes its layout in place; then every use whose op needs another
- * type (an op not reached, an operand that came from elsewhere, a loop's initial value) gets a
+ * type (an op not reached, an operand that came from elsewhere, a loop's initial value; not a
+ * `ttg.local_alloc` / `ttg.local_store`, which store any register layout) gets a
  * `ttg.convert_layout`, which the backward rematerialization that follows removes when its
  * producers are cheap.
  */
@@ -269,7 +270,9 @@ export function propagateLayouts(fn: Operation, threads: number): PropagationSta
 /** The type operand `k` of `op` must have after the relayout, or null when any type will do. */
 function wantedType(op: Operation, k: number, rewritten: ReadonlySet<Operation>, oldType: ReadonlyMap<Value, Type>): Type | null {
   const v = op.operand(k);
-  if (!(v.type instanceof RankedTensorType) || ttg.ConvertLayoutOp.is(op)) return null;
+  // A conversion, or a store to shared memory, takes its source in any register layout (a convert
+  // before a local_alloc would be a second round trip through shared memory).
+  if (!(v.type instanceof RankedTensorType) || ttg.ConvertLayoutOp.is(op) || ttg.LocalAllocOp.is(op) || ttg.LocalStoreOp.is(op)) return null;
   const flow = regionFlow(op, k);
   if (flow) return flow.length ? flow[0].type : null;
   // A reduction to scalars takes any layout, as long as its operands share one.
