@@ -152,6 +152,10 @@ export class PtxEmitter {
   }
   /** Joins registers into one of `type` (`mov.b64 %rd, {%r1, %r2};`). */
   pack(ptx: string, parts: readonly Value[], type: Type): Value {
+    // pack(unpack(%w)) -> %w: an ldmatrix word split into halves and packed again for mma.sync stays
+    // one register (ptxas copies the pair otherwise).
+    const unpacked = nvptx.UnpackOp.match(parts[0]?.definingOp);
+    if (unpacked && unpacked.ptx === ptx && unpacked.args[0].type === type && unpacked.dst.length === parts.length && parts.every((p, k) => p === unpacked.dst[k])) return unpacked.args[0];
     return nvptx.PackOp.build(this.b, { args: parts, ptx }, { results: { dst: type } }).dst;
   }
   /** Splits a register into registers of `types` (`mov.b64 {%r1, %r2}, %rd;`). */
