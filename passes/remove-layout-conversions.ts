@@ -217,7 +217,10 @@ function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
 
 function run(fn: Operation, ctx: PassContext): void {
   const target = targetOf(fn);
-  const forward = propagateLayouts(fn, target.numWarps * target.threadsPerWarp);
+  const forward = propagateLayouts(fn, target.numWarps * target.threadsPerWarp, {
+    onRewrite: (what, op) => ctx.onPatternApplied?.(what, op),
+    remark: (op, message) => ctx.remark(op, message),
+  });
   ctx.bump('values-relaid', forward.relaid);
   ctx.bump('converts-inserted', forward.convertsInserted);
   ctx.bump('converts-folded', forward.convertsFolded);
@@ -238,6 +241,7 @@ function run(fn: Operation, ctx: PassContext): void {
     if (!remat.canRemat(src, t)) continue;
     cvt.result.replaceAllUsesWith(remat.build(src, t));
     if (src.definingOp) candidates.push(src.definingOp);
+    ctx.onPatternApplied?.('rematerialize', cvt.op);
     cvt.op.erase();
     ctx.bump('converts-removed');
   }

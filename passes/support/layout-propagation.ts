@@ -168,8 +168,16 @@ function anchors(fn: Operation, threads: number): Value[] {
   return out;
 }
 
+/** How the propagation reports what it does (the pass's `--debug-patterns` log and remarks). */
+export interface PropagationHooks {
+  /** A rewrite named `what` changed `op` (a relayout, an inserted or folded conversion). */
+  onRewrite?(what: string, op: Operation): void;
+  /** `op`'s result was reached by layouts the rule cannot rank; `message` says which it took. */
+  remark?(op: Operation, message: string): void;
+}
+
 /** Runs the propagation over `fn`, whose CTA has `threads` threads; rewrites in place. */
-export function propagateLayouts(fn: Operation, threads: number): PropagationStats {
+export function propagateLayouts(fn: Operation, threads: number, hooks: PropagationHooks = {}): PropagationStats {
   const stats: PropagationStats = { relaid: 0, convertsInserted: 0, convertsFolded: 0 };
   const seeds = anchors(fn, threads);
   const anchored = new Set(seeds);
@@ -214,7 +222,11 @@ export function propagateLayouts(fn: Operation, threads: number): PropagationSta
   for (const [v, encs] of layouts) {
     if (anchored.has(v)) continue;
     const isLoad = tt.LoadOp.is(v.definingOp);
-    const pick = encs.find((e) => (isLoad ? isLayout(e, BLOCKED) : isLayout(e, NVIDIA_MMA))) ?? encs[0];
+    const ranked = encs.find((e) => (isLoad ? isLayout(e, BLOCKED) : isLayout(e, NVIDIA_MMA)));
+    const pick = ranked ?? encs[0];
+    if (!ranked && encs.length > 1 && v.definingOp) {
+      hooks.remark?.(v.definingOp, `result reached by ${encs.length} layouts with no preference between them; it takes the first, ${pick} (conversions go to the others)`);
+    }
     chosen.set(v, pick);
   }
   // A loop's results take the layouts of its loop-carried values.
@@ -238,6 +250,7 @@ export function propagateLayouts(fn: Operation, threads: number): PropagationSta
     oldType.set(v, t);
     v.type = t.withEncoding(enc);
     if (v.definingOp) rewritten.add(v.definingOp);
+    hooks.onRewrite?.('propagate-layout', v.definingOp ?? v.parentBlock!.parentOp!);
     stats.relaid++;
   }
   if (!oldType.size) return stats;
@@ -253,6 +266,7 @@ export function propagateLayouts(fn: Operation, threads: number): PropagationSta
       b.setInsertionPoint(op);
       const cvt = ttg.ConvertLayoutOp.build(b, { src: o.value }, { results: { result: want }, loc: op.loc });
       op.setOperand(k, cvt.result);
+      hooks.onRewrite?.('convert-for-use', op);
       stats.convertsInserted++;
     });
   }
@@ -260,6 +274,7 @@ export function propagateLayouts(fn: Operation, threads: number): PropagationSta
   for (const op of ops) {
     const cvt = ttg.ConvertLayoutOp.match(op);
     if (!cvt || !op.parent || cvt.src.type !== cvt.result.type) continue;
+    hooks.onRewrite?.('fold-noop-convert', op);
     cvt.result.replaceAllUsesWith(cvt.src);
     op.erase();
     stats.convertsFolded++;
