@@ -76,6 +76,16 @@ function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   return def.operandTypes().map((o) => (o as RankedTensorType).withEncoding(enc));
 }
 
+/** Whether `v` is defined before `at` on every path to it (in `at`'s block or a block around it). */
+function dominates(v: Value, at: Operation): boolean {
+  const def = v.definingOp;
+  const block = v.parentBlock;
+  let op: Operation | null = at;
+  while (op && op.parent !== block) op = op.parentOp;
+  if (!op) return false;
+  return !def || (def !== op && def.isBeforeInBlock(op));
+}
+
 /** Plans and builds the rematerialization of values in other layouts, memoized per (value, type). */
 class Rematerializer {
   private readonly plans = new Map<Value, Map<Type, boolean>>();
@@ -112,45 +122,54 @@ class Rematerializer {
     this.planned = 0;
   }
 
-  /** `v` with type `t` (after `canRemat(v, t)`): reuses, rematerializes, or converts a convert's source. */
-  build(v: Value, t: Type): Value {
+  /**
+   * `v` with type `t` (after `canRemat(v, t)`), for a use at `at`: reuses a copy built earlier where it
+   * dominates `at`, rematerializes, or converts a convert's source.
+   */
+  build(v: Value, t: Type, at: Operation): Value {
     if (v.type === t) return v;
     const done = this.built.get(v)?.get(t);
-    if (done) return done;
+    if (done && dominates(done, at)) return done;
     const def = v.definingOp!;
     const cvt = ttg.ConvertLayoutOp.match(def);
-    const r = cvt ? this.buildThroughConvert(cvt, t) : this.buildOp(def, t);
+    const r = cvt ? this.buildThroughConvert(cvt, t, at) : this.buildOp(def, t, at);
     if (!this.built.has(v)) this.built.set(v, new Map());
     this.built.get(v)!.set(t, r);
     return r;
   }
 
   // convert(convert(x : A) : B) : C  ->  convert(x : A) : C, or x when A == C, or x rematerialized in C
-  private buildThroughConvert(cvt: ConvertView, t: Type): Value {
+  private buildThroughConvert(cvt: ConvertView, t: Type, at: Operation): Value {
     const src = cvt.src;
-    if (this.canRemat(src, t)) return this.build(src, t);
+    if (this.canRemat(src, t)) return this.build(src, t, at);
     this.b.setInsertionPointAfter(cvt.op);
     this.created++;
     return ttg.ConvertLayoutOp.build(this.b, { src }, { results: { result: t }, loc: cvt.op.loc }).result;
   }
 
   // %r = op(%a, ...) : L0 ; convert %r : L0 -> L  ->  %r' = op(%a', ...) : L, with %a' = %a in the operand layout op needs
-  private buildOp(def: Operation, t: Type): Value {
+  // The copy goes right after the original when that is in the block of its use (`before`), else
+  // just before the use: a chain feeding one loop is not kept alive across the loops before it
+  // (licm then hoists what is invariant to just before its loop).
+  private buildOp(def: Operation, t: Type, before: Operation): Value {
     const types = operandTypesFor(def, t as RankedTensorType)!;
-    const operands = def.operandValues().map((o, k) => (o.type instanceof RankedTensorType ? this.build(o, types[k]) : o));
     const op = def.clone();
-    operands.forEach((o, k) => op.setOperand(k, o));
     op.result(0).type = t;
     const constant = arith.ConstantOp.match(def);
     if (constant) {
       const value = constant.value as DenseElementsAttr;
       op.setAttr('value', DenseElementsAttr.get(t as RankedTensorType, [value.at(0)]));
     }
-    this.b.setInsertionPointAfter(def);
+    if (def.parent === before.parent) this.b.setInsertionPointAfter(def);
+    else this.b.setInsertionPoint(before);
     this.b.insert(op);
     this.created++;
+    def.operandValues().forEach((o, k) => {
+      if (o.type instanceof RankedTensorType) op.setOperand(k, this.build(o, types[k], op));
+    });
     return op.result(0);
   }
+
 }
 
 /**
@@ -239,7 +258,7 @@ function run(fn: Operation, ctx: PassContext): void {
     const t = cvt.result.type;
     remat.resetBudget();
     if (!remat.canRemat(src, t)) continue;
-    cvt.result.replaceAllUsesWith(remat.build(src, t));
+    cvt.result.replaceAllUsesWith(remat.build(src, t, cvt.op));
     if (src.definingOp) candidates.push(src.definingOp);
     ctx.onPatternApplied?.('rematerialize', cvt.op);
     cvt.op.erase();

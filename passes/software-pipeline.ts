@@ -34,6 +34,7 @@ import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
 import type { PassContext, PassDecl } from './pass.js';
+import type { Rewriter } from '../ir/rewriter.js';
 
 /** The loop after the prologue: its new init values and the buffers. */
 interface Prologue {
@@ -193,6 +194,27 @@ function rootOf(op: Operation): Operation {
 /** Whether `loop`'s body (not nested loops) holds a tt.dot. */
 const hasDot = (loop: Operation): boolean => scf.ForOp.view(loop).region.blocks[0].ops.some((op) => tt.DotOp.is(op));
 
+/**
+ * In a pipelined loop, a loop-carried pointer is advanced after the copies that read it: its old
+ * and new values are then never live together (ptxas would copy every pointer register otherwise).
+ */
+// %p1 = tt.addptr %p, %s ; async_copy %p ... ; scf.yield %p1  ->  async_copy %p ... ; %p1 = tt.addptr %p, %s ; scf.yield %p1
+function sinkPointerIncrements(loop: Operation, rw: Rewriter): number {
+  const body = loop.region(0).blocks[0];
+  const yieldOp = body.terminator;
+  if (!yieldOp || !body.ops.some((op) => ttg.AsyncCopyGlobalToLocalOp.is(op))) return 0;
+  let moved = 0;
+  for (const op of body.ops) {
+    const inc = tt.AddptrOp.match(op);
+    if (!inc || inc.ptr.parentBlock !== body || inc.ptr.definingOp || !(inc.result.type instanceof RankedTensorType)) continue;
+    if (!inc.result.users().every((u) => u === yieldOp)) continue;
+    if (inc.offset.parentBlock === body && inc.offset.definingOp && !inc.offset.definingOp.isBeforeInBlock(yieldOp)) continue;
+    rw.moveOpBefore(op, yieldOp);
+    moved++;
+  }
+  return moved;
+}
+
 function run(fn: Operation, ctx: PassContext): void {
   const stages = Number(ctx.options['num-stages']);
   if (!(stages >= 2)) return ctx.preserve();
@@ -220,7 +242,10 @@ function run(fn: Operation, ctx: PassContext): void {
     axis ??= getAxisInfo(ctx.analyses, fn);
     pipelineLoop(p, stages, ctx, axis);
   }
-  if (!axis) ctx.preserve();
+  if (!axis) return ctx.preserve();
+  const pipelined: Operation[] = [];
+  fn.walk((op) => void (scf.ForOp.is(op) && pipelined.push(op)), 'post');
+  for (const loop of pipelined) ctx.bump('pointer-increments-sunk', sinkPointerIncrements(loop, ctx.rewriter()));
 }
 
 /** The `software-pipeline` pass (Triton's tritongpu-pipeline): multi-buffered cp.async prefetching of the loads feeding a dot in scf.for. */
@@ -238,6 +263,7 @@ export const softwarePipeline: PassDecl = {
     },
   },
   statistics: {
+    'pointer-increments-sunk': 'number of loop-carried pointer increments moved after the copies that read the old pointer',
     'loops-pipelined': 'number of scf.for loops pipelined',
     'loads-pipelined': 'number of loads turned into async copies',
     'loop-pointers-rematerialized': 'number of loop-carried pointer tensors recomputed from loop-invariant offsets in the loop',
