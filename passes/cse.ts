@@ -6,12 +6,15 @@
  * Dominance is taken structurally: ops earlier in a block dominate later ones and everything
  * nested in them; the entry block of a region dominates its other blocks (so those see the
  * entry block's table, but not each other's). Regions of `IsolatedFromAbove` ops start empty.
- * Ops with memory effects (tt.load, tt.store, atomics, calls, anything not Pure) never merge.
+ * Ops with memory effects (tt.load, tt.store, atomics, calls, anything not Pure) never merge, except
+ * `ttg.local_alloc`s of the same tensor into immutable buffers (support/staging.ts): one buffer serves
+ * both (attention's Q, staged for each of its two loops).
  */
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { isSideEffectFree } from '../ir/patterns.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { PassContext, PassDecl } from './pass.js';
+import { isPrivateStaging } from './support/staging.js';
 import { Commutative, IsolatedFromAbove, SymbolDef, Terminator } from '../ir/traits.js';
 
 /** Small integer ids for values, so op keys are cheap strings. */
@@ -78,7 +81,7 @@ function regionKey(op: Operation, ids: ValueIds): string | null {
 /** The table key of `op`, or null when `op` must not be merged with anything. */
 function keyOf(op: Operation, ids: ValueIds): string | null {
   if (op.numResults === 0 || op.successors.length || op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return null;
-  if (!isSideEffectFree(op)) return null;
+  if (!isSideEffectFree(op) && !isPrivateStaging(op)) return null;
   let operands = op.operandValues().map((v) => ids.of(v));
   // a op b == a op' b' for commutative ops once both operand lists are sorted.
   if (op.hasTrait(Commutative)) operands = [...operands].sort((x, y) => x - y);

@@ -19,8 +19,7 @@ import type { PassContext, PassDecl } from './pass.js';
 import { SymbolDef, Terminator } from '../ir/traits.js';
 import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
-import * as ttg from '../dialects/ttg/index.js';
-import type { MemDescType } from '../dialects/ttg/types.js';
+import { isPrivateStaging } from './support/staging.js';
 
 const LOOPS: ReadonlySet<string> = new Set([scf.ForOp.name, scf.WhileOp.name]);
 const SIGNED_DIV = [arith.DivSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp, arith.RemSIOp];
@@ -51,16 +50,6 @@ function usesOnlyValuesFrom(op: Operation, loop: Operation): boolean {
     return ok;
   }, 'pre');
   return ok;
-}
-
-/**
- * Whether `op` only stages a value in a buffer of its own: a `ttg.local_alloc` of a value into an
- * immutable buffer (its effects, allocating and filling that buffer, touch nothing else; the
- * buffer's reads stay where they are).
- */
-function isPrivateStaging(op: Operation): boolean {
-  const alloc = ttg.LocalAllocOp.match(op);
-  return !!alloc && !!alloc.src && !(alloc.result.type as MemDescType).mutable;
 }
 
 /** Whether `op` (inside `loop`) can be moved before `loop`. */

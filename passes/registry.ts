@@ -75,7 +75,7 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
       if (cc === null) throw new Error(`unknown architecture '${o.arch}'; known: sm_80, sm_90a`);
       return [
         'canonicalize', 'cse', `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
-        'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'cse', 'licm', `software-pipeline{num-stages=${o['num-stages']}}`,
+        'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'licm', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
         'vectorize', 'pad-shared', 'alloc-shared', 'insert-barriers',
       ].join(',');
     },
