@@ -18,16 +18,15 @@
  */
 import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
-import { eraseDeadOps, isSideEffectFree } from '../ir/patterns.js';
+import { eraseDeadOps } from '../ir/patterns.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
 import { DenseElementsAttr } from '../ir/attributes.js';
 import { BLOCKED, DOT_OP, isDistributed, isLayout, slice } from '../dialects/ttg/layout-attrs.js';
-import { inversePerm, propagateLayouts } from './support/layout-propagation.js';
+import { inversePerm, isElementwise, propagateLayouts } from './support/layout-propagation.js';
 import { targetOf } from '../dialects/ttg/target.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
-import { Elementwise } from '../ir/traits.js';
 import type { View } from '../ir/op-def.js';
 import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
@@ -49,15 +48,6 @@ function rematTarget(t: Type): t is RankedTensorType {
   return t instanceof RankedTensorType && isDistributed(t.encoding) && !isLayout(t.encoding, DOT_OP);
 }
 
-/** Whether `op` is a side-effect-free elementwise op over tensors of one shape (every operand is a tensor). */
-function isElementwise(op: Operation): boolean {
-  if (!op.hasTrait(Elementwise) || op.regions.length || op.numResults !== 1 || !op.numOperands) return false;
-  if (!isSideEffectFree(op)) return false;
-  const rt = op.result(0).type;
-  if (!(rt instanceof RankedTensorType)) return false;
-  return op.operandTypes().every((t) => t instanceof RankedTensorType && t.shape.length === rt.rank && t.shape.every((d, k) => d === rt.shape[k]));
-}
-
 /** The operand types `def` needs so that its result gets type `t`, or null when it cannot be recreated so. */
 function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   const enc = t.encoding;
@@ -72,7 +62,7 @@ function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   if (expand) return [(expand.src.type as RankedTensorType).withEncoding(slice(expand.axis, enc!))];
   const trans = tt.TransOp.match(def);
   if (trans) return isBlockedTensor(t) ? [(trans.src.type as RankedTensorType).withEncoding(transLayout(enc as StructAttr, inversePerm(trans.order)))] : null;
-  if (!isElementwise(def)) return null;
+  if (!isElementwise(def) || def.numResults !== 1) return null;
   return def.operandTypes().map((o) => (o as RankedTensorType).withEncoding(enc));
 }
 

@@ -49,8 +49,8 @@ function layoutOf(v: Value): StructAttr | null {
   return t instanceof RankedTensorType && isDistributed(t.encoding) && !isLayout(t.encoding, DOT_OP) ? (t.encoding as StructAttr) : null;
 }
 
-/** Whether `op` is a side-effect-free elementwise op over tensors of one shape. */
-function isElementwise(op: Operation): boolean {
+/** Whether `op` is a side-effect-free elementwise op over tensors of one shape (scalar operands allowed). */
+export function isElementwise(op: Operation): boolean {
   if (!op.hasTrait(Elementwise) || op.regions.length || !op.numResults || !isSideEffectFree(op)) return false;
   const rt = op.result(0).type;
   if (!(rt instanceof RankedTensorType)) return false;
