@@ -364,11 +364,12 @@ function addToBasis(basis: number[], v: number): boolean {
  *    its register bases that are lane bases of the other side, as a transposition needs: those
  *    elements are then read one per lane, four neighbouring lanes from one 16-byte chunk.
  * 2. Order: the vector bases take the lowest scratch bits, the other flat bits follow in order.
- * 3. Swizzle (4-byte elements: one per bank): a warp's access is served 128 bytes at a time (32
- *    lanes of one word, 16 of 8 bytes, 8 of 16 bytes); those lanes must land in distinct banks, i.e.
- *    their images must be independent in the bank bits above the vector. A lane whose image is not
- *    gets a bit of the bank range XORed in by one of its scratch bits above the 32 banks (each such
- *    bit is given one XOR term, the first time a lane needs it). XOR swizzling keeps the scratch
+ * 3. Swizzle (1, 2 and 4-byte elements; a bank is 4 bytes): a warp's access is served 128 bytes at
+ *    a time (32 lanes of up to a word, 16 of 8 bytes, 8 of 16 bytes); those lanes must land in
+ *    distinct banks unless they share a word, i.e. their images must be independent in the bank
+ *    bits above the vector. A lane whose image is not gets a bit of the bank range XORed in by one
+ *    of its scratch bits above the 32 banks (each such bit is given one XOR term, the first time a
+ *    lane needs it). XOR swizzling keeps the scratch
  *    size: no padding is added, so alloc-shared's `conversionScratchBytes` still applies.
  *
  * A 64x64 fp32 transposition from Triton's load layout (`sizePerThread = [1, 4]`, `threadsPerWarp =
@@ -396,36 +397,47 @@ export function planExchange(src: ExchangeSide, dst: ExchangeSide, bits: number,
     for (let b = 0; b < bits; b++) if ((f >>> b) & 1) out |= 1 << perm[b];
     return out;
   };
-  // 3. The swizzle: xorOf[j] is XORed into the bank bits when scratch bit j (>= 5) is set.
+  // 3. The swizzle: xorOf[j] is XORed into the bank bits when scratch bit j (above them) is set.
+  // In element units a bank is 2^sub elements (4 bytes), so the bank bits are [sub, sub + 5).
+  const sub = elementBytes === 1 ? 2 : elementBytes === 2 ? 1 : 0;
+  const top = sub + 5;
   const xorOf = new Array<number>(bits).fill(0);
   const swizzle = (y: number): number => {
     let z = y;
-    for (let j = 5; j < bits; j++) if ((y >>> j) & 1) z ^= xorOf[j];
+    for (let j = top; j < bits; j++) if ((y >>> j) & 1) z ^= xorOf[j];
     return z;
   };
-  if (elementBytes === 4 && bits > 5) {
+  if (elementBytes <= 4 && bits > top) {
     const fixed = new Set<number>();
     const sides: [ExchangeSide, number][] = [
       [src, storeVec.length],
       [dst, loadVec.length],
     ];
     for (const [side, vec] of sides) {
-      const bankMask = 31 & ~((1 << vec) - 1);
+      // A warp's access is served 128 bytes at a time: 32 lanes of at most a word, fewer of wider vectors.
+      const vecBytes = elementBytes << vec;
+      const served = 5 - Math.max(0, ilog2(vecBytes) - 2);
+      const bankMask = ((31 << sub) & ~((1 << vec) - 1)) >>> 0;
       const span: number[] = [];
-      for (const x of side.lanes.slice(0, 5 - vec)) {
+      for (const x of side.lanes.slice(0, served)) {
         if (!x) continue; // a broadcast lane reads the same word
         const y = permute(x);
+        // Lanes apart only within one word share it (no conflict).
+        if (swizzle(y) < 1 << sub) continue;
         let proj = swizzle(y) & bankMask;
         if (!addToBasis(span, proj)) {
-          const free = [...Array(bits).keys()].find((j) => j >= 5 && ((y >>> j) & 1) && !fixed.has(j));
-          const fix = free === undefined ? undefined : [...Array(5).keys()].map((k) => 1 << k).find((e) => e >= 1 << low.length && (e & bankMask) && reduceBy(span, proj ^ e));
+          const free = [...Array(bits).keys()].find((j) => j >= top && ((y >>> j) & 1) && !fixed.has(j));
+          const fix =
+            free === undefined
+              ? undefined
+              : [...Array(5).keys()].map((k) => 1 << (k + sub)).find((e) => e >= 1 << low.length && (e & bankMask) && reduceBy(span, proj ^ e));
           if (free !== undefined && fix !== undefined) {
             xorOf[free] = fix;
             proj ^= fix;
             addToBasis(span, proj);
           }
         }
-        for (let j = 5; j < bits; j++) if ((y >>> j) & 1) fixed.add(j);
+        for (let j = top; j < bits; j++) if ((y >>> j) & 1) fixed.add(j);
       }
     }
   }
