@@ -1,7 +1,8 @@
 /**
  * The pass manager: runs a pipeline on a module with mlir-opt's instrumentation (IR dumps
  * before/after passes, verification after each pass, timing, statistics, pattern tracing),
- * reports a failing pass with its name and op, and writes a reproducer for it.
+ * reports a failing pass with its name and op, and writes a reproducer for a compiler bug (an
+ * internal error or invalid IR after a pass) or when asked (`--crash-reproducer=FILE`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,7 +98,7 @@ export class PassManager {
     for (let k = 0; k < this.entries.length; k++) {
       const entry = this.entries[k];
       const name = entry.pass.name;
-      const needSnapshot = o.reproducerDir !== null || o.printAfterChange;
+      const needSnapshot = o.reproducerDir !== null || o.reproducerFile !== undefined || o.printAfterChange;
       const before = needSnapshot ? printModule(module, { debugInfo: true }) : '';
       if (this.selected(o.printBefore, name)) this.log(this.header('Before', name) + this.print(module));
       const ctx = new PassContext(entry.pass, entry.options, analyses);
@@ -105,6 +106,9 @@ export class PassManager {
         ctx.onPatternApplied = (pattern, op) => this.log(`pattern '${pattern}' applied to '${op.name}'${where(op)} in pass '${name}'\n`);
       const t0 = performance.now();
       let current: Operation = module;
+      // A compiler bug (an exception a pass did not turn into a diagnostic), as opposed to a located
+      // error a pass reports on purpose about its input.
+      let internal = false;
       const failure = (() => {
         try {
           for (const target of targetsOf(module, entry)) {
@@ -116,6 +120,7 @@ export class PassManager {
           if (e instanceof DiagnosticError) return e.diagnostic.attachNote(`while running pass '${name}'`);
           if (o.debug) throw e;
           const msg = e instanceof Error ? e.message.replace(/^internal error: /, '') : String(e);
+          internal = true;
           return new Diagnostic('error', `internal error in pass '${name}' on '${current.name}': ${msg}`, current.srcPos, current.srcPos ? null : locText(current.loc));
         }
       })();
@@ -133,7 +138,10 @@ export class PassManager {
         (invalid ? new Diagnostic('error', `pass '${name}' produced invalid IR: ${invalid.message}`, invalid.pos, invalid.fallbackLoc) : null);
       if (problem) {
         if (o.printAfterFailure) this.log(this.header('After', `${name} Failed`) + this.print(module));
-        const reproducer = o.reproducerDir === null ? null : this.writeReproducer(before, k);
+        // A reproducer when asked for one (--crash-reproducer=FILE), or for a compiler bug: an
+        // internal error or invalid IR after a pass. A pass's located error about its input writes none.
+        const bug = internal || !failure;
+        const reproducer = o.reproducerFile !== undefined || (bug && o.reproducerDir !== null) ? this.writeReproducer(before, k) : null;
         if (reproducer) problem.attachNote(`reproducer written to ${reproducer}; re-run it with: triton-opt ${reproducer} --run-reproducer`);
         return { ok: false, diagnostics: [...remarks, problem], reproducer };
       }
