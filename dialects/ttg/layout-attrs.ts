@@ -62,8 +62,24 @@ function checkCTA(v: FieldValues, rank: number): string | void {
   for (const k of ['CTAsPerCGA', 'CTASplitNum', 'CTAOrder']) {
     const a = v[k] as number[];
     if (a.length !== rank) return `${k} has ${a.length} entries but the layout has rank ${rank}`;
+    if (k !== 'CTAOrder') {
+      const msg = checkCounts(k, a);
+      if (msg) return msg;
+    }
   }
   if (!isPermutation(v.CTAOrder as number[])) return `CTAOrder [${(v.CTAOrder as number[]).join(', ')}] is not a permutation`;
+}
+
+/** The largest per-dimension count a layout field may hold (2^20: far above any real tile). */
+const MAX_LAYOUT_COUNT = 1 << 20;
+
+/** Each entry of `values` must be a power of two from 1 to MAX_LAYOUT_COUNT (what linear layouts can express). */
+function checkCounts(name: string, values: readonly number[]): string | void {
+  const bad = values.find((x) => !Number.isSafeInteger(x) || x < 1 || x > MAX_LAYOUT_COUNT || (x & (x - 1)) !== 0);
+  if (bad === undefined) return;
+  // Beyond 2^53 the parsed number is no longer the one written: do not echo it.
+  const shown = (x: number) => (Number.isSafeInteger(x) ? String(x) : 'a value beyond 2^53');
+  return `${name} [${values.map(shown).join(', ')}] must hold powers of two from 1 to ${MAX_LAYOUT_COUNT}; ${shown(bad)} is not`;
 }
 
 function checkOrder(name: string, order: readonly number[]): string | void {
@@ -89,6 +105,10 @@ export const BLOCKED: StructSpec = {
     for (const k of ['threadsPerWarp', 'warpsPerCTA', 'order']) {
       const n = (v[k] as number[]).length;
       if (n !== rank) return `${k} has ${n} entries but sizePerThread has ${rank}`;
+    }
+    for (const k of ['sizePerThread', 'threadsPerWarp', 'warpsPerCTA']) {
+      const msg = checkCounts(k, v[k] as number[]);
+      if (msg) return msg;
     }
     return checkOrder('order', v.order as number[]) ?? checkCTA(v, rank);
   },
