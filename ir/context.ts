@@ -18,6 +18,8 @@ export class Context {
   readonly typeParsers = new Map<string, (p: AsmParser) => Type>();
   readonly attrParsers = new Map<string, (p: AsmParser) => Attribute>();
   readonly typeVerifiers: ((t: Type, op: Operation) => string | void)[] = [];
+  /** The dialects' checks of their discardable attributes, by dialect name. */
+  readonly attrVerifiers = new Map<string, (op: Operation, name: string, value: Attribute) => string | void>();
 
   constructor() {
     installOpPrinter();
@@ -35,6 +37,7 @@ export class Context {
     for (const [m, fn] of Object.entries(d.types ?? {})) this.typeParsers.set(`${d.name}.${m}`, fn);
     for (const [m, fn] of Object.entries(d.attrs ?? {})) this.attrParsers.set(`${d.name}.${m}`, fn);
     if (d.verifyType) this.typeVerifiers.push(d.verifyType);
+    if (d.verifyAttribute) this.attrVerifiers.set(d.name, d.verifyAttribute);
     return this;
   }
   /** The compiled declaration of op `name`, when its dialect is loaded. */

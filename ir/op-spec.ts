@@ -154,6 +154,12 @@ export interface DialectDecl {
    * the module's `ttg.num-warps`). Return a message to report at the op, or nothing.
    */
   verifyType?: (t: Type, op: Operation) => string | void;
+  /**
+   * Checks a discardable attribute named `<dialect>.<...>` on any op (MLIR's
+   * verifyOperationAttribute), e.g. that `ttg.num-warps` is an i32 power of two. Return a message
+   * to report at the op, or nothing.
+   */
+  verifyAttribute?: (op: Operation, name: string, value: Attribute) => string | void;
 }
 
 /** A compiled op declaration, with lookup tables the parser, printer and verifier use. */

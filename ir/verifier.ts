@@ -65,9 +65,11 @@ class Verifier {
   /** How many of `isolated` have had their isolation checked in full (only ever on the way to an error). */
   private isolationChecked = 0;
   private readonly typeVerifiers: Context['typeVerifiers'];
+  private readonly attrVerifiers: Context['attrVerifiers'];
 
   constructor(private readonly options: VerifyOptions) {
     this.typeVerifiers = (options.context ?? defaultContext).typeVerifiers;
+    this.attrVerifiers = (options.context ?? defaultContext).attrVerifiers;
   }
 
   /** Verifies `root`; the module enclosing it (if any) is the context of dialect type checks. */
@@ -119,6 +121,7 @@ class Verifier {
   private verifyRest(op: Operation): void {
     const spec = op.spec;
     if (spec) this.report(op, spec.decl.verify?.(op));
+    if (op.attributes && this.attrVerifiers.size) this.verifyDialectAttributes(op);
     this.verifyTypesInContext(op);
     const outerModule = this.currentModule;
     if (op.name === 'builtin.module') this.currentModule = op;
@@ -133,6 +136,15 @@ class Verifier {
     while (this.isolationChecked < this.isolated.length) {
       const iso = this.isolated[this.isolationChecked++];
       for (const r of iso.regions) checkIsolated(iso, r);
+    }
+  }
+
+  /** Runs each dialect's check of the discardable attributes named with its prefix (`ttg.num-warps`). */
+  private verifyDialectAttributes(op: Operation): void {
+    for (const name in op.attributes!) {
+      const dot = name.indexOf('.');
+      const check = dot > 0 ? this.attrVerifiers.get(name.slice(0, dot)) : undefined;
+      if (check) this.report(op, check(op, name, op.attributes![name]));
     }
   }
 

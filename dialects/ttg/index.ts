@@ -9,6 +9,7 @@ import { PaddedSharedAttr } from './padded-shared.js';
 import { AsyncTokenType, MemDescType } from './types.js';
 import { ttgOps } from './ops.js';
 import { verifyTtgType } from './verify.js';
+import { verifyTargetAttribute } from './target.js';
 
 export * from './struct-attr.js';
 export * from './layout-attrs.js';
@@ -33,6 +34,7 @@ export const ttgDialect: DialectDecl = {
     padded_shared: (p) => PaddedSharedAttr.parseBody(p),
   },
   verifyType: verifyTtgType,
+  verifyAttribute: verifyTargetAttribute,
 };
 export * from './layout-lib.js';
 export * from './layout-scratch.js';

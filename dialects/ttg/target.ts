@@ -5,9 +5,9 @@
  * there by `convert-to-gpu` (`writeTarget`) and read back by every pass and the target through
  * `targetOf`. The hardware limits of each architecture live here and nowhere else.
  */
-import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { IntegerAttr, StringAttr, type Attribute } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
-import { i } from '../../ir/types.js';
+import { i, IntegerType } from '../../ir/types.js';
 
 /** Per-SM and per-CTA limits of one architecture (CUDA C Programming Guide, "Compute Capabilities"). */
 export interface ArchLimits {
@@ -134,6 +134,35 @@ function moduleOf(op: Operation): Operation | null {
 function moduleInt(module: Operation | null, name: string): number | undefined {
   const a = module?.getAttr(name);
   return a instanceof IntegerAttr ? a.num : undefined;
+}
+
+/** The most threads a CTA may have (CUDA's limit on every architecture we target). */
+export const MAX_THREADS_PER_CTA = 1024;
+
+/** The module attributes that say what the target is, and the values each may take. */
+const TARGET_ATTRS: Readonly<Record<string, { max: number; what: string }>> = {
+  'ttg.num-warps': { max: MAX_THREADS_PER_CTA / 32, what: 'warps per CTA' },
+  'ttg.threads-per-warp': { max: 64, what: 'threads per warp' },
+  'ttg.num-ctas': { max: 16, what: 'CTAs per cluster' },
+};
+
+/**
+ * The ttg dialect's check of its discardable attributes (the verifier runs it on every op that
+ * has one): the target attributes are i32 powers of two within their limits, on a module, and
+ * `ttg.target` / `ttg.shared` have their types. Nothing downstream then reads a malformed target.
+ */
+export function verifyTargetAttribute(op: Operation, name: string, value: Attribute): string | void {
+  const spec = TARGET_ATTRS[name];
+  if (spec) {
+    if (!(value instanceof IntegerAttr) || !(value.type instanceof IntegerType) || value.type.width !== 32)
+      return `'${name}' must be an i32 integer (the number of ${spec.what}), not ${value}`;
+    const n = value.num;
+    if (!(n >= 1 && n <= spec.max && (n & (n - 1)) === 0)) return `'${name}' = ${value.value} must be a power of two from 1 to ${spec.max}`;
+    if (name === 'ttg.threads-per-warp' && n < 32) return `'${name}' = ${n}: a warp has 32 threads on NVIDIA GPUs (64 on AMD)`;
+    return;
+  }
+  if (name === 'ttg.target' && !(value instanceof StringAttr)) return `'ttg.target' must be a string such as "cuda:90", not ${value}`;
+  if (name === 'ttg.shared' && !(value instanceof IntegerAttr && value.num >= 0)) return `'ttg.shared' must be a non-negative integer (bytes of shared memory), not ${value}`;
 }
 
 /** Whether the module around `op` has been given a target (`convert-to-gpu` ran: it has `ttg.num-warps`). */
