@@ -167,7 +167,12 @@ export class Gen {
     if (x.t.ptr) this.diag.error(`cannot convert '${fmtType(x.t)}' to '${s}'`, pos);
     const t = withShape(ctype(s), x.t.shape);
     const c = this.constValue(x.v);
-    if (c !== null) return { v: this.constOf(t, convertConst(c, x.t.scalar, s), pos).v, t, lit: x.lit };
+    if (c !== null) {
+      // C leaves converting an infinity or NaN to an integer undefined: say so instead of guessing.
+      if (typeof c === 'number' && !Number.isFinite(c) && s !== 'bool' && !isFloatScalar(s))
+        this.diag.error(`the constant ${Number.isNaN(c) ? 'nan' : c > 0 ? 'inf' : '-inf'} (a floating literal out of range, or a NaN) cannot be converted to '${s}'`, pos);
+      return { v: this.constOf(t, convertConst(c, x.t.scalar, s), pos).v, t, lit: x.lit };
+    }
     return { v: this.castValue(x.v, x.t.scalar, s, irType(t), pos), t };
   }
 
