@@ -105,7 +105,9 @@ export class Parser extends ParserBase implements PlanParser {
       first.remove();
       module = first;
     } else {
-      module = Operation.create({ name: 'builtin.module', spec: this.context.lookupOp('builtin.module'), regions: 1 });
+      // As MLIR does, the implicit module is placed at the start of the file: a diagnostic about it
+      // (nothing to compile, say) still names the file, line and column.
+      module = Operation.create({ name: 'builtin.module', spec: this.context.lookupOp('builtin.module'), regions: 1, srcPos: { source: this.source, offset: 0 } });
       module.region(0).addBlock(body);
     }
     return { module, resources, aliasNames: this.aliasDefinitions() };
