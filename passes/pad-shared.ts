@@ -19,8 +19,9 @@
  * or writes, are left alone. An access through a `ttg.memdesc_trans` view
  * is costed in the alloc's coordinates (the stores of the loaded rows and the ldmatrix of the
  * transposed operand choose one swizzle together), and the view gets the chosen encoding
- * transposed. An access the model cannot follow (a reshaped view, a memdesc passed to an
- * unknown op) is an error at that op.
+ * transposed. A buffer with an access the model cannot follow (a reshaped view, a memdesc passed
+ * to an unknown op, an operand layout it does not cost) keeps its encoding, with a remark at that
+ * access: choosing one is an optimization, and the target lowers any swizzle.
  */
 import type { Operation, Value } from '../ir/ir.js';
 import { MemDescType } from '../dialects/ttg/types.js';
@@ -99,20 +100,26 @@ function encodingOfValue(v: Value, enc: Attribute, memo: Map<Value, ViewOrigin |
   return typeof origin === 'string' ? origin : viewEncoding(origin, enc);
 }
 
-/** The one swizzled encoding of a group's allocs (null: not this pass's to change), failing on a mix. */
+/** The one swizzled encoding of a group's allocs (null: not this pass's to change, with a remark when it is a mix). */
 function groupEncoding(g: BufferGroup, ctx: PassContext, memo: Map<Value, ViewOrigin | string>): StructAttr | null {
   const types = g.allocs.map((a) => a.result(0).type as MemDescType);
   const enc = types[0].encoding;
   if (!isLayout(enc, SWIZZLED_SHARED) || encodingRank(g.allocs[0]) !== 2 || types[0].allocShape.length < 2) return null;
   const key = (t: MemDescType) => `${t.encoding?.id}:${t.elementType.id}:${t.allocShape.join('x')}`;
   const odd = g.allocs.find((_, k) => key(types[k]) !== key(types[0]));
-  if (odd) ctx.fail(odd, 'shares memdescs with a buffer of another encoding, type or shape; pad-shared cannot choose one swizzle for both');
+  if (odd) {
+    ctx.remark(odd, 'pad-shared keeps this buffer\'s encoding: it shares memdescs with a buffer of another encoding, type or shape, and one swizzle cannot serve both');
+    return null;
+  }
   // (a view the model cannot follow is reported at its access)
   const view = g.values.find((v) => {
     const want = encodingOfValue(v, enc as StructAttr, memo);
     return typeof want !== 'string' && v.type instanceof MemDescType && v.type.encoding !== want;
   });
-  if (view) ctx.fail(view.definingOp ?? g.allocs[0], 'gives a view of a swizzled buffer another encoding; pad-shared cannot rewrite it');
+  if (view) {
+    ctx.remark(view.definingOp ?? g.allocs[0], 'pad-shared keeps this buffer\'s encoding: this view of it has another encoding, which it cannot rewrite');
+    return null;
+  }
   return enc as StructAttr;
 }
 
@@ -121,12 +128,27 @@ function run(func: Operation, ctx: PassContext): void {
   for (const g of bufferGroups(func)) {
     const enc = groupEncoding(g, ctx, memo);
     if (!enc) continue;
-    if (g.unknown.length) ctx.fail(g.unknown[0].op, g.unknown[0].reason);
+    // A buffer with an access the model cannot follow keeps the encoding it has (choosing one is
+    // an optimization; the target lowers any swizzle), with a remark saying which access and why.
+    if (g.unknown.length) {
+      ctx.remark(g.unknown[0].op, `pad-shared keeps this buffer's encoding: ${g.unknown[0].reason}`);
+      ctx.bump('buffers-kept');
+      continue;
+    }
     const accesses: TileAccess[] = [];
+    let unmodeled: [Operation, string] | null = null;
     for (const op of g.accessOps) {
       const a = tileAccessOf(op, memo);
-      if (typeof a === 'string') ctx.fail(op, `cannot model this shared access for pad-shared: ${a}`);
+      if (typeof a === 'string') {
+        unmodeled = [op, a];
+        break;
+      }
       if (a) accesses.push(a.access);
+    }
+    if (unmodeled) {
+      ctx.remark(unmodeled[0], `pad-shared keeps this buffer's encoding: it cannot model this shared access (${unmodeled[1]})`);
+      ctx.bump('buffers-kept');
+      continue;
     }
     // A buffer nothing reads or writes keeps its encoding.
     if (!accesses.length) continue;
@@ -160,6 +182,7 @@ export const padShared: PassDecl = {
   statistics: {
     'buffers-visited': 'number of swizzled shared buffers (or groups of buffers sharing memdescs) examined',
     'buffers-changed': 'number of buffers given a new encoding',
+    'buffers-kept': 'number of buffers left with their encoding because an access to them is not modeled (see the remark)',
     'wavefronts-before': 'shared-memory wavefronts of all accesses under the encodings found',
     'wavefronts-after': 'shared-memory wavefronts of all accesses under the encodings chosen',
   },
