@@ -45,7 +45,8 @@ export function inferFrom(from: string, fn: (t: Type) => Type | undefined, fromR
   };
 }
 
-const MAX_TENSOR_ELEMENTS = 1048576;
+/** The most elements a tensor may have (Triton's TensorSizeTrait limit, 2^20). */
+export const MAX_TENSOR_ELEMENTS = 1048576;
 
 /** Triton's `TensorSizeTrait` (on every tt op): tensors have a power-of-two number of elements, at most 2^20. */
 export function checkTensorSizes(op: Operation): string | void {

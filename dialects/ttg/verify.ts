@@ -9,6 +9,7 @@ import { StructAttr } from './struct-attr.js';
 import { NVMMA_SHARED, isDistributed, isSharedLayout, isTtgLayout, layoutRank, threadsAndWarps, verifyLayout } from './layout-attrs.js';
 import { MemDescType } from './types.js';
 import { PaddedSharedAttr } from './padded-shared.js';
+import { MAX_TENSOR_ELEMENTS } from '../tt/util.js';
 
 /**
  * Checks a ttg layout against the ranked tensor it encodes: the layout is self-consistent,
@@ -20,6 +21,10 @@ export function verifyEncoding(attr: Attribute, t: RankedTensorType): string | v
   const own = verifyLayout(attr);
   if (own) return own;
   if (isSharedLayout(attr)) return `tensor ${t} cannot have the shared-memory layout ${attr}`;
+  // What layouts map: power-of-two dimensions, at most 2^20 elements (Triton's TensorSizeTrait).
+  const odd = t.shape.find((n) => !(n >= 1 && (n & (n - 1)) === 0));
+  if (odd !== undefined) return `tensor ${t} has a layout but a dimension of ${odd}; laid-out tensors have power-of-two dimensions`;
+  if (t.numElements > MAX_TENSOR_ELEMENTS) return `tensor ${t} has more than ${MAX_TENSOR_ELEMENTS} elements, the most a tensor may have`;
   const rank = layoutRank(attr);
   if (rank !== null && rank !== t.rank) return `layout ${attr} has rank ${rank} but the tensor ${t} has rank ${t.rank}`;
 }
@@ -30,6 +35,9 @@ export function verifyEncoding(attr: Attribute, t: RankedTensorType): string | v
  */
 export function verifyMemDesc(t: MemDescType): string | void {
   if (t.allocShape.length < t.rank) return `memdesc ${t} has an alloc shape of lower rank than its shape`;
+  // Shared memory holds at most 227 KB: a buffer of more than 2^20 elements is a mistake, caught here.
+  const n = t.allocShape.reduce((a, b) => a * b, 1);
+  if (t.allocShape.some((d) => d < 1) || n > MAX_TENSOR_ELEMENTS) return `memdesc ${t} has ${n} elements; a shared buffer has 1 to ${MAX_TENSOR_ELEMENTS}`;
   const enc = t.encoding;
   if (enc instanceof PaddedSharedAttr && enc.rank > t.rank) return `memdesc ${t} has rank ${t.rank} but its layout ${enc} has rank ${enc.rank}`;
   if (!(enc instanceof StructAttr) || !isTtgLayout(enc)) return;
