@@ -88,9 +88,21 @@ function formatOne(d: Diagnostic): string {
     return `${where}${d.severity}: ${d.message}`;
   }
   const { line, col } = d.pos.source.position(d.pos.offset);
-  const text = d.pos.source.lineText(d.pos.offset);
-  const caret = ' '.repeat(Math.max(0, col - 1)) + '^';
+  const [text, at] = excerpt(d.pos.source.lineText(d.pos.offset), col - 1);
+  const caret = ' '.repeat(Math.max(0, at)) + '^';
   return `${d.pos.source.name}:${line}:${col}: ${d.severity}: ${d.message}\n${text}\n${caret}`;
+}
+
+/** The most characters of a source line a diagnostic shows (a 50 MB one-line attribute is not echoed). */
+const MAX_EXCERPT = 200;
+
+/** `line` cut to at most MAX_EXCERPT characters around column `at` (0-based), with `...` where cut; the caret's new column. */
+function excerpt(line: string, at: number): [string, number] {
+  if (line.length <= MAX_EXCERPT) return [line, at];
+  const start = Math.max(0, Math.min(at - MAX_EXCERPT / 2, line.length - MAX_EXCERPT));
+  const head = start > 0 ? '...' : '';
+  const tail = start + MAX_EXCERPT < line.length ? '...' : '';
+  return [head + line.slice(start, start + MAX_EXCERPT) + tail, at - start + head.length];
 }
 
 /** Thrown to abort processing with a user-facing diagnostic (never an internal bug). */
