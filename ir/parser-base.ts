@@ -45,6 +45,13 @@ const ALIAS_DEF = /^[ \t]*([#!])([A-Za-z_][\w$.\-]*)[ \t]*=/gm;
 const SIMPLE_TYPES = new Map<string, Type>();
 
 /** Token cursor plus the type/attribute/location grammar. */
+/**
+ * The deepest nesting the parser follows (regions in ops, attributes, types and locations in each
+ * other, counted together). Real IR stays far below; past it the input gets a located error
+ * instead of the JavaScript stack overflowing.
+ */
+export const MAX_NESTING = 256;
+
 export class ParserBase implements AsmParser {
   private readonly window: TokenWindow;
   /** The file's tokens, shared with the sub-parsers of alias values. */
@@ -53,6 +60,8 @@ export class ParserBase implements AsmParser {
   protected readonly text: string;
   /** The index of the current token. */
   protected pos_: number;
+  /** How deep the parse is in nested regions, attributes, types and locations (see MAX_NESTING). */
+  protected nesting = 0;
   protected readonly context: Context;
   protected readonly allowUnregistered: boolean;
   private readonly aliases: AliasTable;
@@ -282,9 +291,26 @@ export class ParserBase implements AsmParser {
     return out;
   }
 
+  /** Enters one more level of nesting, or stops with a located error past MAX_NESTING. */
+  protected enterNesting(): void {
+    if (++this.nesting > MAX_NESTING) {
+      this.nesting--;
+      this.error(`nesting deeper than ${MAX_NESTING} levels (regions, attributes, types and locations together); the parser stops here`);
+    }
+  }
+
   // ---- types -----------------------------------------------------------------------------
 
   parseType(): Type {
+    this.enterNesting();
+    try {
+      return this.parseTypeInner();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parseTypeInner(): Type {
     const kind = this.kind();
     if (kind === T.BareId) return this.parseBuiltinType();
     if (kind === T.LParen) return this.parseFunctionType();
@@ -421,6 +447,15 @@ export class ParserBase implements AsmParser {
   // ---- attributes ------------------------------------------------------------------------
 
   parseAttribute(type?: Type): Attribute {
+    this.enterNesting();
+    try {
+      return this.parseAttributeInner(type);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parseAttributeInner(type?: Type): Attribute {
     const kind = this.kind();
     switch (kind) {
       case T.EOF:
@@ -618,6 +653,15 @@ export class ParserBase implements AsmParser {
   }
 
   protected parseLocationInstance(): Location {
+    this.enterNesting();
+    try {
+      return this.parseLocationInstanceInner();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parseLocationInstanceInner(): Location {
     const kind = this.kind();
     const t = this.pos_;
     if (kind === T.EOF) this.error('expected location instance');

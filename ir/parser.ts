@@ -460,6 +460,15 @@ export class Parser extends ParserBase implements PlanParser {
    * variable of scf.for); they become the entry block's arguments.
    */
   parseRegion(entryArgs: RegionArg[] = [], owner?: OpSpec): Region {
+    this.enterNesting();
+    try {
+      return this.parseRegionInner(entryArgs, owner);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parseRegionInner(entryArgs: RegionArg[], owner?: OpSpec): Region {
     const region = new Region(null);
     const isolated = owner?.traitSet.has(IsolatedFromAbove) ?? false;
     if (isolated) this.pushIsolated();
