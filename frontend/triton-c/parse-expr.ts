@@ -49,8 +49,14 @@ function normQualifier(q: string): string {
   return q === '__restrict__' || q === '__restrict' ? 'restrict' : q;
 }
 
+/** The deepest an expression may nest (parentheses, casts, prefix operators; see `cast`). */
+export const MAX_EXPR_NESTING = 32;
+
 /** Expressions and types of Triton-C (see the file comment for precedence). */
 export class TcExprParser extends EmbeddedActionsParser {
+  /** Cast expressions open around the one being parsed (reset by each parse). */
+  exprNesting = 0;
+
   constructor() {
     super(ALL_TOKENS, { recoveryEnabled: false, maxLookahead: 3, errorMessageProvider: MESSAGES });
   }
@@ -261,8 +267,22 @@ export class TcExprParser extends EmbeddedActionsParser {
   /** `lo ... hi`: operands are cast expressions (original Triton's ParseRangeExpr). */
   protected range = this.binaryRule('range', () => this.cast, T.Ellipsis);
 
+  /**
+   * A cast expression, counted: every way an expression nests (parentheses, casts, prefix
+   * operators, subscripts) passes here, so nesting past MAX_EXPR_NESTING is a located error rather
+   * than a stack overflow (a parenthesis costs every precedence level's frames).
+   */
+  protected cast = this.RULE('cast', (): Expr => {
+    this.ACTION(() => {
+      if (++this.exprNesting > MAX_EXPR_NESTING) this.failAt(this.LA(1), `expression nested deeper than ${MAX_EXPR_NESTING} levels (parentheses, casts, prefix operators)`);
+    });
+    const e = this.subrule(0, this.castBody);
+    this.ACTION(() => this.exprNesting--);
+    return e;
+  });
+
   /** `(type) x`, `(float[TN]) x`, or a unary expression. */
-  protected cast = this.RULE('cast', (): Expr => this.or(0, {
+  private castBody = this.RULE('castBody', (): Expr => this.or(0, {
     ERR_MSG: EXPR_ERR,
     DEF: [
       {

@@ -9,6 +9,9 @@ import { EXPR_ERR, TcExprParser, type Pointers } from './parse-expr.js';
 
 type Block = Extract<Stmt, { kind: 'block' }>;
 
+/** The deepest statements may nest (blocks, if/else chains, loops), as a located error past it. */
+export const MAX_STATEMENT_NESTING = 128;
+
 /** One parsed declarator with the pointer levels written before its name. */
 interface RawDeclarator {
   decl: Declarator;
@@ -83,8 +86,20 @@ export class TcParser extends TcExprParser {
     return this.ACTION((): Block => ({ kind: 'block', stmts, pos: lb.startOffset }));
   });
 
-  /** Any statement. */
-  protected statement = this.RULE('statement', (): Stmt => this.or(0, {
+  /** Statements open around the one being parsed (reset by each parse). */
+  stmtNesting = 0;
+
+  /** Any statement; nesting deeper than MAX_STATEMENT_NESTING is a located error, not a stack overflow. */
+  protected statement = this.RULE('statement', (): Stmt => {
+    this.ACTION(() => {
+      if (++this.stmtNesting > MAX_STATEMENT_NESTING) this.failAt(this.LA(1), `statements nested deeper than ${MAX_STATEMENT_NESTING} levels`);
+    });
+    const s = this.subrule(0, this.statementBody);
+    this.ACTION(() => this.stmtNesting--);
+    return s;
+  });
+
+  private statementBody = this.RULE('statementBody', (): Stmt => this.or(0, {
     ERR_MSG: EXPR_ERR,
     DEF: [
       { ALT: () => this.subrule(0, this.block) },

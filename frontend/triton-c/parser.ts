@@ -35,6 +35,8 @@ export function parseTritonC(text: string, fileName: string, locate?: Locator, o
   if (error) throw toDiagnosticError(ctx, error.message, error.offset);
   parser ??= new TcParser();
   parser.input = tokens;
+  parser.exprNesting = 0;
+  parser.stmtNesting = 0;
   let program: Program;
   try {
     program = parser.translationUnit();
