@@ -190,3 +190,40 @@ class RowCase(Case):
 
     def grid(self, size):
         return (size['rows'],)
+
+
+class TransposeCase(Case):
+    """Y (N x M) = X^T for an M x N fp32 X, ldx = N, ldy = M, one TM x TN tile per program on a
+    (cdiv(M, TM), cdiv(N, TN)) grid; size keys M and N. Subclasses give `variant` and `tile`
+    ({'TM': .., 'TN': ..} for a size)."""
+    outputs = ['y']
+    params = [('X', 'pointer', 'f32'), ('Y', 'pointer', 'f32'), ('M', 'scalar', 'i32'), ('N', 'scalar', 'i32'),
+              ('ldx', 'scalar', 'i32'), ('ldy', 'scalar', 'i32')]
+
+    def tile(self, size):
+        """The tile {'TM': .., 'TN': ..} of the variant handling `size`."""
+        raise NotImplementedError
+
+    def shape(self, size):
+        return f"{size['M']}x{size['N']}"
+
+    def constexprs(self, size):
+        return self.tile(size)
+
+    def make(self, size, gen):
+        m, n = size['M'], size['N']
+        return {'x': randn((m, n), torch.float32, gen), 'y': poisoned((n, m), torch.float32)}
+
+    def args(self, t, size):
+        return [t['x'], t['y'], size['M'], size['N'], t['x'].stride(0), t['y'].stride(0)]
+
+    def grid(self, size):
+        tile = self.tile(size)
+        return ((size['M'] + tile['TM'] - 1) // tile['TM'], (size['N'] + tile['TN'] - 1) // tile['TN'])
+
+    def reference(self, t, size):
+        # A transposition copies bits: exact (atol only keeps 0/0 out of the error ratio).
+        return {'y': (t['x'].t(), 0.0, 1e-30)}
+
+    def bytes_moved(self, size):
+        return 2 * size['M'] * size['N'] * 4

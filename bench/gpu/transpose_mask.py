@@ -10,7 +10,6 @@ each size (key 'config'), and every config has every size.
 """
 import triton
 import triton.language as tl
-import torch
 
 import casekit
 
@@ -45,12 +44,9 @@ def _sizes(shapes):
     return [{'M': m, 'N': n, 'config': c} for c in CONFIGS for m, n in shapes]
 
 
-class TransposeMask(casekit.Case):
+class TransposeMask(casekit.TransposeCase):
     """Y = X^T, fp32, store mask = tl.trans(load mask); size keys M, N, config."""
     kernel = transpose_mask_kernel
-    outputs = ['y']
-    params = [('X', 'pointer', 'f32'), ('Y', 'pointer', 'f32'), ('M', 'scalar', 'i32'), ('N', 'scalar', 'i32'),
-              ('ldx', 'scalar', 'i32'), ('ldy', 'scalar', 'i32')]
     sizes_time = _sizes([(16384, 16384), (10007, 7001)])
     sizes_check = sizes_time + _sizes([(1000, 333)])
     sizes_sanitize = _sizes([(256, 192), (131, 75)])
@@ -67,30 +63,6 @@ class TransposeMask(casekit.Case):
     def tile(self, size):
         t = CONFIGS[size['config']]
         return {'TM': t, 'TN': t}
-
-    def shape(self, size):
-        return f"{size['M']}x{size['N']}"
-
-    def constexprs(self, size):
-        return self.tile(size)
-
-    def make(self, size, gen):
-        m, n = size['M'], size['N']
-        return {'x': casekit.randn((m, n), torch.float32, gen), 'y': casekit.poisoned((n, m), torch.float32)}
-
-    def args(self, t, size):
-        return [t['x'], t['y'], size['M'], size['N'], t['x'].stride(0), t['y'].stride(0)]
-
-    def grid(self, size):
-        tile = self.tile(size)
-        return (triton.cdiv(size['M'], tile['TM']), triton.cdiv(size['N'], tile['TN']))
-
-    def reference(self, t, size):
-        # A transposition copies bits: exact (atol only keeps 0/0 out of the error ratio).
-        return {'y': (t['x'].t(), 0.0, 1e-30)}
-
-    def bytes_moved(self, size):
-        return 2 * size['M'] * size['N'] * 4
 
 
 CASE = TransposeMask()

@@ -13,7 +13,6 @@ import os
 
 import triton
 import triton.language as tl
-import torch
 
 import casekit
 
@@ -51,13 +50,10 @@ def transpose_kernel(X, Y, M, N, ldx, ldy, TM: tl.constexpr, TN: tl.constexpr):
     tl.store(py, tl.trans(tl.load(px, mask=checkx)), mask=checky)
 
 
-class TransposeTC(casekit.Case):
+class TransposeTC(casekit.TransposeCase):
     """Y = X^T, fp32, through the Triton-C frontend."""
     kernel = transpose_kernel
     dump_ttir = False
-    outputs = ['y']
-    params = [('X', 'pointer', 'f32'), ('Y', 'pointer', 'f32'), ('M', 'scalar', 'i32'), ('N', 'scalar', 'i32'),
-              ('ldx', 'scalar', 'i32'), ('ldy', 'scalar', 'i32')]
     sizes_time = [{'M': 16384, 'N': 16384}, {'M': 10007, 'N': 7001}]
     sizes_check = sizes_time + [{'M': 4096, 'N': 1024}, {'M': 1000, 'N': 333}]
     sizes_sanitize = [{'M': 256, 'N': 192}, {'M': 131, 'N': 75}]
@@ -74,30 +70,6 @@ class TransposeTC(casekit.Case):
     def tile(self, size):
         flags = self.builds[self.variant(size)]['flags']
         return {k: int(f.split('=')[1]) for f in flags for k in ('TM', 'TN') if f.startswith(f'-D{k}=')}
-
-    def shape(self, size):
-        return f'{size["M"]}x{size["N"]}'
-
-    def constexprs(self, size):
-        return self.tile(size)
-
-    def make(self, size, gen):
-        m, n = size['M'], size['N']
-        return {'x': casekit.randn((m, n), torch.float32, gen), 'y': casekit.poisoned((n, m), torch.float32)}
-
-    def args(self, t, size):
-        return [t['x'], t['y'], size['M'], size['N'], t['x'].stride(0), t['y'].stride(0)]
-
-    def grid(self, size):
-        tile = self.tile(size)
-        return (triton.cdiv(size['M'], tile['TM']), triton.cdiv(size['N'], tile['TN']))
-
-    def reference(self, t, size):
-        # A transposition copies bits: exact (atol only keeps 0/0 out of the error ratio).
-        return {'y': (t['x'].t(), 0.0, 1e-30)}
-
-    def bytes_moved(self, size):
-        return 2 * size['M'] * size['N'] * 4
 
 
 CASE = TransposeTC()
