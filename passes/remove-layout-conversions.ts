@@ -7,10 +7,12 @@
  * first (all or nothing, depth- and size-capped): values of type T are used as they are; a convert
  * feeding the slice is looked through (its source is rematerialized, or converted once, directly
  * to the needed type); elementwise ops (arith/math/tt.addptr ...), tt.splat, splat dense
- * constants, 1-D tt.make_range, tt.broadcast and tt.expand_dims are recreated in the needed layout
- * (operand layouts: the same for elementwise/broadcast, `#ttg.slice<{dim = axis, parent = L}>` for
- * expand_dims) as long as that layout is blocked (or a slice, for 1-D results). Anything else (block
- * arguments, loads, dots, reductions, loop results) stops the plan, and the convert stays.
+ * constants, 1-D tt.make_range, tt.broadcast, tt.expand_dims and tt.trans (blocked) are recreated in
+ * the needed layout (operand layouts: the same for elementwise/broadcast, `#ttg.slice<{dim = axis,
+ * parent = L}>` for expand_dims, the inverse transposition for trans), which may be any register
+ * layout but an mma operand's. Anything else (block arguments, loads, dots, reductions, loop
+ * results) stops the plan, and the convert stays. Before all of it, layouts are propagated forward
+ * from loads and dots (support/layout-propagation.ts).
  * Before that, a `tt.scan` of converted operands is moved to their source layout (converting its
  * results instead), and so is a `tt.trans` of a converted blocked operand (its result takes the
  * source layout transposed, as Triton infers it), so the converts around them fold away.
@@ -22,10 +24,10 @@ import { eraseDeadOps } from '../ir/patterns.js';
 import { RankedTensorType, type Type } from '../ir/types.js';
 import { DenseElementsAttr } from '../ir/attributes.js';
 import { BLOCKED, DOT_OP, isDistributed, isLayout, slice } from '../dialects/ttg/layout-attrs.js';
-import { inversePerm, isElementwise, propagateLayouts } from './support/layout-propagation.js';
+import { isElementwise, propagateLayouts } from './support/layout-propagation.js';
 import { targetOf } from '../dialects/ttg/target.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
-import { transLayout } from './support/convert-to-gpu-layouts.js';
+import { inversePerm, transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 import type { View } from '../ir/op-def.js';
 import * as arith from '../dialects/arith.js';
@@ -63,7 +65,8 @@ function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   const trans = tt.TransOp.match(def);
   if (trans) return isBlockedTensor(t) ? [(trans.src.type as RankedTensorType).withEncoding(transLayout(enc as StructAttr, inversePerm(trans.order)))] : null;
   if (!isElementwise(def) || def.numResults !== 1) return null;
-  return def.operandTypes().map((o) => (o as RankedTensorType).withEncoding(enc));
+  // Tensor operands take the layout; a scalar operand (arith.select's condition) stays as it is.
+  return def.operandTypes().map((o) => (o instanceof RankedTensorType ? o.withEncoding(enc) : o));
 }
 
 /** Whether `v` is defined before `at` on every path to it (in `at`'s block or a block around it). */

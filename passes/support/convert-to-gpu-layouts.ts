@@ -192,11 +192,17 @@ export function splitResultLayout(src: StructAttr): StructAttr {
   });
 }
 
+/** `perm`'s inverse permutation: `inversePerm(p)[p[k]] = k`. */
+export function inversePerm(perm: readonly number[]): number[] {
+  const inverse = new Array<number>(perm.length);
+  perm.forEach((srcDim, resDim) => (inverse[srcDim] = resDim));
+  return inverse;
+}
+
 /** The result layout of `tt.trans` with permutation `perm` on a blocked source: the fields permuted alike. */
 export function transLayout(src: StructAttr, perm: readonly number[]): StructAttr {
   const f = blockedFields(src);
-  const inverse = new Array<number>(perm.length);
-  perm.forEach((srcDim, resDim) => (inverse[srcDim] = resDim));
+  const inverse = inversePerm(perm);
   const permute = (xs: number[]): number[] => perm.map((d) => xs[d]);
   const reorder = (order: number[]): number[] => order.map((d) => inverse[d]);
   return makeBlocked({

@@ -31,7 +31,7 @@ import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
-import { transLayout } from './convert-to-gpu-layouts.js';
+import { inversePerm, transLayout } from './convert-to-gpu-layouts.js';
 
 /** What a propagation did, for the pass statistics. */
 export interface PropagationStats {
@@ -57,13 +57,6 @@ export function isElementwise(op: Operation): boolean {
   return op.operandTypes().every((t) => !(t instanceof RankedTensorType) || (t.rank === rt.rank && t.shape.every((d, k) => d === rt.shape[k])));
 }
 
-/** `order`'s inverse permutation. */
-export const inversePerm = (order: readonly number[]): number[] => {
-  const inv = new Array<number>(order.length);
-  order.forEach((d, k) => (inv[d] = k));
-  return inv;
-};
-
 /** The layout `op`'s results take when its tensor operands have layout `enc`, or null when `op` does not carry layouts through. */
 function resultLayout(op: Operation, enc: StructAttr): StructAttr | null {
   if (isElementwise(op) || tt.BroadcastOp.is(op) || tt.ScanOp.is(op)) return enc;
@@ -78,14 +71,13 @@ function resultLayout(op: Operation, enc: StructAttr): StructAttr | null {
   return null;
 }
 
-/** The layout operand `k` of `op` needs for `op`'s (new) result layout `res`. */
+/** The layout the tensor operands of `op` (not a conversion) need for `op`'s (new) result layout `res`. */
 function operandLayout(op: Operation, res: StructAttr): StructAttr | null {
   const expand = tt.ExpandDimsOp.match(op);
   if (expand) return slice(expand.axis, res);
   if (tt.ReduceOp.is(op)) return res.attr('parent') as StructAttr;
   const trans = tt.TransOp.match(op);
   if (trans) return transLayout(res, inversePerm(trans.order));
-  if (ttg.ConvertLayoutOp.is(op)) return null;
   return res;
 }
 
