@@ -60,35 +60,29 @@ export function mmaWarpsPerCTA(shape: readonly number[], numWarps: number): [num
   return ret;
 }
 
+/** Whether a `tt.dot` other than `dot` is reached from it in its block, following `next` (users or producers). */
+function reachesDot(dot: DotView, next: (op: Operation) => (Operation | null)[]): boolean {
+  const block = dot.op.parent;
+  const seen = new Set<Operation>([dot.op]);
+  const stack = [dot.op];
+  while (stack.length) {
+    for (const op of next(stack.pop()!)) {
+      if (!op || op.parent !== block || seen.has(op) || seen.size > 4096) continue;
+      if (tt.DotOp.is(op)) return true;
+      seen.add(op);
+      stack.push(op);
+    }
+  }
+  return false;
+}
+
 /**
  * Whether another `tt.dot` is upstream or downstream of `dot` in its block (attention's two
  * dots): Triton's chained-dot test, which puts all warps along M so each row stays in one warp.
+ * Downstream and upstream are searched separately: siblings (a dot sharing an operand) do not count.
  */
 function isChained(dot: DotView): boolean {
-  const block = dot.op.parent;
-  const seen = new Set<Operation>([dot.op]);
-  const stack: Operation[] = [];
-  const visit = (op: Operation | null): void => {
-    if (!op || op.parent !== block || seen.has(op) || seen.size > 4096) return;
-    seen.add(op);
-    stack.push(op);
-  };
-  // Downstream through uses, then upstream through operands (separately: siblings do not count).
-  dot.d.users().forEach(visit);
-  while (stack.length) {
-    const op = stack.pop()!;
-    if (tt.DotOp.is(op)) return true;
-    op.results.forEach((r) => r.users().forEach(visit));
-  }
-  seen.clear();
-  seen.add(dot.op);
-  dot.op.operandValues().forEach((v) => visit(v.definingOp));
-  while (stack.length) {
-    const op = stack.pop()!;
-    if (tt.DotOp.is(op)) return true;
-    op.operandValues().forEach((v) => visit(v.definingOp));
-  }
-  return false;
+  return reachesDot(dot, (op) => op.results.flatMap((r) => r.users())) || reachesDot(dot, (op) => op.operandValues().map((v) => v.definingOp));
 }
 
 /** The instruction `dot` goes to tensor cores with, or why it cannot. */

@@ -208,7 +208,6 @@ function sinkPointerIncrements(loop: Operation, rw: Rewriter): number {
     const inc = tt.AddptrOp.match(op);
     if (!inc || inc.ptr.parentBlock !== body || inc.ptr.definingOp || !(inc.result.type instanceof RankedTensorType)) continue;
     if (!inc.result.users().every((u) => u === yieldOp)) continue;
-    if (inc.offset.parentBlock === body && inc.offset.definingOp && !inc.offset.definingOp.isBeforeInBlock(yieldOp)) continue;
     rw.moveOpBefore(op, yieldOp);
     moved++;
   }
@@ -243,9 +242,10 @@ function run(fn: Operation, ctx: PassContext): void {
     pipelineLoop(p, stages, ctx, axis);
   }
   if (!axis) return ctx.preserve();
-  const pipelined: Operation[] = [];
-  fn.walk((op) => void (scf.ForOp.is(op) && pipelined.push(op)), 'post');
-  for (const loop of pipelined) ctx.bump('pointer-increments-sunk', sinkPointerIncrements(loop, ctx.rewriter()));
+  // The pipelined loops replaced the ones collected above: walk again.
+  const forLoops: Operation[] = [];
+  fn.walk((op) => void (scf.ForOp.is(op) && forLoops.push(op)), 'post');
+  for (const loop of forLoops) ctx.bump('pointer-increments-sunk', sinkPointerIncrements(loop, ctx.rewriter()));
 }
 
 /** The `software-pipeline` pass (Triton's tritongpu-pipeline): multi-buffered cp.async prefetching of the loads feeding a dot in scf.for. */
