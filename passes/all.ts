@@ -8,6 +8,7 @@ import { coalesce } from './coalesce.js';
 import { convertToGpu } from './convert-to-gpu.js';
 import { cse } from './cse.js';
 import { dce } from './dce.js';
+import { fenceAsyncShared } from './fence-async-shared.js';
 import { inline } from './inline.js';
 import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
@@ -33,6 +34,7 @@ export const allPassDecls: readonly PassDecl[] = [
   convertToGpu,
   cse,
   dce,
+  fenceAsyncShared,
   inline,
   insertBarriers,
   licm,

@@ -13,6 +13,10 @@
  * An mma operand that is a `tt.trans` of a tile is stored untransposed and read through a
  * `ttg.memdesc_trans` view (support/trans-in-shared.ts), so its load can be pipelined too.
  *
+ * On a `cuda:90` target (Hopper), a dot that fits warp-group instructions becomes
+ * `ttng.warp_group_dot` instead, on `#ttg.nvmma_shared` operands with a version-3 accumulator
+ * (support/wgmma-lowering.ts); one that does not keeps mma.sync with a remark saying why.
+ *
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
  * conversions around the loop-carried value move out of the loop.
  */
@@ -32,6 +36,7 @@ import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
 import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { targetOf } from '../dialects/ttg/target.js';
+import { planWgmma, toWarpGroupDot } from './support/wgmma-lowering.js';
 
 type DotView = View<typeof tt.DotOp.decl>;
 type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
@@ -213,7 +218,9 @@ function fmaOperandsThroughShared(rw: Rewriter, dot: DotView): number {
 }
 
 function run(module: Operation, ctx: PassContext): void {
-  const numWarps = targetOf(module).numWarps;
+  const target = targetOf(module);
+  const numWarps = target.numWarps;
+  const hopper = (target.capability ?? 0) >= 90;
   const dots: DotView[] = [];
   module.walk((op) => {
     const dot = tt.DotOp.match(op);
@@ -228,6 +235,15 @@ function run(module: Operation, ctx: PassContext): void {
       ctx.bump('dots-on-fma');
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
+    }
+    if (hopper && instr !== INSTR_TF32) {
+      const plan = planWgmma(dot, numWarps, chained.has(dot.op));
+      if (typeof plan !== 'string') {
+        for (const v of toWarpGroupDot(rw, dot, plan)) eraseDeadChain(rw, v);
+        ctx.bump('dots-on-wgmma');
+        continue;
+      }
+      ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${plan}`);
     }
     toMma(rw, dot, instr, numWarps, chained.has(dot.op), ctx);
     if (chained.has(dot.op)) ctx.bump('dots-chained');
@@ -246,6 +262,7 @@ export const mmaLowering: PassDecl = {
   anchor: 'module',
   statistics: {
     'dots-on-mma': 'number of tt.dot rewritten to mma layouts',
+    'dots-on-wgmma': 'number of tt.dot rewritten to ttng.warp_group_dot (Hopper, cuda:90)',
     'dots-on-mma-tf32': 'number of those with f32 operands taken as tf32 (kWidth 1, mma.sync m16n8k8)',
     'dots-on-fma': 'number of tt.dot left on the FMA path',
     'loop-carried-accumulators': 'number of scf.for accumulators carried in the mma layout',

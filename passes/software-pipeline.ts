@@ -13,7 +13,10 @@
  *    masked by (iv + D*step < ub). Read/write slots are i32 counters wrapping at D (addi, cmpi sge,
  *    select), tokens are carried as `!ttg.async.token`s, oldest first;
  *  - a carried value whose current-iteration form nothing needs any more (e.g. the pointers) is
- *    replaced by its ahead form; results used after the loop keep their meaning.
+ *    replaced by its ahead form; results used after the loop keep their meaning;
+ *  - a `ttng.warp_group_dot` of the loop becomes asynchronous with a `ttng.warp_group_dot_wait`;
+ *    one that only accumulates stays in flight into the next iteration, and its buffers get a
+ *    slot more (support/pipeline-wgmma.ts).
  * A loop with candidate loads that is unsafe to pipeline is left alone with a remark.
  */
 import { unprefetch } from './support/pipeline-unprefetch.js';
@@ -35,6 +38,7 @@ import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
 import type { PassContext, PassDecl } from './pass.js';
 import type { Rewriter } from '../ir/rewriter.js';
+import { inFlightDots, overlapWarpGroupDots } from './support/pipeline-wgmma.js';
 
 /** The loop after the prologue: its new init values and the buffers. */
 interface Prologue {
@@ -62,13 +66,13 @@ function cloneStage(e: IntEmitter, plan: LoopPlan, m: ValueMapping): Value[] {
 }
 
 /** Emits the buffers and the prologue before the loop. */
-function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, contig: number[]): Prologue {
+function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[]): Prologue {
   const { loads } = plan;
   const loop = scf.ForOp.view(plan.loop);
   const { lowerBound: lb, upperBound: ub, step } = loop;
   e.rw.before(loop.op);
   // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
-  const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, d) } }).result);
+  const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, slots) } }).result);
   const inits = loop.initArgs;
   let carried = plan.carried.map((k) => inits[k]);
   const tokens: Value[][] = loads.map(() => []);
@@ -84,7 +88,7 @@ function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, contig: number[]
 }
 
 /** Rebuilds the loop with the extra iter args and rewrites its body; returns the new loop. */
-function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, contig: number[], pro: Prologue): Operation {
+function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[], pro: Prologue): Operation {
   const { loop, loads, dropped, body } = plan;
   const { rw } = e;
   const forOp = scf.ForOp.view(loop);
@@ -112,8 +116,8 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, contig: number[], pr
 
   // Top of the body: the slots of this iteration and the wait for its copies.
   rw.setInsertionPointToStart(body);
-  const readIdx = e.nextSlot(readArg, d);
-  const writeIdx = e.nextSlot(writeArg, d);
+  const readIdx = e.nextSlot(readArg, slots);
+  const writeIdx = e.nextSlot(writeArg, slots);
   const wait = ttg.AsyncWaitOp.build(rw, { asyncToken: tokArgs.map((ts) => ts[0]), num: (d - 1) * loads.length }).retToken;
   loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, wait));
 
@@ -165,11 +169,14 @@ function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, w
 /** Pipelines one loop by `plan` into `stages` stages. */
 function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: AxisInfoAnalysis): void {
   const d = stages - 1;
+  // A warp-group dot left in flight still reads the previous slot while the next copies land.
+  const slots = inFlightDots(plan.body).length ? d + 1 : d;
   const contig = plan.loads.map((l) => copyContiguity(l.load, axis));
   const e = new IntEmitter(ctx.rewriter(), plan.loop);
   for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
-  const pro = emitPrologue(e, plan, d, contig);
-  const next = emitLoop(e, plan, d, contig, pro);
+  const pro = emitPrologue(e, plan, d, slots, contig);
+  const next = emitLoop(e, plan, d, slots, contig, pro);
+  ctx.bump('warp-group-dots-in-flight', overlapWarpGroupDots(next, e.rw));
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
   ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
@@ -265,6 +272,7 @@ export const softwarePipeline: PassDecl = {
   statistics: {
     'pointer-increments-sunk': 'number of loop-carried pointer increments moved after the copies that read the old pointer',
     'loops-pipelined': 'number of scf.for loops pipelined',
+    'warp-group-dots-in-flight': 'number of ttng.warp_group_dot left in flight across iterations (pendings = 1, one more buffer slot)',
     'loads-pipelined': 'number of loads turned into async copies',
     'loop-pointers-rematerialized': 'number of loop-carried pointer tensors recomputed from loop-invariant offsets in the loop',
     'prefetches-undone': 'number of hand-prefetched loop-carried tiles turned back into loads in the loop (then pipelined)',

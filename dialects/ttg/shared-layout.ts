@@ -17,9 +17,17 @@
  * bit), and the offset is the index with P elements added after every I (`padIndex`). The
  * target adds a per-thread and a per-register part, each padded on its own: their index bits are
  * disjoint, and padding is additive over disjoint bits.
+ *
+ * `#ttg.nvmma_shared<{swizzlingByteWidth = S, transposed, elementBitWidth}>` (the layout wgmma and
+ * TMA read, `nvmmaOffset`): the contiguous dim (the last, or the first of the two matrix dims when
+ * transposed) is cut into column blocks of S bytes; each block stores its rows of S bytes one after
+ * another, the blocks follow each other, and leading (buffer) dims stack whole tiles. The hardware's
+ * swizzle then XORs the 16-byte chunk index (byte address bits 4..) with the row bits above 128
+ * bytes (bits 7..), log2(S/16) of them: exactly what `cp.async`/`st.shared` must write for wgmma to
+ * read, given 1024-byte aligned buffers (alloc-shared's rule for this encoding).
  */
 import type { Attribute } from '../../ir/attributes.js';
-import { isLayout, SWIZZLED_SHARED } from './layout-attrs.js';
+import { isLayout, NVMMA_SHARED, SWIZZLED_SHARED } from './layout-attrs.js';
 import { StructAttr } from './struct-attr.js';
 import { PaddedSharedAttr, type PaddingInterval } from './padded-shared.js';
 
@@ -36,6 +44,14 @@ export interface Swizzle {
  * bases first move them, unswizzled; anything else is an unswizzled row-major tile of `rank`.
  */
 export function swizzleOf(enc: Attribute | null, rank: number): Swizzle {
+  const nvmma = nvmmaOf(enc);
+  if (nvmma) {
+    // Only the order is exact: the swizzle is nvmmaOffset's (these are its within-block equivalents).
+    const order = Array.from({ length: rank }, (_, k) => rank - 1 - k);
+    if (nvmma.transposed && rank >= 2) [order[0], order[1]] = [order[1], order[0]];
+    const chunks = Math.max(1, nvmma.swizzleBytes / 16);
+    return { vec: Math.max(1, 128 / nvmma.elementBits), perPhase: Math.max(1, 128 / Math.max(16, nvmma.swizzleBytes)), maxPhase: chunks, order };
+  }
   if (isLayout(enc, SWIZZLED_SHARED)) {
     const s = enc as StructAttr;
     return { vec: s.int('vec'), perPhase: s.int('perPhase'), maxPhase: s.int('maxPhase'), order: s.ints('order') };
@@ -67,6 +83,12 @@ export function transposedSharedEncoding(enc: Attribute | null, order: readonly 
     if (enc.rank !== rank) return null;
     const view = (bases: readonly (readonly number[])[]) => bases.map((b) => order.map((d) => b[d]));
     return PaddedSharedAttr.get(enc.pairs, view(enc.offset), view(enc.block));
+  }
+  // An nvmma view swaps the two matrix dims: the contiguous one changes sides.
+  if (isLayout(enc, NVMMA_SHARED)) {
+    if (rank < 2 || order.slice(0, rank - 2).some((d, k) => d !== k)) return null;
+    const swapped = order[rank - 2] === rank - 1;
+    return swapped ? StructAttr.get(NVMMA_SHARED, { ...enc.values, transposed: !enc.bool('transposed') }) : enc;
   }
   if (!isLayout(enc, SWIZZLED_SHARED)) return null;
   const s = enc as StructAttr;
@@ -109,8 +131,67 @@ export function swizzledOffset(sw: Swizzle, shape: readonly number[], coords: re
   return offset;
 }
 
+/** The fields of an `#ttg.nvmma_shared` encoding. */
+export interface Nvmma {
+  /** Swizzle width in bytes: 32, 64 or 128 (0: none). */
+  swizzleBytes: number;
+  /** Whether the first of the two matrix dims is the contiguous one. */
+  transposed: boolean;
+  elementBits: number;
+}
+
+/** The fields of `enc` if it is an `#ttg.nvmma_shared` encoding, else null. */
+export function nvmmaOf(enc: Attribute | null): Nvmma | null {
+  if (!isLayout(enc, NVMMA_SHARED)) return null;
+  const s = enc as StructAttr;
+  return { swizzleBytes: s.int('swizzlingByteWidth'), transposed: s.bool('transposed'), elementBits: s.int('elementBitWidth') };
+}
+
+/**
+ * Where a tile of `shape` under `nvmma` is cut: its contiguous and strided matrix dims and the
+ * elements per swizzle row (the column-block width, at most the contiguous extent).
+ */
+export function nvmmaGeometry(nvmma: Nvmma, shape: readonly number[]): { contig: number; strided: number; rowElems: number } {
+  const rank = shape.length;
+  const contig = nvmma.transposed ? rank - 2 : rank - 1;
+  const strided = nvmma.transposed ? rank - 1 : rank - 2;
+  const bytes = Math.max(1, nvmma.elementBits / 8);
+  const rowElems = Math.min(shape[contig], nvmma.swizzleBytes ? nvmma.swizzleBytes / bytes : shape[contig]);
+  return { contig, strided, rowElems };
+}
+
+/**
+ * The element offset of `coords` in a tile of `shape` under `nvmma` before the hardware swizzle:
+ * column block, then row, then column within the block; leading dims stack whole tiles. wgmma's
+ * descriptors address these (the swizzle is applied by the hardware on the address).
+ */
+export function nvmmaLinearOffset(nvmma: Nvmma, shape: readonly number[], coords: readonly number[]): number {
+  const { contig, strided, rowElems } = nvmmaGeometry(nvmma, shape);
+  const rows = shape[strided];
+  const c = coords[contig];
+  let offset = Math.floor(c / rowElems) * rows * rowElems + coords[strided] * rowElems + (c % rowElems);
+  let tile = shape[contig] * rows;
+  for (let d = shape.length - 3; d >= 0; d--) {
+    offset += coords[d] * tile;
+    tile *= shape[d];
+  }
+  return offset;
+}
+
+/** The element offset of `coords` under `nvmma`: the linear offset with the 16-byte chunk index XORed by the 128-byte row bits. */
+export function nvmmaOffset(nvmma: Nvmma, shape: readonly number[], coords: readonly number[]): number {
+  const linear = nvmmaLinearOffset(nvmma, shape, coords);
+  const bytes = Math.max(1, nvmma.elementBits / 8);
+  const chunks = nvmma.swizzleBytes / 16;
+  if (chunks < 2) return linear;
+  const phase = Math.floor((linear * bytes) / 128) % chunks;
+  return linear ^ ((phase * 16) / bytes);
+}
+
 /** The element offset of `coords` in a tile of `shape` under shared encoding `enc`. */
 export function sharedOffset(enc: Attribute | null, shape: readonly number[], coords: readonly number[]): number {
+  const nvmma = nvmmaOf(enc);
+  if (nvmma) return nvmmaOffset(nvmma, shape, coords);
   if (enc instanceof PaddedSharedAttr) {
     const bases = paddedIndexBases(enc, shape);
     if (!bases) throw new Error(`internal error: ${enc} does not place every element of a ${shape.join('x')} tile`);
@@ -194,7 +275,10 @@ export function sharedAllocElems(enc: Attribute | null, shape: readonly number[]
 /** Why the target and the shared-memory model cannot place elements under `enc`, or null when they can (swizzled_shared, padded_shared). */
 export function unsupportedSharedEncoding(enc: Attribute | null): string | null {
   if (enc === null || isLayout(enc, SWIZZLED_SHARED) || enc instanceof PaddedSharedAttr) return null;
-  return `the shared encoding ${enc} is not supported here (only #ttg.swizzled_shared and #ttg.padded_shared are)`;
+  const nvmma = nvmmaOf(enc);
+  if (nvmma && nvmma.swizzleBytes >= 32 && !(enc as StructAttr).bool('fp4Padded')) return null;
+  if (nvmma) return `the shared encoding ${enc} is not supported here (#ttg.nvmma_shared needs a swizzle of 32, 64 or 128 bytes and no fp4 padding)`;
+  return `the shared encoding ${enc} is not supported here (only #ttg.swizzled_shared, #ttg.nvmma_shared and #ttg.padded_shared are)`;
 }
 
 /** The XOR of `bases[d][k]` over the set bits k of each coordinate `coords[d]`. */

@@ -24,6 +24,7 @@ import { MemDescType } from '../../dialects/ttg/types.js';
 import type { View } from '../../ir/op-def.js';
 import * as arith from '../../dialects/arith.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
 
 type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
 
@@ -172,6 +173,10 @@ export function effectsOf(op: Operation, ids: BufferIds): OpEffects {
   if (store && shared(store.dst)) fx.writes.push(accessOf(store.dst, ids));
   const copy = ttg.AsyncCopyGlobalToLocalOp.match(op);
   if (copy && shared(copy.result)) fx.writes.push(accessOf(copy.result, ids));
+  // A warp-group dot reads its shared operands (until its wait retires it; the pipeline places
+  // the copies that overwrite them after that wait).
+  const wgmma = ttng.WarpGroupDotOp.match(op);
+  if (wgmma) for (const v of [wgmma.a, wgmma.b]) if (shared(v)) fx.reads.push(accessOf(v, ids));
   return fx;
 }
 

@@ -3,7 +3,8 @@
  * safe:
  *  - candidate loads: a non-volatile `tt.load` of a tensor of pointers, directly in the loop body,
  *    whose only use is a `ttg.local_alloc` read back by `ttg.local_load`s (possibly through
- *    `ttg.memdesc_trans`) into `#ttg.dot_op` layouts, or a `ttg.convert_layout` to a `#ttg.dot_op`;
+ *    `ttg.memdesc_trans`) into `#ttg.dot_op` layouts or read as an operand of
+ *    `ttng.warp_group_dot`, or a `ttg.convert_layout` to a `#ttg.dot_op`;
  *  - the stage-0 slice: the body ops computing the loads' pointers, masks and `other` values, and
  *    the next values of the loop-carried values they use (closed under both); every op in it
  *    must be side-effect free and region-free, and the loop must not write global memory;
@@ -21,6 +22,7 @@ import * as func from '../../dialects/func.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
 
 /** One load to pipeline and how its value reaches the dot. */
 export interface PipelinedLoad {
@@ -61,11 +63,13 @@ const VIEWS: ReadonlySet<string> = new Set([ttg.MemdescTransOp.name]);
 
 const isDotOperand = (v: Value): boolean => isLayout(encodingOf(v.type), DOT_OP);
 
-/** Whether every use of `v` (a memdesc in `body`) is a local_load to a #dot_op, possibly through a view. */
+/** Whether every use of `v` (a memdesc in `body`) is a local_load to a #dot_op or a warp_group_dot's A or B, possibly through a view. */
 function feedsDotOnly(v: Value, body: Block): boolean {
   if (!v.hasUses) return false;
   return v.users().every((u) => {
     if (u.parent !== body) return false;
+    const wgmma = ttng.WarpGroupDotOp.match(u);
+    if (wgmma) return wgmma.c !== v;
     const load = ttg.LocalLoadOp.match(u);
     if (load) return !load.token && isDotOperand(load.result);
     return VIEWS.has(u.name) && feedsDotOnly(u.result(0), body);

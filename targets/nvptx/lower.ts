@@ -29,12 +29,13 @@ import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
 import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
+import { WGMMA_RULES } from './wgmma.js';
 import { registerBudget, residencyHint } from './residency.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
 /** Every non-elementwise rule, by op name. */
-const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...CONTROL_RULES]);
+const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...CONTROL_RULES]);
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {

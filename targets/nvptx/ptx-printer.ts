@@ -53,6 +53,10 @@ class Registers {
 
   constructor(private readonly where: Operation) {}
 
+  /** Gives `v` the register `name` (an instruction that writes its input in place). */
+  alias(v: Value, name: string): void {
+    this.names.set(v, name);
+  }
   fresh(t: Type): string {
     const c = classOf(t, this.where);
     const n = (this.counts.get(c) ?? 0) + 1;
@@ -159,6 +163,25 @@ const PRINTERS = new Map<string, Printer>([
     const n = nvptx.mmaFragments(ptx) ?? { a: 4, b: 2 };
     k.emit(`\tmma.${ptx} \t{${d.join(', ')}}, {${r.slice(0, n.a).join(', ')}}, {${r.slice(n.a, n.a + n.b).join(', ')}}, {${r.slice(n.a + n.b).join(', ')}};`);
   }),
+  printer(nvptx.WgmmaOp, (k, w) => {
+    const inPlace = w.op.getAttr('in_place') !== undefined;
+    const seen = new Set<string>();
+    const d = w.acc.map((v, i) => {
+      const src = k.regs.of(v);
+      if ((inPlace || v.hasOneUse) && !seen.has(src)) {
+        seen.add(src);
+        k.regs.alias(w.dst[i], src);
+        return src;
+      }
+      const dst = k.regs.of(w.dst[i]);
+      k.emit(`\tmov.${movType(v.type)} \t${dst}, ${src};`);
+      return dst;
+    });
+    const [a, b, p] = [w.descA, w.descB, w.scaleD].map((v) => k.regs.of(v));
+    k.emit(`\twgmma.mma_async.${w.ptx} \t{${d.join(', ')}}, ${a}, ${b}, ${p}, 1, 1, ${w.transA}, ${w.transB};`);
+  }),
+  printer(nvptx.WgmmaSyncOp, (k, { ptx }) => k.emit(`\twgmma.${ptx};`)),
+  printer(nvptx.FenceOp, (k, { ptx }) => k.emit(`\tfence.${ptx};`)),
   printer(nvptx.CpAsyncOp, (k, cp) => k.emit(`\tcp.async.${cp.ptx} \t[${k.regs.of(cp.dst)}], [${k.regs.of(cp.src)}], ${cp.size}, ${k.regs.of(cp.srcBytes)};`)),
   printer(nvptx.CpAsyncGroupOp, (k, { ptx }) => k.emit(`\tcp.async.${ptx};`)),
   printer(nvptx.BarOp, (k, { ptx }) => k.emit(`\tbar.${ptx || 'sync'} \t0;`)),
@@ -272,6 +295,11 @@ export function printPtx(module: Operation, arch: Arch): string {
     '.address_size 64',
     '',
   ];
-  if (usesShared) head.push('.extern .shared .align 16 .b8 global_smem[];', '');
+  // wgmma's swizzled tiles are placed at 1024-byte aligned offsets from an aligned base.
+  let usesWgmma = false;
+  module.walk((op) => {
+    if (nvptx.WgmmaOp.is(op)) usesWgmma = true;
+  });
+  if (usesShared) head.push(`.extern .shared .align ${usesWgmma ? 1024 : 16} .b8 global_smem[];`, '');
   return `${head.join('\n')}${kernels.map((k, i) => printKernel(k, i, arch)).join('\n\n')}\n`;
 }

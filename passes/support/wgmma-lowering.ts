@@ -1,0 +1,148 @@
+/**
+ * Hopper's warp-group tensor cores for mma-lowering (Triton's MMAv3 choice in AccelerateMatmul).
+ * On a `cuda:90` target, a `tt.dot` on f16 or bf16 pairs with an f32 accumulator becomes
+ *
+ *   %a_s = ttg.local_alloc %a : -> !ttg.memdesc<MxK, #ttg.nvmma_shared<...>>   (likewise %b)
+ *   %d = ttng.warp_group_dot %a_s, %b_s, %c : ... -> tensor<MxN, #ttg.nvidia_mma<{versionMajor = 3,
+ *          warpsPerCTA, instrShape = [16, n, 16]}>>
+ *
+ * when its tile fits warp-group instructions: warps a multiple of 4, each warp group owning
+ * whole 64-row blocks of M and `n`-column blocks of N, K a multiple of 16. Each operand is stored
+ * in the order it was loaded (a `tt.trans` operand through a `ttg.memdesc_trans` view), with the
+ * widest swizzle (128, 64 or 32 bytes) its contiguous row fills, so the pipeline's `cp.async`
+ * stays 16 bytes wide and wgmma reads K-major or MN-major tiles as they are.
+ * The accumulator layout follows Triton's `warpsPerTileV3` and instruction-shape rules.
+ */
+import type { Operation, Value } from '../../ir/ir.js';
+import type { Rewriter } from '../../ir/rewriter.js';
+import type { View } from '../../ir/op-def.js';
+import { FloatType, RankedTensorType } from '../../ir/types.js';
+import { NVIDIA_MMA, NVMMA_SHARED, SharedMemorySpaceAttr, isDistributed } from '../../dialects/ttg/layout-attrs.js';
+import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
+import { transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
+import { StructAttr } from '../../dialects/ttg/struct-attr.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
+
+type DotView = View<typeof tt.DotOp.decl>;
+
+/** Rows one warp computes of a warp-group instruction, and the instruction's K for 16-bit operands. */
+const WARP_ROWS = 16;
+const INSTR_K = 16;
+
+/** The value before any `ttg.convert_layout`s. */
+function beforeConversion(v: Value): Value {
+  for (let cvt = ttg.ConvertLayoutOp.match(v.definingOp); cvt; cvt = ttg.ConvertLayoutOp.match(v.definingOp)) v = cvt.src;
+  return v;
+}
+
+/** Triton's instruction N for an MxN accumulator: the largest multiple of 8 up to 256 dividing N and no wider than N per warp column. */
+export function wgmmaInstrN(shape: readonly number[], numWarps: number): number {
+  const mWarps = Math.max(1, shape[0] / WARP_ROWS);
+  const nWarps = Math.max(1, Math.floor(numWarps / mWarps));
+  const maxN = Math.max(8, shape[1] / nWarps);
+  for (let n = 256; n >= 8; n -= 8) if (shape[1] % n === 0 && n <= maxN) return n;
+  return 8;
+}
+
+/** Triton's `warpsPerTileV3`: 4 warps along M, then double M while rows are left, else N; a chained dot puts all warps along M. */
+export function wgmmaWarpsPerCTA(shape: readonly number[], numWarps: number, chained: boolean): [number, number] {
+  if (chained) return [numWarps, 1];
+  const ret: [number, number] = [4, 1];
+  while (ret[0] * ret[1] < numWarps) {
+    if (shape[0] > WARP_ROWS * ret[0]) ret[0] *= 2;
+    else ret[1] *= 2;
+  }
+  return ret;
+}
+
+/**
+ * The `#ttg.nvmma_shared` encoding of a tile stored in its own layout order: transposed when its
+ * first dim is the contiguous one; the widest swizzle (128, 64, 32 bytes) its contiguous row
+ * fills. Null when that row is under 32 bytes.
+ */
+export function nvmmaSharedFor(t: RankedTensorType): StructAttr | null {
+  if (t.rank !== 2) return null;
+  const contig = isDistributed(t.encoding) ? layoutOrder(t.encoding)[0] : 1;
+  const bits = (t.elementType as FloatType).width;
+  const rowBytes = (t.shape[contig] * bits) / 8;
+  const swizzle = [128, 64, 32].find((s) => rowBytes >= s && rowBytes % s === 0);
+  if (!swizzle) return null;
+  return StructAttr.get(NVMMA_SHARED, { swizzlingByteWidth: swizzle, transposed: contig === 0, elementBitWidth: bits });
+}
+
+/** The tile an operand is stored from and, for a `tt.trans` operand, the transposition's order. */
+function storedTile(operand: Value): { tile: Value; order: readonly number[] | null } {
+  const v = beforeConversion(operand);
+  const trans = tt.TransOp.match(v.definingOp);
+  if (trans && trans.order.length === 2) return { tile: beforeConversion(trans.src), order: trans.order };
+  return { tile: v, order: null };
+}
+
+/** The plan of one Hopper dot: accumulator layout and each operand's stored encoding. */
+export interface WgmmaPlan {
+  mma: StructAttr;
+  shared: [StructAttr, StructAttr];
+}
+
+/** The plan for `dot` on warp-group tensor cores, or why it cannot go there (the caller then keeps mma.sync). */
+export function planWgmma(dot: DotView, numWarps: number, chained: boolean): WgmmaPlan | string {
+  const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type] as RankedTensorType[];
+  const kind = (t: RankedTensorType) => (t.elementType instanceof FloatType ? t.elementType.kind : '');
+  if (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16')) return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs`;
+  if (kind(c) !== 'f32') return `the accumulator is '${c.elementType}'; wgmma is used with f32`;
+  if (numWarps % 4) return `${numWarps} warps do not form warp groups of 4`;
+  const [M, N] = c.shape;
+  const K = a.shape[1];
+  if (K % INSTR_K) return `K = ${K} is not a multiple of ${INSTR_K}`;
+  const n = wgmmaInstrN(c.shape, numWarps);
+  let warps = wgmmaWarpsPerCTA(c.shape, numWarps, chained);
+  if (chained && M % (WARP_ROWS * warps[0])) warps = wgmmaWarpsPerCTA(c.shape, numWarps, false);
+  if (warps[0] % 4 || M % (WARP_ROWS * warps[0]) || N % (n * warps[1])) {
+    return `a ${M}x${N} accumulator does not split into 64-row blocks per warp group with ${numWarps} warps (warpsPerCTA ${warps.join('x')}, n = ${n})`;
+  }
+  const shared: StructAttr[] = [];
+  for (const operand of [dot.a, dot.b]) {
+    const { tile } = storedTile(operand);
+    const enc = nvmmaSharedFor(tile.type as RankedTensorType);
+    if (!enc) return `operand '${tile.type}' has a contiguous row under 32 bytes, too narrow for a swizzled wgmma tile`;
+    shared.push(enc);
+  }
+  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 3, versionMinor: 0, warpsPerCTA: warps, instrShape: [WARP_ROWS, n, INSTR_K] });
+  return { mma, shared: shared as [StructAttr, StructAttr] };
+}
+
+/** operand -> ttg.local_alloc of its tile in `enc` (a tt.trans operand: of the transposed tile, read through ttg.memdesc_trans). */
+function stage(rw: Rewriter, at: Operation, operand: Value, enc: StructAttr): Value {
+  const { tile, order } = storedTile(operand);
+  const t = tile.type as RankedTensorType;
+  const space = SharedMemorySpaceAttr.get();
+  const alloc = ttg.LocalAllocOp.build(rw.before(at), { src: tile }, { results: { result: MemDescType.get(t.shape, t.elementType, enc, space) } }).result;
+  if (!order) return alloc;
+  // local_alloc (tt.trans %x) -> memdesc_trans (local_alloc %x)
+  const view = transposedSharedEncoding(enc, order)!;
+  const ot = operand.type as RankedTensorType;
+  return ttg.MemdescTransOp.build(rw.before(at), { src: alloc, order }, { results: { result: MemDescType.get(ot.shape, ot.elementType, view, space) } }).result;
+}
+
+/**
+ * tt.dot %a, %b, %c -> convert_layout(ttng.warp_group_dot local_alloc(%a), local_alloc(%b), convert_layout %c to #mma v3).
+ * Returns the operands the old dot used (for the caller to erase their dead chains).
+ */
+export function toWarpGroupDot(rw: Rewriter, dot: DotView, plan: WgmmaPlan): Value[] {
+  const c = dot.c;
+  const ct = c.type as RankedTensorType;
+  const accType = RankedTensorType.get(ct.shape, ct.elementType, plan.mma);
+  const a = stage(rw, dot.op, dot.a, plan.shared[0]);
+  const b = stage(rw, dot.op, dot.b, plan.shared[1]);
+  const acc = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: c }, { results: { result: accType } }).result;
+  const attributes = { ...(dot.op.properties ?? {}), ...(dot.op.attributes ?? {}) };
+  const d = ttng.WarpGroupDotOp.build(rw.before(dot.op), { a, b, c: acc }, { results: { d: accType }, attributes }).d;
+  const back = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: d }, { results: { result: dot.d.type } }).result;
+  const old = [dot.a, dot.b];
+  rw.replaceAllUsesWith(dot.d, back);
+  rw.eraseOp(dot.op);
+  return old;
+}

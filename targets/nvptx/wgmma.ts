@@ -1,0 +1,187 @@
+/**
+ * Hopper's warp-group tensor cores (sm_90a): `ttng.warp_group_dot` on two `#ttg.nvmma_shared`
+ * tiles and an accumulator in `#ttg.nvidia_mma` version 3 becomes
+ *
+ *   wgmma.fence.sync.aligned;
+ *   wgmma.mma_async.sync.aligned.m64n<N>k16.f32.<t>.<t> {d...}, descA, descB, 1, 1, 1, tA, tB;  (per 64-row block and K step)
+ *   wgmma.commit_group.sync.aligned;
+ *   [wgmma.wait_group.sync.aligned 0;]  (unless the dot is asynchronous: its ttng.warp_group_dot_wait waits)
+ *
+ * A descriptor (PTX ISA, "matrix descriptor") holds the tile's shared address >> 4 (bits 0-13),
+ * the leading and stride byte offsets >> 4 (bits 16-29, 32-45) and the swizzle mode (bits 62-63:
+ * 1 = 128 bytes, 2 = 64, 3 = 32). For a K-major tile (K contiguous) the stride offset is 8 rows
+ * of swizzle width and the leading one is unused; for an MN-major tile (16-bit types only, read
+ * transposed) the leading offset steps from one swizzle-wide column block of M or N to the next
+ * and the stride offset 8 rows of K. An instruction's start address is the tile's address plus
+ * the unswizzled offset of its first element: the hardware swizzles the addresses it forms.
+ *
+ * Accumulator: register i of an m64nN instruction holds row 8 * (i / 2 % 2) + lane / 4 of the
+ * warp's 16 rows and column 8 * (i / 4) + 2 * (lane % 4) + i % 2; which of our registers that is
+ * comes from the layout (a layout that is not this fragment is a located error).
+ */
+import type { Operation, Value } from '../../ir/ir.js';
+import { UnitAttr } from '../../ir/attributes.js';
+import { BlockArgument } from '../../ir/ir.js';
+import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
+import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { nvmmaGeometry, nvmmaLinearOffset, nvmmaOf, type Nvmma } from '../../dialects/ttg/shared-layout.js';
+import { RankedTensorType } from '../../ir/types.js';
+import * as nvptx from '../../dialects/nvptx.js';
+import * as scf from '../../dialects/scf.js';
+import * as ttng from '../../dialects/ttng.js';
+import { lowering, type Lowering, type LoweringContext } from './context.js';
+import { BF16, F16, F32, I1, I32, I64, targetError } from './emitter.js';
+import { registersByCoords } from './layout.js';
+
+/** How wgmma reads one operand tile. */
+export interface OperandForm {
+  nvmma: Nvmma;
+  shape: readonly number[];
+  /** Element bytes. */
+  bytes: number;
+  /** Descriptor swizzle mode: 1 (128 bytes), 2 (64), 3 (32). */
+  mode: number;
+  /** Leading and stride dimension byte offsets. */
+  lbo: number;
+  sbo: number;
+  /** Whether the tile's M (A) or N (B) dim is the contiguous one: the instruction reads it transposed. */
+  mnMajor: boolean;
+}
+
+const SWIZZLE_MODE: Record<number, number> = { 128: 1, 64: 2, 32: 3 };
+
+/** The form of operand tile `t` (A: [M, K]; B: [K, N]), or why wgmma cannot read it. */
+export function operandForm(t: MemDescType, which: 'a' | 'b'): OperandForm | string {
+  const nvmma = nvmmaOf(t.encoding);
+  if (!nvmma || t.rank !== 2) return `operand '${t}' is not a rank-2 tile in #ttg.nvmma_shared`;
+  const mode = SWIZZLE_MODE[nvmma.swizzleBytes];
+  if (!mode) return `operand '${t}' needs a swizzle of 32, 64 or 128 bytes`;
+  const bytes = nvmma.elementBits / 8;
+  const { contig, rowElems } = nvmmaGeometry(nvmma, t.shape);
+  if (rowElems * bytes !== nvmma.swizzleBytes) return `operand '${t}' has rows narrower than its ${nvmma.swizzleBytes}-byte swizzle`;
+  const kDim = which === 'a' ? 1 : 0;
+  const mnMajor = contig !== kDim;
+  if (mnMajor && bytes !== 2) return `operand '${t}' is stored ${which === 'a' ? 'M' : 'N'}-major; wgmma reads only 16-bit tiles transposed`;
+  const sbo = 8 * nvmma.swizzleBytes;
+  const lbo = mnMajor ? t.shape[kDim] * nvmma.swizzleBytes : 16;
+  return { nvmma, shape: t.shape, bytes, mode, lbo, sbo, mnMajor };
+}
+
+/** The unswizzled byte offset of element `coords` of the tile. */
+export function operandByteOffset(f: OperandForm, coords: readonly number[]): number {
+  return nvmmaLinearOffset(f.nvmma, f.shape, coords) * f.bytes;
+}
+
+/** The descriptor's low word for shared address `addr`: address bits 4-17 and the leading offset. */
+export function descriptorLo(f: OperandForm, addr: number): number {
+  return (((addr & 0x3ffff) >>> 4) | ((f.lbo >>> 4) << 16)) >>> 0;
+}
+
+/** The descriptor's high word: the stride offset and the swizzle mode. */
+export function descriptorHi(f: OperandForm): number {
+  return ((f.sbo >>> 4) | (f.mode << 30)) >>> 0;
+}
+
+/** The wgmma form of `elt` (f16, bf16), or null. */
+function typeName(elt: unknown): string | null {
+  if (elt === F16) return 'f16';
+  if (elt === BF16) return 'bf16';
+  return null;
+}
+
+/** Whether the accumulator `c` is a loop-carried value read by this dot alone (its registers may be overwritten in place). */
+function carriedOnlyHere(c: Value): boolean {
+  return c instanceof BlockArgument && c.hasOneUse && scf.ForOp.is(c.owner.parentOp);
+}
+
+/** The descriptors of one operand: a base word computed once per dot and a constant offset per instruction. */
+function descriptorAt(ctx: LoweringContext, base: Value, f: OperandForm, coords: readonly number[]): Value {
+  const e = ctx.e;
+  const lo = e.addImm(base, operandByteOffset(f, coords) >>> 4);
+  return e.pack('b64', [lo, e.imm(I32, descriptorHi(f))], I64);
+}
+
+/** The low descriptor word of operand `v` for this thread's warp group: (address + group offset) >> 4 with the leading offset. */
+function baseWord(ctx: LoweringContext, op: Operation, v: Value, f: OperandForm, groupOffsets: readonly number[]): Value {
+  const e = ctx.e;
+  const terms = ctx.idTerms(ctx.warpId(), groupOffsets);
+  let addr = ctx.scalar(v, op);
+  for (const t of terms) addr = e.add(addr, t);
+  const field = e.and(e.shrU(addr, 4), e.imm(I32, 0x3fff));
+  return e.or(field, e.imm(I32, (f.lbo >>> 4) << 16));
+}
+
+/** ttng.warp_group_dot %a, %b, %c -> wgmma.fence; wgmma.mma_async per 64-row block and K step; wgmma.commit_group */
+const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
+  const { op, a, b, c } = dot;
+  if (!(a.type instanceof MemDescType)) throw targetError(op, 'cannot lower a warp-group dot with its A operand in registers yet; store it to #ttg.nvmma_shared');
+  if (dot.useC) throw targetError(op, 'cannot lower a warp-group dot with a useC operand yet');
+  const ct = c.type as RankedTensorType;
+  const enc = ct.encoding;
+  if (!isLayout(enc, NVIDIA_MMA) || (enc as StructAttr).int('versionMajor') !== 3) throw targetError(op, `the accumulator '${ct}' must be in a version-3 #ttg.nvidia_mma layout`);
+  const bt = b.type as MemDescType;
+  const t = typeName(a.type.elementType);
+  if (!t || bt.elementType !== a.type.elementType) throw targetError(op, `cannot lower a warp-group dot on '${a.type.elementType}' and '${bt.elementType}'; f16 and bf16 pairs are supported`);
+  if (ct.elementType !== F32) throw targetError(op, `cannot lower a warp-group dot with a '${ct.elementType}' accumulator; f32 is supported`);
+  const fa = operandForm(a.type, 'a');
+  const fb = operandForm(bt, 'b');
+  if (typeof fa === 'string') throw targetError(op, fa);
+  if (typeof fb === 'string') throw targetError(op, fb);
+  const [M, N] = ct.shape;
+  const K = a.type.shape[1];
+  const n = (enc as StructAttr).ints('instrShape')[1];
+  if (K % 16 || M % 64 || N % n) throw targetError(op, `a ${M}x${N}x${K} product does not split into m64n${n}k16 instructions`);
+  const lc = ctx.layoutOf(c, op);
+  const [w0, w1] = lc.warpBases;
+  if (!w0 || !w1 || w0[0] !== 16 || w0[1] !== 0 || w1[0] !== 32 || w1[1] !== 0) throw targetError(op, `the accumulator '${ct}' does not give each warp group 64 consecutive rows`);
+  const mc = registersByCoords(lc);
+  const e = ctx.e;
+  // What this thread's warp group adds: warp id bits 2.. move the group's rows (A) and columns (B).
+  const groupA = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fa, [w[0], 0])));
+  const groupB = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fb, [0, w[1]])));
+  const loA = baseWord(ctx, op, a, fa, groupA);
+  const loB = baseWord(ctx, op, b, fb, groupB);
+  const cRegs = ctx.get(c, op);
+  const out = [...cRegs];
+  const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
+  const ptx = `sync.aligned.m64n${n}k16.f32.${t}.${t}`;
+  const scaleD = e.imm(I1, 1);
+  const inPlace = carriedOnlyHere(c);
+  nvptx.WgmmaSyncOp.build(e.b, { ptx: 'fence.sync.aligned' });
+  for (let k0 = 0; k0 < K; k0 += 16) {
+    for (const [m0, n0] of origins) {
+      const idx = Array.from({ length: n / 2 }, (_, i) => {
+        const x = [m0 + 8 * ((i >> 1) & 1), n0 + 8 * (i >> 2) + (i & 1)];
+        const r = mc.get(x.join(','));
+        if (r === undefined) throw targetError(op, `accumulator '${ct}' holds no register for element (${x}) of a wgmma fragment`);
+        return r;
+      });
+      const descA = descriptorAt(ctx, loA, fa, [m0, k0]);
+      const descB = descriptorAt(ctx, loB, fb, [k0, n0]);
+      const acc = idx.map((r) => out[r]);
+      const w = nvptx.WgmmaOp.build(e.b, { descA, descB, scaleD, acc, ptx, transA: +fa.mnMajor, transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
+      if (inPlace && k0 === 0) w.op.setAttr('in_place', UnitAttr.get());
+      idx.forEach((r, j) => (out[r] = w.dst[j]));
+    }
+  }
+  nvptx.WgmmaSyncOp.build(e.b, { ptx: 'commit_group.sync.aligned' });
+  if (!dot.isAsync) nvptx.WgmmaSyncOp.build(e.b, { ptx: 'wait_group.sync.aligned 0' });
+  // Registers that only duplicate an instruction's elements (broadcast copies) follow their first copy.
+  lc.regCoords.forEach((co, r) => (out[r] = out[mc.get(co.join(','))!]));
+  ctx.set(dot.d, out);
+});
+
+/** ttng.warp_group_dot_wait %d, ... {pendings = N} -> wgmma.wait_group.sync.aligned N (the values pass through) */
+const lowerWarpGroupDotWait = lowering(ttng.WarpGroupDotWaitOp, (ctx, wait) => {
+  nvptx.WgmmaSyncOp.build(ctx.e.b, { ptx: `wait_group.sync.aligned ${wait.pendings}` });
+  wait.inputs.forEach((v, k) => ctx.set(wait.outputs[k], ctx.get(v, wait.op)));
+});
+
+/** ttng.fence_async_shared -> fence.proxy.async.shared::cta (threads' shared stores become visible to wgmma and TMA) */
+const lowerFenceAsyncShared = lowering(ttng.FenceAsyncSharedOp, (ctx, fence) => {
+  nvptx.FenceOp.build(ctx.e.b, { ptx: fence.bCluster ? 'proxy.async.shared::cluster' : 'proxy.async.shared::cta' });
+});
+
+/** Hopper warp-group MMA and its fences. */
+export const WGMMA_RULES: readonly Lowering[] = [lowerWarpGroupDot, lowerWarpGroupDotWait, lowerFenceAsyncShared];
