@@ -176,11 +176,12 @@ function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: Ax
   for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
   const pro = emitPrologue(e, plan, d, slots, contig);
   const next = emitLoop(e, plan, d, slots, contig, pro);
-  ctx.bump('warp-group-dots-in-flight', overlapWarpGroupDots(next, e.rw));
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
   ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
   for (const b of pro.bufs) ttg.LocalDeallocOp.build(e.rw, { src: b });
+  // Right after the loop, before the buffers are freed: the wait for the last wgmma group.
+  ctx.bump('warp-group-dots-in-flight', overlapWarpGroupDots(next, e.rw));
   ctx.bump('loops-pipelined');
   ctx.bump('loads-pipelined', plan.loads.length);
 }

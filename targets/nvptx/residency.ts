@@ -31,6 +31,7 @@ import type { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { pointeeBits, shapePerCTA, tensorPtrOf } from '../../passes/support/coalesce-access.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
 import type { Arch } from './emitter.js';
 import { limitsOf } from './arch.js';
 import { isMmaDot } from './mma.js';
@@ -106,8 +107,9 @@ function mmaAccumulatorRegisters(fn: Operation, threads: number): number {
   let regs = 0;
   fn.walk((op) => {
     const dot = tt.DotOp.match(op);
-    if (!dot || !isMmaDot(dot)) return;
-    const t = dot.d.type as RankedTensorType;
+    const wgmma = ttng.WarpGroupDotOp.match(op);
+    if (!wgmma && (!dot || !isMmaDot(dot))) return;
+    const t = (wgmma ?? dot)!.d.type as RankedTensorType;
     regs += Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
   }, 'pre');
   return regs;
