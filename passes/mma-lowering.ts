@@ -236,10 +236,11 @@ function run(module: Operation, ctx: PassContext): void {
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
     }
-    // A chained dot's A operand computed in registers (attention's P) waits for wgmma with register A operands.
-    const registerA = chained.has(dot.op) && isComputed(dot.a);
-    if (hopper && registerA) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: its A operand is computed in registers (wgmma with A in registers is not supported yet)`);
-    if (hopper && instr !== INSTR_TF32 && !registerA) {
+    // Chained dots (attention) pass a dot's result to the next dot's A operand in registers, which
+    // needs wgmma with register A operands (not supported yet): the whole chain keeps mma.sync.
+    const isChainedDot = chained.has(dot.op);
+    if (hopper && isChainedDot) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: it is chained to another dot (wgmma with A operands in registers is not supported yet)`);
+    if (hopper && instr !== INSTR_TF32 && !isChainedDot) {
       const plan = planWgmma(dot, numWarps, chained.has(dot.op));
       if (typeof plan !== 'string') {
         for (const v of toWarpGroupDot(rw, dot, plan)) eraseDeadChain(rw, v);

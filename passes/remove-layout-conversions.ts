@@ -16,12 +16,15 @@
  * Before that, a `tt.scan` of converted operands is moved to their source layout (converting its
  * results instead), and so is a `tt.trans` of a converted blocked operand (its result takes the
  * source layout transposed, as Triton infers it), so the converts around them fold away.
+ * A convert read only by a narrowing cast (`arith.truncf`, `arith.trunci`) moves after the cast:
+ * the exchange then carries the narrow values (an f32 mma accumulator goes to the store layout
+ * as f16, half the shared-memory traffic, as Triton's epilogue does).
  * Originals are kept while other ops use them; ops left dead are erased afterwards.
  */
 import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
 import { eraseDeadOps } from '../ir/patterns.js';
-import { RankedTensorType, type Type } from '../ir/types.js';
+import { RankedTensorType, bitWidth, type Type } from '../ir/types.js';
 import { DenseElementsAttr } from '../ir/attributes.js';
 import { BLOCKED, DOT_OP, isDistributed, isLayout, slice } from '../dialects/ttg/layout-attrs.js';
 import { isElementwise, propagateLayouts } from './support/layout-propagation.js';
@@ -227,6 +230,36 @@ function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
   return moved;
 }
 
+/** Bits of `t`'s elements. */
+const elementBits = (t: Type): number => bitWidth((t as RankedTensorType).elementType);
+
+/** A conversion exchanges narrower values after a narrowing cast. */
+// %c = convert %x : A -> B ; %y = arith.truncf %c : B  ->  %y' = arith.truncf %x : A ; %y = convert %y' : A -> B
+function sinkConvertsPastNarrowing(fn: Operation, b: Builder, onRewrite?: (what: string, op: Operation) => void): number {
+  const casts: Operation[] = [];
+  fn.walk((op) => void ((arith.TruncFOp.is(op) || arith.TruncIOp.is(op)) && casts.push(op)), 'pre');
+  let moved = 0;
+  for (const cast of casts) {
+    const cvt = ttg.ConvertLayoutOp.match(cast.operand(0).definingOp);
+    if (!cvt || !cvt.result.hasOneUse || !(cast.result(0).type instanceof RankedTensorType)) continue;
+    if (elementBits(cast.result(0).type) >= elementBits(cvt.src.type)) continue;
+    const srcType = cvt.src.type as RankedTensorType;
+    const resT = cast.result(0).type as RankedTensorType;
+    const copy = cast.clone();
+    copy.setOperand(0, cvt.src);
+    copy.result(0).type = resT.withEncoding(srcType.encoding);
+    b.setInsertionPoint(cast);
+    b.insert(copy);
+    const back = ttg.ConvertLayoutOp.build(b, { src: copy.result(0) }, { results: { result: resT }, loc: cvt.op.loc }).result;
+    onRewrite?.('sink-convert-past-narrowing', cast);
+    cast.replaceAllUsesWith([back]);
+    cast.erase();
+    cvt.op.erase();
+    moved++;
+  }
+  return moved;
+}
+
 function run(fn: Operation, ctx: PassContext): void {
   const target = targetOf(fn);
   const forward = propagateLayouts(fn, target.numWarps * target.threadsPerWarp, {
@@ -259,6 +292,8 @@ function run(fn: Operation, ctx: PassContext): void {
   }
   ctx.bump('ops-rematerialized', remat.created);
   ctx.bump('ops-erased', eraseDeadOps(candidates));
+  // Last: rematerialization would move the cast back before the conversion.
+  ctx.bump('converts-narrowed', sinkConvertsPastNarrowing(fn, new Builder(), (what, op) => ctx.onPatternApplied?.(what, op)));
 }
 
 /** The `remove-layout-conversions` pass (a small version of Triton's tritongpu-remove-layout-conversions). */
@@ -276,6 +311,7 @@ export const removeLayoutConversions: PassDecl = {
     'ops-erased': 'number of ops erased after they became dead',
     'scans-relaid': 'number of tt.scan ops moved to the layout of their converted operands',
     'transes-relaid': 'number of tt.trans ops moved to the (transposed) layout of their converted operands',
+    'converts-narrowed': 'number of ttg.convert_layout ops moved after the narrowing cast that reads them',
   },
   run,
 };

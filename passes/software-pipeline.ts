@@ -36,6 +36,7 @@ import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromS
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
+import * as ttng from '../dialects/ttng.js';
 import type { PassContext, PassDecl } from './pass.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { inFlightDots, overlapWarpGroupDots } from './support/pipeline-wgmma.js';
@@ -193,14 +194,24 @@ function narrowAccess(p: Value, axis: AxisInfoAnalysis): boolean {
   return vectorElems(p, layoutOrder(t.encoding)[0] ?? t.rank - 1, axis) * (pointeeBits(p) / 8) < 4;
 }
 
+/**
+ * A load of a loop with a warp-group dot whose async copies would be under 4 bytes (element-wise
+ * loads and stores instead of cp.async), else null. Such a loop stays as it is, as Triton leaves
+ * it: the loads in registers, stored to shared memory for the wgmma of the same iteration.
+ */
+function narrowWgmmaCopy(plan: LoopPlan, axis: AxisInfoAnalysis): Operation | null {
+  if (!plan.body.ops.some((op) => ttng.WarpGroupDotOp.is(op))) return null;
+  return plan.loads.find((l) => copyContiguity(l.load, axis) * (pointeeBits(tt.LoadOp.view(l.load).ptr) / 8) < 4)?.load ?? null;
+}
+
 /** The outermost op holding `op` (what axis info analyses). */
 function rootOf(op: Operation): Operation {
   while (op.parentOp) op = op.parentOp;
   return op;
 }
 
-/** Whether `loop`'s body (not nested loops) holds a tt.dot. */
-const hasDot = (loop: Operation): boolean => scf.ForOp.view(loop).region.blocks[0].ops.some((op) => tt.DotOp.is(op));
+/** Whether `loop`'s body (not nested loops) holds a tt.dot or a warp-group dot. */
+const hasDot = (loop: Operation): boolean => scf.ForOp.view(loop).region.blocks[0].ops.some((op) => tt.DotOp.is(op) || ttng.WarpGroupDotOp.is(op));
 
 /**
  * In a pipelined loop, a loop-carried pointer is advanced after the copies that read it: its old
@@ -247,6 +258,11 @@ function run(fn: Operation, ctx: PassContext): void {
     if (!p || 'at' in p) continue;
     // Computed once, before anything changes; the pass only asks about the original loads' operands.
     axis ??= getAxisInfo(ctx.analyses, fn);
+    const narrow = narrowWgmmaCopy(p, axis);
+    if (narrow) {
+      ctx.remark(narrow, `'${narrow.name}' op not pipelined: its copies would move under 4 bytes per thread, which cp.async cannot; the warp-group dot reads the tiles stored from registers instead`);
+      continue;
+    }
     pipelineLoop(p, stages, ctx, axis);
   }
   if (!axis) return ctx.preserve();

@@ -2,7 +2,9 @@
 BLOCK 128x256x64, GROUP_SIZE_M 8, 8 warps, 3 stages (the config of examples/ttir/matmul_kernel.*).
 
 Triton specializes M, N, K and the row strides on divisibility by 16: 4096^3 and 8192^3 share the
-`d16` TTIR, 1000x3000x700 (and the small sanitizer shape) the `odd` one. The `ttgir80` variant is
+`d16` TTIR, 1000x3000x700 (and the small sanitizer shape) the `odd` one. The `bf16.*` variants are
+the same kernel on bf16 inputs (its output is rounded to fp16 and stored to a bf16 tensor, as the
+tutorial kernel does). The `ttgir80` variant is
 Triton's own sm_80 TTGIR (its layouts, shared buffers and pipelining) through our NVPTX target only.
 """
 import triton
@@ -16,6 +18,9 @@ BUILDS = {
     'odd': {'src': 'bench/gpu/kernels/matmul.odd.ttir', 'num_warps': 8},
     'd16_nobar': {'src': 'bench/gpu/kernels/matmul.d16.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
     'odd_nobar': {'src': 'bench/gpu/kernels/matmul.odd.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
+    'bf16.d16': {'src': 'bench/gpu/kernels/matmul.bf16.d16.ttir', 'num_warps': 8},
+    'bf16.odd': {'src': 'bench/gpu/kernels/matmul.bf16.odd.ttir', 'num_warps': 8},
+    'bf16.d16_nobar': {'src': 'bench/gpu/kernels/matmul.bf16.d16.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
 }
 
 
@@ -61,15 +66,24 @@ class Matmul(casekit.Case):
               ('stride_am', 'scalar', 'i32'), ('stride_bk', 'scalar', 'i32'), ('stride_cm', 'scalar', 'i32')]
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192},
                   {'M': 1000, 'N': 3000, 'K': 700}]
-    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}]
-    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}]
+    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time]
+    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'}]
+    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'}]
     bm, bn, bk = 128, 256, 64
     num_stages = 3
     # Variants built without insert-barriers: racecheck must report hazards on them.
     race_suffix = '_nobar'
 
     def variant(self, size):
-        return 'd16' if all(size[k] % 16 == 0 for k in 'MNK') else 'odd'
+        v = 'd16' if all(size[k] % 16 == 0 for k in 'MNK') else 'odd'
+        return f'bf16.{v}' if size.get('dt') == 'bf16' else v
+
+    def dtype(self, size):
+        return torch.bfloat16 if size.get('dt') == 'bf16' else torch.float16
+
+    def params_for(self, size):
+        t = 'bf16' if size.get('dt') == 'bf16' else 'f16'
+        return [(n, k, t if k == 'pointer' else ty) for n, k, ty in self.params]
 
     def shape(self, size):
         return f"{size['M']}x{size['N']}x{size['K']}"
@@ -79,8 +93,9 @@ class Matmul(casekit.Case):
 
     def make(self, size, gen):
         M, N, K = size['M'], size['N'], size['K']
-        return {'a': casekit.randn((M, K), torch.float16, gen), 'b': casekit.randn((K, N), torch.float16, gen),
-                'c': casekit.poisoned((M, N), torch.float16)}
+        dt = self.dtype(size)
+        return {'a': casekit.randn((M, K), dt, gen), 'b': casekit.randn((K, N), dt, gen),
+                'c': casekit.poisoned((M, N), dt)}
 
     def args(self, t, size):
         return [t['a'], t['b'], t['c'], size['M'], size['N'], size['K'],
@@ -101,9 +116,12 @@ class Matmul(casekit.Case):
         return (triton.cdiv(size['M'], self.bm) * triton.cdiv(size['N'], self.bn),)
 
     def reference(self, t, size):
-        # fp16 inputs are exact in fp64; the kernel sums in fp32 and rounds once to fp16.
+        # fp16/bf16 inputs are exact in fp64; the kernel sums in fp32 and rounds once to fp16 (then,
+        # for bf16 outputs, to bf16: 8 mantissa bits, a relative error up to 2^-8).
         ref = t['a'].double() @ t['b'].double()
         K = size['K']
+        if size.get('dt') == 'bf16':
+            return {'c': (ref, 8e-3, 1e-2 * (K ** 0.5) / 16)}
         return {'c': (ref, 2e-3, 1e-2 * (K ** 0.5) / 16)}
 
     def bytes_moved(self, size):
