@@ -112,6 +112,12 @@ class Matmul(casekit.Case):
         kw = dict(self.constexprs(size), num_warps=num_warps or self.num_warps(size), num_stages=self.num_stages)
         return lambda: self.kernel[grid](*args, **kw)
 
+    def baselines(self, t, size):
+        """cuBLAS on the same inputs (torch.matmul into a preallocated output of the same dtype)."""
+        out = torch.empty_like(t['c'])
+        a, b = t['a'], t['b']
+        return {'cublas': lambda: torch.matmul(a, b, out=out)}
+
     def grid(self, size):
         return (triton.cdiv(size['M'], self.bm) * triton.cdiv(size['N'], self.bn),)
 

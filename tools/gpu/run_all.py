@@ -110,10 +110,17 @@ def run_size(case, size, k, seed, opts, report):
         if flops:
             row['ours_tflops'] = flops / ours_us / 1e6
             row['triton_tflops'] = flops / tri_us / 1e6 if tri_us else None
+        # Other libraries on the same inputs (a case's `baselines`, e.g. cuBLAS through torch.matmul).
+        extra = ''
+        for name, fn in (case.baselines(t, size) if hasattr(case, 'baselines') and not opts.no_triton else {}).items():
+            us, _ = runner.time_us(fn, opts.iters, opts.warmup, not opts.no_flush)
+            row[f'{name}_us'] = us
+            row[f'{name}_ratio'] = us / ours_us
+            extra += f' | {name} {us:9.2f} us ratio {us / ours_us:.3f}'
         report['timings'].append(row)
         rate = (lambda us: f'{flops / us / 1e6:7.1f} TFLOP/s') if flops else (lambda us: f'{gbps(nbytes, us):7.1f} GB/s')
         log(f'TIME  {label} ours {ours_us:9.2f} us {rate(ours_us)} regs {k.regs} local {k.local_bytes} ctas/SM {k.resident_ctas}'
-            + (f' | triton {tri_us:9.2f} us {rate(tri_us)} | ratio {row["ratio"]:.3f}' if tri_us else ''))
+            + (f' | triton {tri_us:9.2f} us {rate(tri_us)} | ratio {row["ratio"]:.3f}' if tri_us else '') + extra)
     return ok
 
 
