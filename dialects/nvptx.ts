@@ -213,25 +213,35 @@ export const CpAsyncGroupOp = defineOp({
   format: '$ptx attr-dict',
 });
 /**
- * `nvptx.wgmma`: a warp-group tensor-core product on shared-memory descriptors
- * (`wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {d}, descA, descB, p, 1, 1, tA, tB;`).
- * Operands: the two 64-bit descriptors, the scale-d predicate (false: D = A*B), then the
- * accumulator registers; the results are the accumulator after the product, which the
- * instruction writes in place (the printer gives each result its input's register, or copies the
- * input first when the `in_place` unit attribute is absent and the input is read again).
+ * `nvptx.wgmma`: a warp-group tensor-core product
+ * (`wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {d}, descA, descB, p, 1, 1, tA, tB;`, or with
+ * A in registers `{d}, {a0, a1, a2, a3}, descB, p, 1, 1, tB;`). Operands: A (one 64-bit
+ * shared-memory descriptor, or four b32 registers of f16/bf16 pairs), B's descriptor, the scale-d
+ * predicate (false: D = A*B), then the accumulator registers; the results are the accumulator
+ * after the product, which the instruction writes in place (the printer gives each result its
+ * input's register, or copies the input first when the `in_place` unit attribute is absent and
+ * the input is read again).
  */
 export const WgmmaOp = defineOp({
   name: 'nvptx.wgmma',
-  summary: 'a warp-group tensor-core product on shared-memory descriptors (`wgmma.mma_async...`), accumulating in place',
-  operands: [{ name: 'descA', type: AnyType }, { name: 'descB', type: AnyType }, { name: 'scaleD', type: I1 }, { name: 'acc', kind: 'variadic', type: AnyType }],
+  summary: 'a warp-group tensor-core product (`wgmma.mma_async...`) on a shared-memory or register A and a shared-memory B, accumulating in place',
+  operands: [
+    { name: 'a', kind: 'variadic', type: AnyType },
+    { name: 'descB', type: AnyType },
+    { name: 'scaleD', type: I1 },
+    { name: 'acc', kind: 'variadic', type: AnyType },
+  ],
   results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
   attrs: [PTX, { name: 'transA', kind: I32Attr }, { name: 'transB', kind: I32Attr }],
-  format: '$ptx $descA `,` $descB `,` $scaleD `,` $acc attr-dict `:` functional-type(operands, results)',
+  format: '$ptx `(` $a `)` `,` $descB `,` $scaleD `,` `(` $acc `)` attr-dict `:` functional-type(operands, results)',
   verify: (op) => {
     const m = /^sync\.aligned\.m64n(\d+)k(8|16|32)\.f32\.(\w+)\.(\w+)$/.exec(((op.getAttr('ptx') as StringAttr | undefined)?.value) ?? '');
     if (!m) return 'expects a form sync.aligned.m64nNkK.f32.<a>.<b>';
     const regs = Number(m[1]) / 2;
-    return op.numOperands === 3 + regs && op.results.length === regs ? undefined : `expects ${regs} accumulator registers in and out for n = ${m[1]}`;
+    // As many accumulator registers go in as come out; the rest before B's descriptor and scale-d is A.
+    const a = op.numOperands - 2 - op.results.length;
+    if (a !== 1 && a !== 4) return `expects A as one descriptor or four registers, got ${a} operands`;
+    return op.numOperands === a + 2 + regs && op.results.length === regs ? undefined : `expects ${regs} accumulator registers in and out for n = ${m[1]}`;
   },
 });
 /** `nvptx.wgmma_sync`: a warp-group MMA fence, commit or wait (`wgmma.fence.sync.aligned;`, `wgmma.commit_group.sync.aligned;`, `wgmma.wait_group.sync.aligned 1;`). */

@@ -2,9 +2,10 @@
  * `fence-async-shared` (Triton's triton-nvidia-gpu-fence-insertion): wgmma reads shared memory
  * through the async proxy, so a tile that threads wrote with ordinary stores (`ttg.local_alloc`
  * of a register tensor, `ttg.local_store`) must be published to that proxy first. A
- * `ttng.fence_async_shared` is placed before each `ttng.warp_group_dot` with such an operand
- * (the barrier that makes the other threads' stores visible comes from insert-barriers, which
- * runs later and puts it between the fence and the dot). Operands filled by `cp.async` (the
+ * `ttng.fence_async_shared` goes right after a `ttg.local_alloc` with a source that is its tile's
+ * only writer (a tile stored before a loop is fenced once, outside it), and right before the
+ * `ttng.warp_group_dot` when a `ttg.local_store` writes the tile (the barrier that makes the other
+ * threads' stores visible comes from insert-barriers, which runs later and puts it before the dot). Operands filled by `cp.async` (the
  * pipeline's copies) need no fence, as in Triton.
  */
 import type { Operation, Value } from '../ir/ir.js';
@@ -26,18 +27,23 @@ function viewedAlloc(v: Value): Value {
   }
 }
 
-/** Whether threads write the tile behind `v` with ordinary stores (a local_alloc with a source, or a local_store into it). */
-function writtenByThreads(v: Value): boolean {
+/**
+ * Where the fence for operand `v` goes, when threads write its tile with ordinary stores: right
+ * after a `ttg.local_alloc` with a source that is the only writer (so a tile stored before a loop
+ * is fenced once, before the loop), else right before `dot` (a `ttg.local_store` writes it).
+ * Null when only async copies (or nothing) write it.
+ */
+function fencePoint(v: Value, dot: Operation): { after: Operation } | { before: Operation } | null {
   const root = viewedAlloc(v);
-  if (ttg.LocalAllocOp.match(root.definingOp)?.src) return true;
   const stack = [root];
   while (stack.length) {
     for (const u of stack.pop()!.users()) {
-      if (ttg.LocalStoreOp.is(u)) return true;
+      if (ttg.LocalStoreOp.is(u)) return { before: dot };
       if (ttg.MemdescTransOp.is(u) || ttg.MemdescIndexOp.is(u)) stack.push(u.result(0));
     }
   }
-  return false;
+  const alloc = ttg.LocalAllocOp.match(root.definingOp);
+  return alloc?.src ? { after: alloc.op } : null;
 }
 
 /** The `fence-async-shared` pass. */
@@ -51,13 +57,20 @@ export const fenceAsyncShared: PassDecl = {
     const dots: Operation[] = [];
     fn.walk((op) => void (ttng.WarpGroupDotOp.is(op) && dots.push(op)), 'pre');
     const rw = ctx.rewriter();
+    const fenced = new Set<Operation>();
     for (const op of dots) {
       const dot = ttng.WarpGroupDotOp.view(op);
-      if (ttng.FenceAsyncSharedOp.is(op.prev)) continue;
-      if (![dot.a, dot.b].some((v) => v.type instanceof MemDescType && writtenByThreads(v))) continue;
-      // ttng.warp_group_dot (local_alloc %t) -> ttng.fence_async_shared; ttng.warp_group_dot (local_alloc %t)
-      ttng.FenceAsyncSharedOp.build(rw.before(op), { bCluster: boolAttr(false) });
-      ctx.bump('num-fences');
+      for (const v of [dot.a, dot.b]) {
+        const at = v.type instanceof MemDescType ? fencePoint(v, op) : null;
+        if (!at) continue;
+        const anchor = 'after' in at ? at.after : at.before;
+        const existing = 'after' in at ? anchor.next : anchor.prev;
+        if (fenced.has(anchor) || ttng.FenceAsyncSharedOp.is(existing)) continue;
+        fenced.add(anchor);
+        // %s = ttg.local_alloc %t -> %s = ttg.local_alloc %t; ttng.fence_async_shared (or the fence right before the dot)
+        ttng.FenceAsyncSharedOp.build('after' in at ? rw.setInsertionPointAfter(anchor) : rw.before(anchor), { bCluster: boolAttr(false) });
+        ctx.bump('num-fences');
+      }
     }
     if (!dots.length) ctx.preserve();
   },

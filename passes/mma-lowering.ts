@@ -236,15 +236,15 @@ function run(module: Operation, ctx: PassContext): void {
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
       continue;
     }
-    // Chained dots (attention) pass a dot's result to the next dot's A operand in registers, which
-    // needs wgmma with register A operands (not supported yet): the whole chain keeps mma.sync.
+    // A chained dot's A operand computed in registers (attention's P) is read from registers.
     const isChainedDot = chained.has(dot.op);
-    if (hopper && isChainedDot) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: it is chained to another dot (wgmma with A operands in registers is not supported yet)`);
-    if (hopper && instr !== INSTR_TF32 && !isChainedDot) {
-      const plan = planWgmma(dot, numWarps, chained.has(dot.op));
+    if (hopper && instr !== INSTR_TF32) {
+      const plan = planWgmma(dot, numWarps, isChainedDot, isChainedDot && isComputed(dot.a));
       if (typeof plan !== 'string') {
         for (const v of toWarpGroupDot(rw, dot, plan)) eraseDeadChain(rw, v);
         ctx.bump('dots-on-wgmma');
+        if (isChainedDot) ctx.bump('dots-chained');
+        if (!plan.shared[0]) ctx.bump('operands-in-registers');
         continue;
       }
       ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${plan}`);

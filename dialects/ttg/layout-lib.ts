@@ -41,7 +41,7 @@ function asLayout(a: Attribute): StructAttr {
   return a;
 }
 
-/** Whether `a` is a distributed layout this library can map (blocked, slice, mma v2/v3, dot_op of mma v2 or blocked, linear). */
+/** Whether `a` is a distributed layout this library can map (blocked, slice, mma v2/v3, dot_op of blocked, mma v2 or (A only) mma v3, linear). */
 export function isSupportedLayout(a: Attribute | null | undefined): boolean {
   if (!(a instanceof StructAttr) || !isDistributed(a)) return false;
   if (a.spec === SLICE) return isSupportedLayout(a.attr('parent'));
@@ -49,7 +49,9 @@ export function isSupportedLayout(a: Attribute | null | undefined): boolean {
   if (a.spec === DOT_OP) {
     const p = a.attr('parent');
     if (p instanceof StructAttr && p.spec === BLOCKED) return true;
-    return p instanceof StructAttr && p.spec === NVIDIA_MMA && p.int('versionMajor') === 2 && a.int('kWidth') > 0;
+    if (!(p instanceof StructAttr) || p.spec !== NVIDIA_MMA || a.int('kWidth') <= 0) return false;
+    // Hopper's wgmma takes only its A operand from registers.
+    return p.int('versionMajor') === 2 || (p.int('versionMajor') === 3 && a.int('opIdx') === 0);
   }
   return true;
 }
@@ -184,7 +186,7 @@ function fmaDotLayout(l: StructAttr, shape: readonly number[]): LinearLayout {
 function dotLayout(l: StructAttr, shape: readonly number[]): LinearLayout {
   const mma = l.attr('parent') as StructAttr;
   if (mma instanceof StructAttr && mma.spec === BLOCKED) return fmaDotLayout(l, shape);
-  if (!isSupportedLayout(l)) throw new Error(`dot operand ${l} is not supported (blocked parent, or mma v2 parent with kWidth > 0, only)`);
+  if (!isSupportedLayout(l)) throw new Error(`dot operand ${l} is not supported (blocked parent, mma v2 parent with kWidth > 0, or mma v3 parent for opIdx 0, only)`);
   const rank = shape.length;
   const kWidth = l.int('kWidth');
   const isA = l.int('opIdx') === 0;
@@ -194,7 +196,9 @@ function dotLayout(l: StructAttr, shape: readonly number[]): LinearLayout {
   const order = dotOperandOrder(l.int('opIdx'), rank);
   const cta = nvidiaMmaTile(tile, kWidth, order, order);
   const kDim = isA ? rank - 1 : rank - 2;
-  const warps = broadcastedWarps(mma.ints('warpsPerCTA'), matrixOrder(rank, true), kDim).transposeOuts(cta.outNames());
+  // A Hopper A operand (wgmma's register fragment) has the warps of its v3 accumulator: M first.
+  const hopper = mma.int('versionMajor') === 3;
+  const warps = broadcastedWarps(mma.ints('warpsPerCTA'), matrixOrder(rank, !hopper), kDim).transposeOuts(cta.outNames());
   return combineWithShape(cta.mul(warps), l, shape);
 }
 

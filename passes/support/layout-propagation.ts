@@ -31,6 +31,7 @@ import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
 import { inversePerm, transLayout } from './convert-to-gpu-layouts.js';
 
 /** What a propagation did, for the pass statistics. */
@@ -152,7 +153,7 @@ function anchors(fn: Operation, threads: number): Value[] {
       if (isExpensiveAccess(atomic.ptr, threads) && layoutOf(atomic.result)) out.push(atomic.result);
       return;
     }
-    const dot = tt.DotOp.match(op);
+    const dot = tt.DotOp.match(op) ?? ttng.WarpGroupDotOp.match(op);
     if (!dot || !layoutOf(dot.d)) return;
     if (isLayout((dot.d.type as RankedTensorType).encoding, NVIDIA_MMA) && !feedsMmaConversion(dot.d)) return;
     out.push(dot.d);

@@ -10,14 +10,16 @@
  * whole 64-row blocks of M and `n`-column blocks of N, K a multiple of 16. Each operand is stored
  * in the order it was loaded (a `tt.trans` operand through a `ttg.memdesc_trans` view), with the
  * widest swizzle (128, 64 or 32 bytes) its contiguous row fills, so the pipeline's `cp.async`
- * stays 16 bytes wide and wgmma reads K-major or MN-major tiles as they are.
+ * stays 16 bytes wide and wgmma reads K-major or MN-major tiles as they are. An A operand computed
+ * in registers (a chained dot: attention's P) stays there, converted to
+ * `#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>`; all warps then go along M.
  * The accumulator layout follows Triton's `warpsPerTileV3` and instruction-shape rules.
  */
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import type { View } from '../../ir/op-def.js';
 import { FloatType, RankedTensorType } from '../../ir/types.js';
-import { NVIDIA_MMA, NVMMA_SHARED, SharedMemorySpaceAttr, isDistributed } from '../../dialects/ttg/layout-attrs.js';
+import { DOT_OP, NVIDIA_MMA, NVMMA_SHARED, SharedMemorySpaceAttr, isDistributed } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -81,14 +83,18 @@ function storedTile(operand: Value): { tile: Value; order: readonly number[] | n
   return { tile: v, order: null };
 }
 
-/** The plan of one Hopper dot: accumulator layout and each operand's stored encoding. */
+/** The plan of one Hopper dot: accumulator layout and each operand's stored encoding (A's null: it stays in registers). */
 export interface WgmmaPlan {
   mma: StructAttr;
-  shared: [StructAttr, StructAttr];
+  shared: [StructAttr | null, StructAttr];
 }
 
-/** The plan for `dot` on warp-group tensor cores, or why it cannot go there (the caller then keeps mma.sync). */
-export function planWgmma(dot: DotView, numWarps: number, chained: boolean): WgmmaPlan | string {
+/**
+ * The plan for `dot` on warp-group tensor cores, or why it cannot go there (the caller then keeps
+ * mma.sync). `registerA`: the A operand is computed in registers (attention's P) and is read from
+ * them, in `#ttg.dot_op<{opIdx = 0, parent = #mma}>`; the warps then all go along M.
+ */
+export function planWgmma(dot: DotView, numWarps: number, chained: boolean, registerA = false): WgmmaPlan | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type] as RankedTensorType[];
   const kind = (t: RankedTensorType) => (t.elementType instanceof FloatType ? t.elementType.kind : '');
   if (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16')) return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs`;
@@ -100,18 +106,19 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean): Wgm
   const n = wgmmaInstrN(c.shape, numWarps);
   let warps = wgmmaWarpsPerCTA(c.shape, numWarps, chained);
   if (chained && M % (WARP_ROWS * warps[0])) warps = wgmmaWarpsPerCTA(c.shape, numWarps, false);
+  if (registerA && warps[1] !== 1) return `its A operand is in registers, which needs all ${numWarps} warps along M (${M} rows are too few)`;
   if (warps[0] % 4 || M % (WARP_ROWS * warps[0]) || N % (n * warps[1])) {
     return `a ${M}x${N} accumulator does not split into 64-row blocks per warp group with ${numWarps} warps (warpsPerCTA ${warps.join('x')}, n = ${n})`;
   }
-  const shared: StructAttr[] = [];
-  for (const operand of [dot.a, dot.b]) {
+  const shared: (StructAttr | null)[] = registerA ? [null] : [];
+  for (const operand of registerA ? [dot.b] : [dot.a, dot.b]) {
     const { tile } = storedTile(operand);
     const enc = nvmmaSharedFor(tile.type as RankedTensorType);
     if (!enc) return `operand '${tile.type}' has a contiguous row under 32 bytes, too narrow for a swizzled wgmma tile`;
     shared.push(enc);
   }
   const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 3, versionMinor: 0, warpsPerCTA: warps, instrShape: [WARP_ROWS, n, INSTR_K] });
-  return { mma, shared: shared as [StructAttr, StructAttr] };
+  return { mma, shared: shared as [StructAttr | null, StructAttr] };
 }
 
 /** operand -> ttg.local_alloc of its tile in `enc` (a tt.trans operand: of the transposed tile, read through ttg.memdesc_trans). */
@@ -127,6 +134,15 @@ function stage(rw: Rewriter, at: Operation, operand: Value, enc: StructAttr): Va
   return ttg.MemdescTransOp.build(rw.before(at), { src: alloc, order }, { results: { result: MemDescType.get(ot.shape, ot.elementType, view, space) } }).result;
 }
 
+/** The A operand computed in registers, converted to wgmma's register fragment (a permutation of the accumulator layout's registers). */
+// tt.dot (convert %p -> #dot_op<{parent = #blocked}>), ... -> ttng.warp_group_dot (convert %p -> #dot_op<{opIdx = 0, parent = #mma v3}>), ...
+function inRegisters(rw: Rewriter, dot: DotView, mma: StructAttr): Value {
+  const src = beforeConversion(dot.a);
+  const t = src.type as RankedTensorType;
+  const result = t.withEncoding(StructAttr.get(DOT_OP, { opIdx: 0, parent: mma, kWidth: 2 }));
+  return ttg.ConvertLayoutOp.build(rw.before(dot.op), { src }, { results: { result } }).result;
+}
+
 /**
  * tt.dot %a, %b, %c -> convert_layout(ttng.warp_group_dot local_alloc(%a), local_alloc(%b), convert_layout %c to #mma v3).
  * Returns the operands the old dot used (for the caller to erase their dead chains).
@@ -135,7 +151,7 @@ export function toWarpGroupDot(rw: Rewriter, dot: DotView, plan: WgmmaPlan): Val
   const c = dot.c;
   const ct = c.type as RankedTensorType;
   const accType = RankedTensorType.get(ct.shape, ct.elementType, plan.mma);
-  const a = stage(rw, dot.op, dot.a, plan.shared[0]);
+  const a = plan.shared[0] ? stage(rw, dot.op, dot.a, plan.shared[0]) : inRegisters(rw, dot, plan.mma);
   const b = stage(rw, dot.op, dot.b, plan.shared[1]);
   const acc = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: c }, { results: { result: accType } }).result;
   const attributes = { ...(dot.op.properties ?? {}), ...(dot.op.attributes ?? {}) };

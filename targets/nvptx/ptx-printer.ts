@@ -177,8 +177,12 @@ const PRINTERS = new Map<string, Printer>([
       k.emit(`\tmov.${movType(v.type)} \t${dst}, ${src};`);
       return dst;
     });
-    const [a, b, p] = [w.descA, w.descB, w.scaleD].map((v) => k.regs.of(v));
-    k.emit(`\twgmma.mma_async.${w.ptx} \t{${d.join(', ')}}, ${a}, ${b}, ${p}, 1, 1, ${w.transA}, ${w.transB};`);
+    const [b, p] = [w.descB, w.scaleD].map((v) => k.regs.of(v));
+    const a = w.a.map((v) => k.regs.of(v));
+    // A in registers: a vector of four, and no transpose immediate for it.
+    const aText = a.length === 1 ? `${a[0]}` : `{${a.join(', ')}}`;
+    const trans = a.length === 1 ? `${w.transA}, ${w.transB}` : `${w.transB}`;
+    k.emit(`\twgmma.mma_async.${w.ptx} \t{${d.join(', ')}}, ${aText}, ${b}, ${p}, 1, 1, ${trans};`);
   }),
   printer(nvptx.WgmmaSyncOp, (k, { ptx }) => k.emit(`\twgmma.${ptx};`)),
   printer(nvptx.FenceOp, (k, { ptx }) => k.emit(`\tfence.${ptx};`)),

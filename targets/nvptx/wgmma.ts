@@ -1,6 +1,7 @@
 /**
  * Hopper's warp-group tensor cores (sm_90a): `ttng.warp_group_dot` on two `#ttg.nvmma_shared`
- * tiles and an accumulator in `#ttg.nvidia_mma` version 3 becomes
+ * tiles (or an A operand in registers, `#ttg.dot_op<{opIdx = 0, parent = #mma}>`) and an
+ * accumulator in `#ttg.nvidia_mma` version 3 becomes
  *
  *   wgmma.fence.sync.aligned;
  *   wgmma.mma_async.sync.aligned.m64n<N>k16.f32.<t>.<t> {d...}, descA, descB, 1, 1, 1, tA, tB;  (per 64-row block and K step)
@@ -112,24 +113,53 @@ function baseWord(ctx: LoweringContext, op: Operation, v: Value, f: OperandForm,
   return e.or(field, e.imm(I32, (f.lbo >>> 4) << 16));
 }
 
+/**
+ * The A fragment words of an m64nNk16 instruction at (m0, k0) from registers in
+ * `#ttg.dot_op<{opIdx = 0, parent = #mma v3}>`: per warp, a0..a3 pack elements (g, 2t..2t+1),
+ * (g+8, ..), (g, 2t+8..), (g+8, 2t+8..) of its 16 rows (g = lane / 4, t = lane % 4), as mma.sync's.
+ */
+function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarps: readonly (readonly number[])[]): (m0: number, k0: number) => Value[] {
+  const la = ctx.layoutOf(a, op);
+  const warpRows = la.warpBases.map((w) => w[0]);
+  if (warpRows[0] !== 16 || warpRows[1] !== 32 || la.warpBases.some((w, k) => w[0] !== (accWarps[k]?.[0] ?? -1) || w[1] !== 0)) {
+    throw targetError(op, `the A operand '${a.type}' does not give each warp the rows of its accumulator`);
+  }
+  const ma = registersByCoords(la);
+  const regs = ctx.get(a, op);
+  const e = ctx.e;
+  const words = new Map<string, Value>();
+  const word = (m: number, k: number): Value => {
+    const key = `${m},${k}`;
+    const hit = words.get(key);
+    if (hit) return hit;
+    const pair = [ma.get(`${m},${k}`), ma.get(`${m},${k + 1}`)];
+    if (pair.some((r) => r === undefined)) throw targetError(op, `the A operand '${a.type}' holds no register for element (${m}, ${k}) of a wgmma fragment`);
+    const v = e.pack('b32', pair.map((r) => regs[r!]), I32);
+    words.set(key, v);
+    return v;
+  };
+  return (m0, k0) => [[0, 0], [8, 0], [0, 8], [8, 8]].map(([dm, dk]) => word(m0 + dm, k0 + dk));
+}
+
 /** ttng.warp_group_dot %a, %b, %c -> wgmma.fence; wgmma.mma_async per 64-row block and K step; wgmma.commit_group */
 const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const { op, a, b, c } = dot;
-  if (!(a.type instanceof MemDescType)) throw targetError(op, 'cannot lower a warp-group dot with its A operand in registers yet; store it to #ttg.nvmma_shared');
   if (dot.useC) throw targetError(op, 'cannot lower a warp-group dot with a useC operand yet');
   const ct = c.type as RankedTensorType;
   const enc = ct.encoding;
   if (!isLayout(enc, NVIDIA_MMA) || (enc as StructAttr).int('versionMajor') !== 3) throw targetError(op, `the accumulator '${ct}' must be in a version-3 #ttg.nvidia_mma layout`);
-  const bt = b.type as MemDescType;
-  const t = typeName(a.type.elementType);
-  if (!t || bt.elementType !== a.type.elementType) throw targetError(op, `cannot lower a warp-group dot on '${a.type.elementType}' and '${bt.elementType}'; f16 and bf16 pairs are supported`);
+  if (!(b.type instanceof MemDescType)) throw targetError(op, `the B operand '${b.type}' must be a shared-memory tile`);
+  const bt = b.type;
+  const at = a.type as MemDescType | RankedTensorType;
+  const t = typeName(at.elementType);
+  if (!t || bt.elementType !== at.elementType) throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 and bf16 pairs are supported`);
   if (ct.elementType !== F32) throw targetError(op, `cannot lower a warp-group dot with a '${ct.elementType}' accumulator; f32 is supported`);
-  const fa = operandForm(a.type, 'a');
+  const fa = at instanceof MemDescType ? operandForm(at, 'a') : null;
   const fb = operandForm(bt, 'b');
   if (typeof fa === 'string') throw targetError(op, fa);
   if (typeof fb === 'string') throw targetError(op, fb);
   const [M, N] = ct.shape;
-  const K = a.type.shape[1];
+  const K = at.shape[1];
   const n = (enc as StructAttr).ints('instrShape')[1];
   if (K % 16 || M % 64 || N % n) throw targetError(op, `a ${M}x${N}x${K} product does not split into m64n${n}k16 instructions`);
   const lc = ctx.layoutOf(c, op);
@@ -138,10 +168,17 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const mc = registersByCoords(lc);
   const e = ctx.e;
   // What this thread's warp group adds: warp id bits 2.. move the group's rows (A) and columns (B).
-  const groupA = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fa, [w[0], 0])));
   const groupB = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fb, [0, w[1]])));
-  const loA = baseWord(ctx, op, a, fa, groupA);
   const loB = baseWord(ctx, op, b, fb, groupB);
+  // A: descriptors from its tile, or the fragment words of its registers.
+  let aOperand: (m0: number, k0: number) => Value[];
+  if (fa) {
+    const groupA = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fa, [w[0], 0])));
+    const loA = baseWord(ctx, op, a, fa, groupA);
+    aOperand = (m0, k0) => [descriptorAt(ctx, loA, fa, [m0, k0])];
+  } else {
+    aOperand = registerFragment(ctx, op, a, lc.warpBases);
+  }
   const cRegs = ctx.get(c, op);
   const out = [...cRegs];
   const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
@@ -157,10 +194,9 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
         if (r === undefined) throw targetError(op, `accumulator '${ct}' holds no register for element (${x}) of a wgmma fragment`);
         return r;
       });
-      const descA = descriptorAt(ctx, loA, fa, [m0, k0]);
       const descB = descriptorAt(ctx, loB, fb, [k0, n0]);
       const acc = idx.map((r) => out[r]);
-      const w = nvptx.WgmmaOp.build(e.b, { descA, descB, scaleD, acc, ptx, transA: +fa.mnMajor, transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
+      const w = nvptx.WgmmaOp.build(e.b, { a: aOperand(m0, k0), descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
       if (inPlace && k0 === 0) w.op.setAttr('in_place', UnitAttr.get());
       idx.forEach((r, j) => (out[r] = w.dst[j]));
     }

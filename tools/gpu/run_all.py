@@ -96,10 +96,14 @@ def run_size(case, size, k, seed, opts, report):
                                  'who': 'triton', 'ok': tok, 'detail': ttext, 'seed': seed})
     if opts.time and size in case.sizes_time:
         nbytes = case.bytes_moved(size)
-        ours_us, ours_min = runner.time_us(ours, opts.iters, opts.warmup, not opts.no_flush)
+        # Ours, Triton's and the baselines' launches alternate (runner.time_interleaved_us).
+        others = case.baselines(t, size) if hasattr(case, 'baselines') and triton_fn is not None else {}
+        fns = [ours] + ([triton_fn] if triton_fn is not None else []) + list(others.values())
+        timed = runner.time_interleaved_us(fns, opts.iters, opts.warmup, not opts.no_flush)
+        ours_us, ours_min = timed[0]
         tri_us = tri_min = None
         if triton_fn is not None:
-            tri_us, tri_min = runner.time_us(triton_fn, opts.iters, opts.warmup, not opts.no_flush)
+            tri_us, tri_min = timed[1]
         row = {'case': case.name, 'variant': case.variant(size), 'shape': case.shape(size), 'ours_us': ours_us,
                'triton_us': tri_us, 'ours_gbps': gbps(nbytes, ours_us), 'triton_gbps': gbps(nbytes, tri_us),
                'ratio': (tri_us / ours_us) if tri_us else None, 'ours_min_us': ours_min, 'triton_min_us': tri_min,
@@ -112,8 +116,7 @@ def run_size(case, size, k, seed, opts, report):
             row['triton_tflops'] = flops / tri_us / 1e6 if tri_us else None
         # Other libraries on the same inputs (a case's `baselines`, e.g. cuBLAS through torch.matmul).
         extra = ''
-        for name, fn in (case.baselines(t, size) if hasattr(case, 'baselines') and not opts.no_triton else {}).items():
-            us, _ = runner.time_us(fn, opts.iters, opts.warmup, not opts.no_flush)
+        for name, (us, _) in zip(others, timed[2:]):
             row[f'{name}_us'] = us
             row[f'{name}_ratio'] = us / ours_us
             extra += f' | {name} {us:9.2f} us ratio {us / ours_us:.3f}'
