@@ -103,3 +103,46 @@ ${convert}${ptrs('pc', 'c', M, N, out, 'f32')}
 `;
 }
 
+
+/** Row-major pointers of a rows x cols tensor of `elt` at `%base`, at the tt level (no layouts). */
+function ttPtrs(name: string, base: string, rows: number, cols: number, elt: string): string {
+  const t = (s: string) => `tensor<${s}>`;
+  return `
+    %${name}r = tt.make_range {end = ${rows} : i32, start = 0 : i32} : tensor<${rows}xi32>
+    %${name}c = tt.make_range {end = ${cols} : i32, start = 0 : i32} : tensor<${cols}xi32>
+    %${name}r1 = tt.expand_dims %${name}r {axis = 1 : i32} : tensor<${rows}xi32> -> ${t(`${rows}x1xi32`)}
+    %${name}w = arith.constant dense<${cols}> : ${t(`${rows}x1xi32`)}
+    %${name}ro = arith.muli %${name}r1, %${name}w : ${t(`${rows}x1xi32`)}
+    %${name}c1 = tt.expand_dims %${name}c {axis = 0 : i32} : tensor<${cols}xi32> -> ${t(`1x${cols}xi32`)}
+    %${name}o0 = tt.broadcast %${name}ro : ${t(`${rows}x1xi32`)} -> ${t(`${rows}x${cols}xi32`)}
+    %${name}o1 = tt.broadcast %${name}c1 : ${t(`1x${cols}xi32`)} -> ${t(`${rows}x${cols}xi32`)}
+    %${name}o = arith.addi %${name}o0, %${name}o1 : ${t(`${rows}x${cols}xi32`)}
+    %${name}s = tt.splat %${base} : !tt.ptr<${elt}> -> ${t(`${rows}x${cols}x!tt.ptr<${elt}>`)}
+    %${name} = tt.addptr %${name}s, %${name}o : ${t(`${rows}x${cols}x!tt.ptr<${elt}>`)}, ${t(`${rows}x${cols}xi32`)}`;
+}
+
+/** Loads `rows x cols` as `%name`, through `tt.trans` when `trans` (then `%name` is cols x rows). */
+function ttOperand(name: string, base: string, rows: number, cols: number, trans: boolean, ty: string): string {
+  const load = `${ttPtrs(`p${name}`, base, rows, cols, ty)}
+    %${trans ? `l${name}` : name} = tt.load %p${name} : tensor<${rows}x${cols}x!tt.ptr<${ty}>>`;
+  return trans ? `${load}
+    %${name} = tt.trans %l${name} {order = array<i32: 1, 0>} : tensor<${rows}x${cols}x${ty}> -> tensor<${cols}x${rows}x${ty}>` : load;
+}
+
+/**
+ * The tt-level kernel of case `c` (for the default pipeline: mma-lowering picks the layouts and
+ * swizzles; the case's layout fields are ignored): the same memory as `kernel`, with an M-major A
+ * or K-major B loaded as stored and transposed by `tt.trans`.
+ */
+export function ttKernel(c: WgmmaCase): string {
+  const { M, N, K, type: ty } = c;
+  return `tt.func public @${c.name ?? 'k'}(%a: !tt.ptr<${ty}> {tt.divisibility = 16 : i32}, %b: !tt.ptr<${ty}> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {${
+    c.aMN ? ttOperand('A', 'a', K, M, true, ty) : ttOperand('A', 'a', M, K, false, ty)}${
+    c.bK ? ttOperand('B', 'b', N, K, true, ty) : ttOperand('B', 'b', K, N, false, ty)}
+    %zero = arith.constant dense<0.000000e+00> : tensor<${M}x${N}xf32>
+    %d = tt.dot %A, %B, %zero : tensor<${M}x${K}x${ty}> * tensor<${K}x${N}x${ty}> -> tensor<${M}x${N}xf32>${ttPtrs('pc', 'c', M, N, 'f32')}
+    tt.store %pc, %d : tensor<${M}x${N}x!tt.ptr<f32>>
+    tt.return
+}
+`;
+}

@@ -24,7 +24,7 @@ import { descriptorHi, descriptorLo, operandByteOffset, operandForm, type Operan
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
 import { decodeDescriptor, wgmmaElementAddress, wgmmaFragment } from '../helpers/nvptx-emulator-wgmma.js';
 import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
-import { kernel, nvmma, type WgmmaCase as Case } from '../helpers/wgmma-kernels.js';
+import { kernel, nvmma, ttKernel, type WgmmaCase as Case } from '../helpers/wgmma-kernels.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -82,10 +82,14 @@ interface Run {
   wgmmaOps: number;
 }
 
-/** Lowers case `c`, emulates it on random A (M x K) and B (K x N); returns C (row-major). */
-function run(c: Case, seed: number, tamper?: (op: Operation) => void): Run {
+/**
+ * Lowers case `c`, emulates it on random A (M x K) and B (K x N); returns C (row-major). With
+ * `fromTT`, the tt-level kernel goes through the whole default pipeline for sm_90a instead.
+ */
+function run(c: Case, seed: number, tamper?: (op: Operation) => void, fromTT = false): Run {
   const { M, N, K } = c;
-  const { module, ir, fn, ptx } = lowerForEmulation(kernel(c), 'fence-async-shared,alloc-shared,insert-barriers', 'nvptx.wgmma', tamper, 'sm_90a');
+  const [text, passes] = fromTT ? [ttKernel(c), `default{arch=sm_90a num-warps=${c.warps}}`] : [kernel(c), 'fence-async-shared,alloc-shared,insert-barriers'];
+  const { module, ir, fn, ptx } = lowerForEmulation(text, passes, 'nvptx.wgmma', tamper, 'sm_90a');
   let wgmmaOps = 0;
   fn.walk((op) => void (op.name === 'nvptx.wgmma' && wgmmaOps++));
   const next = rng(seed);
@@ -158,6 +162,24 @@ for (const [name, c] of CASES) {
     assert.is(r.wgmmaOps, ((c.M / 64) * (c.N / c.instrN) * (c.K / 16)) / groups, 'wgmma count per thread');
     assert.ok(r.ptx.every((p) => p === `sync.aligned.m64n${c.instrN}k16.f32.${c.type}.${c.type}`), r.ptx[0]);
     assert.ok(r.ir.includes('ttng.fence_async_shared'), 'fence-async-shared fenced the stored tiles');
+    assert.is(mismatch(c, r), null);
+  });
+}
+
+// tt.dot through the default pipeline (mma-lowering's layouts and swizzles, tt.trans operands
+// stored untransposed and read through memdesc_trans, fence-async-shared, pad-shared, alloc-shared).
+const TT_CASES: [string, Case, string][] = [
+  ['f16 64x64x32, 4 warps', { type: 'f16', M: 64, N: 64, K: 32, warps: 4, warpsPerCTA: [4, 1], instrN: 64 }, 'm64n64k16'],
+  ['bf16 64x64x32, B = tt.trans of an N x K tile', { type: 'bf16', M: 64, N: 64, K: 32, warps: 4, warpsPerCTA: [4, 1], instrN: 64, bK: true }, 'm64n64k16'],
+  ['f16 64x64x16, A = tt.trans of a K x M tile', { type: 'f16', M: 64, N: 64, K: 16, warps: 4, warpsPerCTA: [4, 1], instrN: 64, aMN: true }, 'm64n64k16'],
+  ['f16 128x128x32, 8 warps', { type: 'f16', M: 128, N: 128, K: 32, warps: 8, warpsPerCTA: [8, 1], instrN: 128 }, 'm64n128k16'],
+];
+
+for (const [name, c, shape] of TT_CASES) {
+  test(`tt.dot on sm_90a through the default pipeline, ${name}: C = A x B`, () => {
+    const r = run(c, (Date.now() ^ (Math.random() * 2 ** 31)) >>> 0, undefined, true);
+    assert.ok(r.ptx.length > 0 && r.ptx.every((p) => p === `sync.aligned.${shape}.f32.${c.type}.${c.type}`), r.ptx.join(', '));
+    if (c.aMN || c.bK) assert.ok(r.ir.includes('ttg.memdesc_trans'), 'the tt.trans operand is read through memdesc_trans');
     assert.is(mismatch(c, r), null);
   });
 }
