@@ -7,8 +7,11 @@
  * follows the PTX ISA: it decodes the descriptors, forms each element's address by the canonical
  * layouts with the hardware swizzle, and scatters D by the m64nNk16 fragment. The inputs are
  * fresh random values exact in the input type; C is checked against a float64 product within
- * f32 accumulation error. Also: the descriptor words' bit packing and `nvmmaOffset` against
- * constants worked out by hand from the ISA's field layout and swizzle rule.
+ * f32 accumulation error. Tile shapes stay small (up to 256x32 and 64x128) for the emulator's
+ * speed. Tt-level dots also go through the whole default pipeline for sm_90a (mma-lowering's own
+ * layouts and swizzles, tt.trans operands). Also: tampered kernels must fail the check; the
+ * descriptor words' bit packing and `nvmmaOffset` against constants worked out by hand from the
+ * ISA's field layout and swizzle rule; the emulator's own address and fragment rules likewise.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
