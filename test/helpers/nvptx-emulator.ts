@@ -11,10 +11,15 @@
  * exponent, upper 10 mantissa bits: rounded toward zero) and the ISA's
  * fragments (g = lane / 4, t = lane % 4): a0-a3 = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4);
  * b0-b1 = B(t, g), B(t+4, g); c0-c3 = C(g, 2t), C(g, 2t+1), C(g+8, 2t), C(g+8, 2t+1).
- * Anything else throws, naming the op. Values are bit patterns (numbers).
+ * For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
+ * (`wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, emulated from the ISA's descriptor and
+ * shared-memory layout rules in nvptx-emulator-wgmma.ts), and `wgmma.fence/commit_group/wait_group`
+ * and `fence.proxy.async`, which are no-ops here: every op completes before the next starts.
+ * Anything else throws, naming the op. Values are bit patterns (numbers; bigints for b64 packs).
  */
 import type { Operation, Value } from '../../ir/ir.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { wgmma, type Registers } from './nvptx-emulator-wgmma.js';
 
 /** Memory of one launch: global memory as 16-bit words by byte address, shared memory as bytes. */
 export interface EmulatorMemory {
@@ -87,10 +92,11 @@ function arith(op: Operation, a: number, b: number): number {
  * kernel parameter, e.g. global addresses) and `mem`.
  */
 export function emulateKernel(fn: Operation, threads: number, args: number[], mem: EmulatorMemory): void {
-  const regs = Array.from({ length: threads }, () => new Map<Value, number>());
+  const regs: Registers = Array.from({ length: threads }, () => new Map<Value, number | bigint>());
   const get = (t: number, v: Value): number => {
     const x = regs[t].get(v);
     if (x === undefined) throw new Error('emulator: use of an undefined register');
+    if (typeof x === 'bigint') throw new Error('emulator: a 64-bit packed register used as a number');
     return x;
   };
   let block = fn.region(0).blocks[0];
@@ -110,7 +116,7 @@ export function emulateKernel(fn: Operation, threads: number, args: number[], me
   }
 }
 
-function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
+function step(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
   const each = (f: (t: number) => void) => { for (let t = 0; t < threads; t++) f(t); };
   const operand = (t: number, k: number) => get(t, op.operand(k));
   switch (op.name) {
@@ -136,7 +142,11 @@ function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (
       if (ptxOf(op) !== 'eq.b32') throw new Error(`emulator: unsupported setp '${ptxOf(op)}'`);
       return each((t) => regs[t].set(op.result(0), u32(operand(t, 0)) === u32(operand(t, 1)) ? 1 : 0));
     case 'nvptx.pack':
-      if (ptxOf(op) !== 'b32' || op.numOperands !== 2) throw new Error('emulator: only pack.b32 of two halves');
+      if (ptxOf(op) === 'b64' && op.numOperands === 2) {
+        // mov.b64 %rd, {%lo, %hi}: the first operand is the low word
+        return each((t) => regs[t].set(op.result(0), BigInt(u32(operand(t, 0))) | (BigInt(u32(operand(t, 1))) << 32n)));
+      }
+      if (ptxOf(op) !== 'b32' || op.numOperands !== 2) throw new Error('emulator: only pack.b32 of two halves and pack.b64 of two words');
       return each((t) => regs[t].set(op.result(0), u32((operand(t, 0) & 0xffff) | (operand(t, 1) << 16))));
     case 'nvptx.unpack':
       if (ptxOf(op) !== 'b32' || op.numResults !== 2) throw new Error('emulator: only unpack.b32 into two halves');
@@ -159,6 +169,16 @@ function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (
     }
     case 'nvptx.ldmatrix':
       return ldmatrix(op, threads, regs, get, mem);
+    case 'nvptx.wgmma':
+      return wgmma(op, threads, regs, get, mem);
+    case 'nvptx.wgmma_sync':
+      // fence, commit_group, wait_group N: each wgmma has completed when the next op runs
+      if (!/^(fence\.sync\.aligned|commit_group\.sync\.aligned|wait_group\.sync\.aligned \d+)$/.test(ptxOf(op))) throw new Error(`emulator: unsupported wgmma_sync '${ptxOf(op)}'`);
+      return;
+    case 'nvptx.fence':
+      // the async proxy sees every shared store already
+      if (!/^proxy\.async\.shared::(cta|cluster)$/.test(ptxOf(op))) throw new Error(`emulator: unsupported fence '${ptxOf(op)}'`);
+      return;
     default:
       if (op.numOperands === 2 && op.numResults === 1) return each((t) => regs[t].set(op.result(0), arith(op, operand(t, 0), operand(t, 1))));
       throw new Error(`emulator: unsupported op '${op.name}'`);
@@ -166,7 +186,7 @@ function step(op: Operation, threads: number, regs: Map<Value, number>[], get: (
 }
 
 /** `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`, warp by warp. */
-function ldmatrix(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
+function ldmatrix(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
   const m = /^sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared\.b16$/.exec(ptxOf(op));
   if (!m) throw new Error(`emulator: unsupported ldmatrix '${ptxOf(op)}'`);
   const x = Number(m[1]);
@@ -185,7 +205,7 @@ function ldmatrix(op: Operation, threads: number, regs: Map<Value, number>[], ge
 }
 
 /** `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, warp by warp: D = A x B + C in f32, A and B read as tf32. */
-function mmaTf32(op: Operation, threads: number, regs: Map<Value, number>[], get: (t: number, v: Value) => number): void {
+function mmaTf32(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number): void {
   if (ptxOf(op) !== 'sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32') throw new Error(`emulator: unsupported mma '${ptxOf(op)}'`);
   for (let w = 0; w * 32 < threads; w++) {
     const A = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));

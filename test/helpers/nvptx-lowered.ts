@@ -10,7 +10,7 @@ import { parseText } from '../../ir/parser.js';
 import { printModule } from '../../ir/printer.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
-import { lowerToNvptx } from '../../targets/nvptx/index.js';
+import { lowerToNvptx, type Arch } from '../../targets/nvptx/index.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -23,13 +23,16 @@ export interface LoweredKernel {
   ptx: string[];
 }
 
-/** Runs `passes` on `text`, lowers it, collects the `ptx` attribute of every `opName` op, then applies `tamper` to every op of the kernel. */
-export function lowerForEmulation(text: string, passes: string, opName: string, tamper?: (op: Operation) => void): LoweredKernel {
+/**
+ * Runs `passes` on `text`, lowers it for `arch` (sm_80 unless given), collects the `ptx` attribute
+ * of every `opName` op, then applies `tamper` to every op of the kernel.
+ */
+export function lowerForEmulation(text: string, passes: string, opName: string, tamper?: (op: Operation) => void, arch: Arch = 'sm_80'): LoweredKernel {
   const { module } = parseText(text);
   const r = runPipeline(module, passes);
   assert.ok(r.ok, r.diagnostics.map((d) => d.format()).join('\n'));
   const ir = printModule(module);
-  const lowered = lowerToNvptx(module, { arch: 'sm_80' }).module;
+  const lowered = lowerToNvptx(module, { arch }).module;
   let fn: Operation | null = null;
   lowered.walk((op) => void (op.name === 'func.func' && (fn ??= op)));
   assert.ok(fn, 'the lowered module has a kernel');

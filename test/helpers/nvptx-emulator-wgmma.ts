@@ -1,0 +1,150 @@
+/**
+ * `wgmma.mma_async.sync.aligned.m64nNk16.f32.<t>.<t>` (t: f16 or bf16, both operands in shared
+ * memory) for the nvptx emulator, written from the PTX ISA's rules, not from the target's code:
+ *
+ * - Descriptor (64 bits): start address = bits 0-13 << 4, leading dimension byte offset (LBO) =
+ *   bits 16-29 << 4, stride dimension byte offset (SBO) = bits 32-45 << 4, matrix base offset =
+ *   bits 49-51 (must be 0 here: tiles are placed at swizzle-pattern aligned addresses), swizzle
+ *   mode = bits 62-63 (1: 128 bytes, 2: 64, 3: 32; 0, no swizzle, is not emulated).
+ * - Canonical layouts, for a swizzle of S bytes and 16-bit elements (8 per 16 bytes), element
+ *   (mn, k) of the instruction's 64 x 16 A (mn = row of M) or 16 x N B (mn = column of N):
+ *   K-major (imm-trans = 0): rows of S bytes hold K; 8 such rows (mn % 8) form a group, groups
+ *   (mn / 8) are SBO apart: start + (mn % 8) * S + (mn / 8) * SBO + 2k.
+ *   MN-major (imm-trans = 1): rows of S bytes hold S/2 elements of M or N; the 8 rows of a group
+ *   are 8 consecutive k, groups of 8 k are SBO apart, and blocks of S/2 along M or N are LBO
+ *   apart: start + 2 (mn % (S/2)) + (mn / (S/2)) * LBO + (k % 8) * S + (k / 8) * SBO.
+ * - Swizzle: on the resulting byte address, bits [4, 4 + log2(S/16)) (the 16-byte chunk) are
+ *   XORed with bits [7, 7 + log2(S/16)) (the 128-byte row).
+ * - D = A * B + (scale-d ? D : 0) with imm-scale-a = imm-scale-b = 1: each instruction's 16
+ *   products are summed in float64 and added to D, then rounded to f32 (the ISA leaves the
+ *   accumulation order open; tests allow f32 rounding error).
+ * - Accumulator fragment: thread t of the warp group (warp w = t / 32, lane l) holds in register
+ *   i (0 <= i < N/2) row 16w + l/4 + 8((i >> 1) & 1), column 8(i >> 2) + 2(l % 4) + (i & 1).
+ *
+ * Each warp group of the CTA (threads 128g .. 128g + 127) runs its own instruction; its
+ * descriptors and scale-d must agree across the group (the instruction is `.aligned`).
+ */
+import type { Operation, Value } from '../../ir/ir.js';
+import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import type { EmulatorMemory } from './nvptx-emulator.js';
+
+/** Per-thread registers: 32-bit (and narrower) bit patterns as numbers, 64-bit packs as bigints. */
+export type Registers = Map<Value, number | bigint>[];
+
+/** The fields of a wgmma matrix descriptor. */
+export interface WgmmaDescriptor {
+  /** Byte address in shared memory. */
+  start: number;
+  /** Leading and stride dimension byte offsets. */
+  lbo: number;
+  sbo: number;
+  /** Matrix base offset (bits 49-51). */
+  baseOffset: number;
+  /** Swizzle width in bytes (0: none). */
+  swizzle: number;
+}
+
+const SWIZZLE_BYTES = [0, 128, 64, 32];
+
+/** Decodes a 64-bit descriptor by the ISA's field layout. */
+export function decodeDescriptor(desc: bigint): WgmmaDescriptor {
+  const field = (lo: number, bits: number) => Number((desc >> BigInt(lo)) & ((1n << BigInt(bits)) - 1n));
+  return {
+    start: field(0, 14) << 4,
+    lbo: field(16, 14) << 4,
+    sbo: field(32, 14) << 4,
+    baseOffset: field(49, 3),
+    swizzle: SWIZZLE_BYTES[field(62, 2)],
+  };
+}
+
+/** The swizzled byte address of element (mn, k) of a 16-bit operand under `d` (K-major unless `mnMajor`). */
+export function wgmmaElementAddress(d: WgmmaDescriptor, mnMajor: boolean, mn: number, k: number): number {
+  const S = d.swizzle;
+  if (!S) throw new Error('emulator: wgmma without swizzle (mode 0) is not emulated');
+  if (d.baseOffset) throw new Error('emulator: wgmma descriptors with a matrix base offset are not emulated');
+  const perRow = S / 2;
+  const addr = mnMajor
+    ? d.start + 2 * (mn % perRow) + Math.floor(mn / perRow) * d.lbo + (k % 8) * S + Math.floor(k / 8) * d.sbo
+    : d.start + (mn % 8) * S + Math.floor(mn / 8) * d.sbo + 2 * k;
+  const mask = S / 16 - 1;
+  return addr ^ (((addr >>> 7) & mask) << 4);
+}
+
+/** The value of f16 bits `h`. */
+export function halfValue(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 31;
+  const f = h & 1023;
+  if (e === 0) return sign * f * 2 ** -24;
+  if (e === 31) return f ? NaN : sign * Infinity;
+  return sign * (1 + f / 1024) * 2 ** (e - 15);
+}
+
+/** The value of bf16 bits `h` (the high half of an f32). */
+export function bfloatValue(h: number): number {
+  return new Float32Array(new Uint32Array([(h & 0xffff) << 16]).buffer)[0];
+}
+
+const f32Bits = (v: number): number => new Uint32Array(new Float32Array([v]).buffer)[0];
+const bitsF32 = (b: number): number => new Float32Array(new Uint32Array([b >>> 0]).buffer)[0];
+
+/** The accumulator element register `i` of warp-group thread `t` holds. */
+export function wgmmaFragment(t: number, i: number): [number, number] {
+  const [w, l] = [t >> 5, t & 31];
+  return [16 * w + (l >> 2) + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * (l & 3) + (i & 1)];
+}
+
+/** `nvptx.wgmma` for every warp group of `threads`. */
+export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
+  const ptx = (op.getAttr('ptx') as StringAttr | undefined)?.value ?? '';
+  const m = /^sync\.aligned\.m64n(\d+)k16\.f32\.(f16|bf16)\.(f16|bf16)$/.exec(ptx);
+  if (!m || m[2] !== m[3]) throw new Error(`emulator: unsupported wgmma '${ptx}'`);
+  const n = Number(m[1]);
+  const value = m[2] === 'f16' ? halfValue : bfloatValue;
+  const flag = (name: string) => Number((op.getAttr(name) as IntegerAttr).value);
+  const [transA, transB] = [flag('transA') === 1, flag('transB') === 1];
+  if (threads % 128) throw new Error(`emulator: wgmma needs whole warp groups, got ${threads} threads`);
+  if (op.numOperands !== 3 + n / 2 || op.numResults !== n / 2) throw new Error(`emulator: wgmma m64n${n} takes ${n / 2} accumulator registers`);
+  for (let g = 0; g * 128 < threads; g++) {
+    const t0 = g * 128;
+    // The descriptors and scale-d of the group: the same in every thread.
+    const uniform = <T>(read: (t: number) => T, what: string): T => {
+      const v = read(t0);
+      for (let t = t0 + 1; t < t0 + 128; t++) if (read(t) !== v) throw new Error(`emulator: wgmma ${what} differs across warp group ${g} (threads ${t0} and ${t})`);
+      return v;
+    };
+    const desc = (k: number) => {
+      if (typeof regs[t0].get(op.operand(k)) !== 'bigint') throw new Error('emulator: a wgmma descriptor is not a 64-bit register');
+      return decodeDescriptor(uniform((t) => regs[t].get(op.operand(k)) as bigint, `descriptor ${k === 0 ? 'A' : 'B'}`));
+    };
+    const [dA, dB] = [desc(0), desc(1)];
+    const scaleD = uniform((t) => get(t, op.operand(2)), 'scale-d') !== 0;
+    const read = (d: WgmmaDescriptor, mnMajor: boolean, mn: number, k: number) => {
+      const at = wgmmaElementAddress(d, mnMajor, mn, k);
+      if (at + 2 > mem.shared.byteLength) throw new Error(`emulator: wgmma reads shared byte ${at}, past the ${mem.shared.byteLength} bytes of shared memory`);
+      return value(mem.shared.getUint16(at, true));
+    };
+    const A = Array.from({ length: 64 }, (_, i) => Array.from({ length: 16 }, (_, k) => read(dA, transA, i, k)));
+    const B = Array.from({ length: 16 }, (_, k) => Array.from({ length: n }, (_, j) => read(dB, transB, j, k)));
+    // D from the fragments: every element exactly once.
+    const D = Array.from({ length: 64 }, () => new Array<number>(n).fill(NaN));
+    const seen = Array.from({ length: 64 }, () => new Array<boolean>(n).fill(false));
+    for (let t = 0; t < 128; t++) {
+      for (let i = 0; i < n / 2; i++) {
+        const [r, c] = wgmmaFragment(t, i);
+        if (seen[r][c]) throw new Error(`emulator: wgmma fragment element (${r}, ${c}) held twice`);
+        seen[r][c] = true;
+        D[r][c] = bitsF32(get(t0 + t, op.operand(3 + i)));
+      }
+    }
+    for (let t = 0; t < 128; t++) {
+      for (let i = 0; i < n / 2; i++) {
+        const [r, c] = wgmmaFragment(t, i);
+        let s = 0;
+        for (let k = 0; k < 16; k++) s += A[r][k] * B[k][c];
+        regs[t0 + t].set(op.result(i), f32Bits((scaleD ? D[r][c] : 0) + s));
+      }
+    }
+  }
+}
