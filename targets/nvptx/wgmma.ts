@@ -168,8 +168,6 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const mc = registersByCoords(lc);
   const e = ctx.e;
   // What this thread's warp group adds: warp id bits 2.. move the group's rows (A) and columns (B).
-  const groupB = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fb, [0, w[1]])));
-  const loB = baseWord(ctx, op, b, fb, groupB);
   // A: descriptors from its tile, or the fragment words of its registers.
   let aOperand: (m0: number, k0: number) => Value[];
   if (fa) {
@@ -179,6 +177,8 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   } else {
     aOperand = registerFragment(ctx, op, a, lc.warpBases);
   }
+  const groupB = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fb, [0, w[1]])));
+  const loB = baseWord(ctx, op, b, fb, groupB);
   const cRegs = ctx.get(c, op);
   const out = [...cRegs];
   const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
@@ -194,9 +194,10 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
         if (r === undefined) throw targetError(op, `accumulator '${ct}' holds no register for element (${x}) of a wgmma fragment`);
         return r;
       });
+      const aWords = aOperand(m0, k0);
       const descB = descriptorAt(ctx, loB, fb, [k0, n0]);
       const acc = idx.map((r) => out[r]);
-      const w = nvptx.WgmmaOp.build(e.b, { a: aOperand(m0, k0), descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
+      const w = nvptx.WgmmaOp.build(e.b, { a: aWords, descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
       if (inPlace && k0 === 0) w.op.setAttr('in_place', UnitAttr.get());
       idx.forEach((r, j) => (out[r] = w.dst[j]));
     }

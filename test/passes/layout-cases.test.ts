@@ -35,8 +35,8 @@ const TRITON_TTGIR = new URL('../../bench/gpu/triton_ttgir/', import.meta.url);
 const CONVERTS: Record<string, [number, number, number]> = {
   'attention.d64.full': [4, 3, 3],
   'attention.d64.causal': [4, 4, 4],
-  'attention.d128.full': [8, 3, 5],
-  'attention.d128.causal': [8, 4, 7],
+  'attention.d128.full': [8, 5, 5],
+  'attention.d128.causal': [8, 7, 7],
   'layernorm.b1024': [4, 0, 1],
   'layernorm.b4096': [8, 0, 0],
   'layernorm.b1024w8.odd': [8, 0, 1],
