@@ -1,13 +1,17 @@
 /**
  * Warp-group dots in a pipelined loop (Triton's MMAv3 pipelining): each `ttng.warp_group_dot`
- * of the loop body becomes asynchronous and is followed by a `ttng.warp_group_dot_wait`.
- *
- * A dot that only accumulates across iterations (its result goes only to the yield, and the
- * carried value only to its accumulator) waits with `pendings = 1`: its wgmma group stays in
- * flight while the next iterations' copies are issued and the next group is queued, and a
- * `pendings = 0` wait after the loop retires the last one. The group still in flight reads the
- * previous slot, so such a loop needs one buffer slot more than the copies ahead (the pipeline
- * asks `inFlightDots` first). Any other dot waits with `pendings = 0` right away.
+ * of the loop body becomes asynchronous, and how long it stays in flight depends on its result:
+ *  - one that only accumulates (its result goes only to the yield, and the carried value only to
+ *    its accumulator: a matmul) waits with `pendings = 1` right after it: its wgmma group stays in
+ *    flight while the next iterations' copies are issued and the next group is queued;
+ *  - one whose result goes only to the yield but whose accumulator is computed in the loop
+ *    (attention's `acc * alpha` before P @ V) is not waited for in its iteration at all: the next
+ *    iteration waits (`pendings = 0`) right before the first op that reads the carried value, so
+ *    the product overlaps the start of the next iteration (its copies' wait, the next Q @ K^T);
+ *  - any other waits with `pendings = 0` right after it.
+ * A dot left in flight past its iteration is retired after the loop by a `pendings = 0` wait, and
+ * still reads its buffer slot while the next copies land, so such a loop needs one buffer slot more
+ * than the copies ahead (the pipeline asks `inFlightDots` first).
  */
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { BlockArgument } from '../../ir/ir.js';
@@ -16,44 +20,74 @@ import { boolAttr } from '../../ir/attributes.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttng from '../../dialects/ttng.js';
 
-/** Whether warp_group_dot `op` (in loop body `body`) only accumulates through one iter arg. */
-function accumulatesOnly(op: Operation, body: Block): boolean {
+/** How a warp-group dot of a pipelined loop is waited for (see the file comment). */
+type Overlap = 'accumulates' | 'carried' | 'none';
+
+/** How warp_group_dot `op` (directly in loop body `body`) is waited for. */
+function overlapOf(op: Operation, body: Block): Overlap {
   const dot = ttng.WarpGroupDotOp.view(op);
   const yieldOp = body.terminator;
-  if (!yieldOp || !dot.d.hasOneUse || dot.d.users()[0] !== yieldOp) return false;
+  if (!yieldOp || !dot.d.hasOneUse || dot.d.users()[0] !== yieldOp) return 'none';
   const k = yieldOp.operandValues().indexOf(dot.d);
   const c: Value = dot.c;
-  return c instanceof BlockArgument && c.owner === body && c.index === k + 1 && c.hasOneUse;
+  if (c instanceof BlockArgument && c.owner === body && c.index === k + 1 && c.hasOneUse) return 'accumulates';
+  return 'carried';
 }
 
-/** The warp_group_dots directly in `body` that may stay in flight across iterations. */
+/** The warp_group_dots directly in `body` that stay in flight past their iteration's copies. */
 export function inFlightDots(body: Block): Operation[] {
-  return body.ops.filter((op) => ttng.WarpGroupDotOp.is(op) && accumulatesOnly(op, body));
+  return body.ops.filter((op) => ttng.WarpGroupDotOp.is(op) && overlapOf(op, body) !== 'none');
+}
+
+/** The op of `body` that holds `op` (itself, or the ancestor directly in `body`). */
+function inBody(op: Operation, body: Block): Operation | null {
+  let o: Operation | null = op;
+  while (o && o.parent !== body) o = o.parentOp;
+  return o;
+}
+
+/** The first op of `body` (in block order) that reads `v`, directly or in a nested region. */
+function firstReader(v: Value, body: Block): Operation | null {
+  const readers = new Set(v.users().map((u) => inBody(u, body)));
+  for (const op of body.ops) if (readers.has(op)) return op;
+  return null;
+}
+
+/** `%r = ttng.warp_group_dot_wait %v {pendings = 0}` before `at`; the uses of `v` other than `keep` read `%r`. */
+function waitBefore(rw: Rewriter, at: Operation, v: Value, keep?: (op: Operation) => boolean): void {
+  const wait = ttng.WarpGroupDotWaitOp.build(rw.before(at), { inputs: [v], pendings: 0 }, { results: { outputs: [v.type] } });
+  v.replaceUsesWithIf(wait.outputs[0], (use) => use.owner !== wait.op && !keep?.(use.owner));
 }
 
 /**
- * Makes every warp_group_dot directly in `loop`'s body asynchronous, with its wait (see the file
- * comment); returns how many stay in flight across iterations.
+ * Makes every warp_group_dot directly in `loop`'s body asynchronous, with its waits (see the file
+ * comment); returns how many stay in flight past their iteration's copies.
  */
 // %d = ttng.warp_group_dot %a, %b, %c -> %d = ttng.warp_group_dot %a, %b, %c {isAsync = true}; %w:3 = ttng.warp_group_dot_wait %d, %a, %b {pendings}
 export function overlapWarpGroupDots(loop: Operation, rw: Rewriter): number {
   const body = scf.ForOp.view(loop).region.blocks[0];
-  const inFlight = new Set(inFlightDots(body));
+  let inFlight = 0;
   for (const op of body.ops.filter((o) => ttng.WarpGroupDotOp.is(o))) {
     const dot = ttng.WarpGroupDotOp.view(op);
+    const overlap = overlapOf(op, body);
     rw.modifyInPlace(op, () => op.setAttr('isAsync', boolAttr(true)));
-    const inputs = [dot.d, dot.a, dot.b];
-    const pendings = inFlight.has(op) ? 1 : 0;
-    const wait = ttng.WarpGroupDotWaitOp.build(rw.setInsertionPointAfter(op), { inputs, pendings }, { results: { outputs: inputs.map((v) => v.type) } });
-    const done = wait.outputs[0];
-    dot.d.replaceUsesWithIf(done, (use) => use.owner !== wait.op);
-    if (!pendings) continue;
-    // scf.for ... yield %w#0 -> scf.for; %r = ttng.warp_group_dot_wait %for#k {pendings = 0}
-    const k = body.terminator!.operandValues().indexOf(done);
+    const k = body.terminator!.operandValues().indexOf(dot.d);
+    if (overlap === 'carried') {
+      // ... iter_args(%acc = ...) { %x = f(%acc) ... } -> { %w = ttng.warp_group_dot_wait %acc {pendings = 0}; %x = f(%w) ... }
+      const carried = body.args[k + 1];
+      const reader = firstReader(carried, body);
+      if (reader) waitBefore(rw, reader, carried);
+    } else {
+      const inputs = [dot.d, dot.a, dot.b];
+      const pendings = overlap === 'accumulates' ? 1 : 0;
+      const wait = ttng.WarpGroupDotWaitOp.build(rw.setInsertionPointAfter(op), { inputs, pendings }, { results: { outputs: inputs.map((v) => v.type) } });
+      dot.d.replaceUsesWithIf(wait.outputs[0], (use) => use.owner !== wait.op);
+      if (overlap === 'none') continue;
+    }
+    inFlight++;
+    // scf.for ... yield %d -> scf.for; %r = ttng.warp_group_dot_wait %for#k {pendings = 0}
     const result = loop.result(k);
-    if (!result.hasUses) continue;
-    const last = ttng.WarpGroupDotWaitOp.build(rw.setInsertionPointAfter(loop), { inputs: [result], pendings: 0 }, { results: { outputs: [result.type] } });
-    result.replaceUsesWithIf(last.outputs[0], (use) => use.owner !== last.op);
+    if (result.hasUses) waitBefore(rw, loop.next!, result);
   }
-  return inFlight.size;
+  return inFlight;
 }

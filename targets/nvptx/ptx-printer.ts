@@ -15,6 +15,7 @@ import { PTX_ARCHES, limitsOf } from './arch.js';
 import * as cf from '../../dialects/cf.js';
 import * as func from '../../dialects/func.js';
 import * as nvptx from '../../dialects/nvptx.js';
+import { coalesceAccumulators } from './coalesce-accumulators.js';
 
 /** A register class: PTX type and name prefix. */
 interface RegClass {
@@ -258,6 +259,8 @@ function printKernel(kernel: Operation, index: number, arch: Arch): string {
   const k: KernelPrinter = { regs, label: (b) => labels.get(b)!, lines: [], emit: (l) => k.lines.push(l) };
   const entry = region.entry!;
   entry.args.forEach((a, i) => k.emit(`\tld.param.${paramType(a.type)} \t${regs.of(a)}, [${name}_param_${i}];`));
+  // Accumulators in flight across a back edge keep the loop argument's register (no edge copy).
+  coalesceAccumulators(region, (v, arg) => regs.alias(v, regs.of(arg)));
   region.blocks.forEach((b, i) => {
     if (i > 0) k.emit(`${labels.get(b)}:`);
     for (const op of b) printOp(k, op);
