@@ -90,6 +90,12 @@ function isChained(dot: DotView): boolean {
   return reachesDot(dot, (op) => op.results.flatMap((r) => r.users())) || reachesDot(dot, (op) => op.operandValues().map((v) => v.definingOp));
 }
 
+/** Whether `dot` is a rank-2 dot on tensors with distributed layouts (what either tensor-core path needs to look at it). */
+function fitsTensorCores(dot: DotView): boolean {
+  const ts = [dot.a.type, dot.b.type, dot.c.type];
+  return ts.every((t) => t instanceof RankedTensorType && t.rank === 2) && isDistributed((dot.c.type as RankedTensorType).encoding);
+}
+
 /** The instruction `dot` goes to tensor cores with, or why it cannot. */
 function mmaInstr(dot: DotView): Instr | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
@@ -229,16 +235,10 @@ function run(module: Operation, ctx: PassContext): void {
   const rw = ctx.rewriter();
   const chained = new Set(dots.filter(isChained).map((d) => d.op));
   for (const dot of dots) {
-    const instr = mmaInstr(dot);
-    if (typeof instr === 'string') {
-      ctx.remark(dot.op, `'tt.dot' op stays on the FMA path: ${instr}`);
-      ctx.bump('dots-on-fma');
-      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
-      continue;
-    }
     // A chained dot's A operand computed in registers (attention's P) is read from registers.
     const isChainedDot = chained.has(dot.op);
-    if (hopper && instr !== INSTR_TF32) {
+    let notWgmma = '';
+    if (hopper && fitsTensorCores(dot)) {
       const plan = planWgmma(dot, numWarps, isChainedDot, isChainedDot && isComputed(dot.a));
       if (typeof plan !== 'string') {
         for (const v of toWarpGroupDot(rw, dot, plan)) eraseDeadChain(rw, v);
@@ -247,10 +247,18 @@ function run(module: Operation, ctx: PassContext): void {
         if (!plan.shared[0]) ctx.bump('operands-in-registers');
         continue;
       }
-      ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${plan}`);
+      notWgmma = plan;
     }
-    toMma(rw, dot, instr, numWarps, chained.has(dot.op), ctx);
-    if (chained.has(dot.op)) ctx.bump('dots-chained');
+    const instr = mmaInstr(dot);
+    if (typeof instr === 'string') {
+      ctx.remark(dot.op, `'tt.dot' op stays on the FMA path: ${instr}${notWgmma ? ` (and not on wgmma: ${notWgmma})` : ''}`);
+      ctx.bump('dots-on-fma');
+      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
+      continue;
+    }
+    if (notWgmma && instr !== INSTR_TF32) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${notWgmma}`);
+    toMma(rw, dot, instr, numWarps, isChainedDot, ctx);
+    if (isChainedDot) ctx.bump('dots-chained');
     ctx.bump('dots-on-mma');
     if (instr === INSTR_TF32) ctx.bump('dots-on-mma-tf32');
   }

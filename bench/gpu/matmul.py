@@ -4,7 +4,9 @@ BLOCK 128x256x64, GROUP_SIZE_M 8, 8 warps, 3 stages (the config of examples/ttir
 Triton specializes M, N, K and the row strides on divisibility by 16: 4096^3 and 8192^3 share the
 `d16` TTIR, 1000x3000x700 (and the small sanitizer shape) the `odd` one. The `bf16.*` variants are
 the same kernel on bf16 inputs (its output is rounded to fp16 and stored to a bf16 tensor, as the
-tutorial kernel does). The `ttgir80` variant is
+tutorial kernel does). `fp8.d16` is the tutorial's fp8 configuration: e4m3 inputs with B stored
+transposed (K contiguous, as the tutorial passes it: Hopper's fp8 wgmma reads only K-major tiles),
+BLOCK_K 128, fp16 output. The `ttgir80` variant is
 Triton's own sm_80 TTGIR (its layouts, shared buffers and pipelining) through our NVPTX target only.
 """
 import triton
@@ -21,6 +23,8 @@ BUILDS = {
     'bf16.d16': {'src': 'bench/gpu/kernels/matmul.bf16.d16.ttir', 'num_warps': 8},
     'bf16.odd': {'src': 'bench/gpu/kernels/matmul.bf16.odd.ttir', 'num_warps': 8},
     'bf16.d16_nobar': {'src': 'bench/gpu/kernels/matmul.bf16.d16.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
+    'fp8.d16': {'src': 'bench/gpu/kernels/matmul.fp8.ttir', 'num_warps': 8},
+    'fp8.d16_nobar': {'src': 'bench/gpu/kernels/matmul.fp8.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
 }
 
 
@@ -66,9 +70,11 @@ class Matmul(casekit.Case):
               ('stride_am', 'scalar', 'i32'), ('stride_bk', 'scalar', 'i32'), ('stride_cm', 'scalar', 'i32')]
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192},
                   {'M': 1000, 'N': 3000, 'K': 700}]
-    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time]
-    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'}]
-    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'}]
+    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]]
+    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'},
+                                {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}]
+    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'},
+                      {'M': 256, 'N': 512, 'K': 256, 'dt': 'fp8'}]
     bm, bn, bk = 128, 256, 64
     num_stages = 3
     # Variants built without insert-barriers: racecheck must report hazards on them.
@@ -76,12 +82,22 @@ class Matmul(casekit.Case):
 
     def variant(self, size):
         v = 'd16' if all(size[k] % 16 == 0 for k in 'MNK') else 'odd'
-        return f'bf16.{v}' if size.get('dt') == 'bf16' else v
+        return f"{size['dt']}.{v}" if size.get('dt') in ('bf16', 'fp8') else v
 
     def dtype(self, size):
+        """The inputs' dtype (the output's is bf16 for bf16, else fp16)."""
+        return {'bf16': torch.bfloat16, 'fp8': torch.float8_e4m3fn}.get(size.get('dt'), torch.float16)
+
+    def out_dtype(self, size):
         return torch.bfloat16 if size.get('dt') == 'bf16' else torch.float16
 
     def params_for(self, size):
+        if size.get('dt') == 'fp8':
+            # B is passed K-contiguous: the kernel takes its N stride instead of its K stride.
+            p = [(n, k, 'f8E4M3FN' if k == 'pointer' else ty) for n, k, ty in self.params]
+            p[2] = ('c_ptr', 'pointer', 'f16')
+            p[7] = ('stride_bn', 'scalar', 'i32')
+            return p
         t = 'bf16' if size.get('dt') == 'bf16' else 'f16'
         return [(n, k, t if k == 'pointer' else ty) for n, k, ty in self.params]
 
@@ -89,17 +105,20 @@ class Matmul(casekit.Case):
         return f"{size['M']}x{size['N']}x{size['K']}"
 
     def constexprs(self, size):
-        return {'BLOCK_SIZE_M': self.bm, 'BLOCK_SIZE_N': self.bn, 'BLOCK_SIZE_K': self.bk, 'GROUP_SIZE_M': 8}
+        bk = 128 if size.get('dt') == 'fp8' else self.bk
+        return {'BLOCK_SIZE_M': self.bm, 'BLOCK_SIZE_N': self.bn, 'BLOCK_SIZE_K': bk, 'GROUP_SIZE_M': 8}
 
     def make(self, size, gen):
         M, N, K = size['M'], size['N'], size['K']
         dt = self.dtype(size)
-        return {'a': casekit.randn((M, K), dt, gen), 'b': casekit.randn((K, N), dt, gen),
-                'c': casekit.poisoned((M, N), dt)}
+        # fp8: B is stored N x K (K contiguous) and used as its transpose, as Triton's tutorial does.
+        b = casekit.randn((N, K), dt, gen).t() if size.get('dt') == 'fp8' else casekit.randn((K, N), dt, gen)
+        return {'a': casekit.randn((M, K), dt, gen), 'b': b, 'c': casekit.poisoned((M, N), self.out_dtype(size))}
 
     def args(self, t, size):
+        b_stride = t['b'].stride(1) if size.get('dt') == 'fp8' else t['b'].stride(0)
         return [t['a'], t['b'], t['c'], size['M'], size['N'], size['K'],
-                t['a'].stride(0), t['b'].stride(0), t['c'].stride(0)]
+                t['a'].stride(0), b_stride, t['c'].stride(0)]
 
     def triton_args(self, t, size):
         a, b, c = t['a'], t['b'], t['c']
@@ -113,9 +132,13 @@ class Matmul(casekit.Case):
         return lambda: self.kernel[grid](*args, **kw)
 
     def baselines(self, t, size):
-        """cuBLAS on the same inputs (torch.matmul into a preallocated output of the same dtype)."""
+        """cuBLAS on the same inputs (torch.matmul into a preallocated output of the same dtype; fp8:
+        torch._scaled_mm with unit scales, fp16 out)."""
         out = torch.empty_like(t['c'])
         a, b = t['a'], t['b']
+        if size.get('dt') == 'fp8':
+            one = torch.ones((), dtype=torch.float32, device=a.device)
+            return {'cublas': lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16)}
         return {'cublas': lambda: torch.matmul(a, b, out=out)}
 
     def grid(self, size):
@@ -126,13 +149,20 @@ class Matmul(casekit.Case):
         # for bf16 outputs, to bf16: 8 mantissa bits, a relative error up to 2^-8).
         ref = t['a'].double() @ t['b'].double()
         K = size['K']
+        if size.get('dt') == 'fp8':
+            # e4m3 products are exact, but Hopper's fp8 wgmma keeps only about 14 bits when it
+            # accumulates, so the error grows with K: measured on an H100, Triton's kernel and ours
+            # both reach max |err| 1.86 at K = 4096 and 3.53 at 8192 (|C| up to ~300). The bound,
+            # 1e-3 * K, is 2-2.3x those maxima; a wrong tile is off by |C| itself (~sqrt(K)).
+            return {'c': (ref, 2e-3, 1e-3 * K)}
         if size.get('dt') == 'bf16':
             return {'c': (ref, 8e-3, 1e-2 * (K ** 0.5) / 16)}
         return {'c': (ref, 2e-3, 1e-2 * (K ** 0.5) / 16)}
 
     def bytes_moved(self, size):
         M, N, K = size['M'], size['N'], size['K']
-        return 2 * (M * K + K * N + M * N)
+        e = 1 if size.get('dt') == 'fp8' else 2
+        return e * (M * K + K * N) + 2 * M * N
 
     def flops(self, size):
         return 2 * size['M'] * size['N'] * size['K']

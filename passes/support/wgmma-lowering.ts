@@ -30,9 +30,11 @@ import * as ttng from '../../dialects/ttng.js';
 
 type DotView = View<typeof tt.DotOp.decl>;
 
-/** Rows one warp computes of a warp-group instruction, and the instruction's K for 16-bit operands. */
+/** Rows one warp computes of a warp-group instruction, and the instruction's K for 16-bit operands (fp8: twice). */
 const WARP_ROWS = 16;
 const INSTR_K = 16;
+/** The fp8 types wgmma takes (in any pairing). */
+const FP8: ReadonlySet<string> = new Set(['f8E4M3FN', 'f8E5M2']);
 
 /** The value before any `ttg.convert_layout`s. */
 function beforeConversion(v: Value): Value {
@@ -97,12 +99,17 @@ export interface WgmmaPlan {
 export function planWgmma(dot: DotView, numWarps: number, chained: boolean, registerA = false): WgmmaPlan | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type] as RankedTensorType[];
   const kind = (t: RankedTensorType) => (t.elementType instanceof FloatType ? t.elementType.kind : '');
-  if (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16')) return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs`;
+  const fp8 = FP8.has(kind(a)) && FP8.has(kind(b));
+  if (!fp8 && (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16'))) {
+    return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs and fp8 (e4m3, e5m2) pairs`;
+  }
   if (kind(c) !== 'f32') return `the accumulator is '${c.elementType}'; wgmma is used with f32`;
   if (numWarps % 4) return `${numWarps} warps do not form warp groups of 4`;
+  if (fp8 && registerA) return 'its fp8 A operand is computed in registers (wgmma reads register A operands of 16-bit types only here)';
   const [M, N] = c.shape;
   const K = a.shape[1];
-  if (K % INSTR_K) return `K = ${K} is not a multiple of ${INSTR_K}`;
+  const instrK = fp8 ? 2 * INSTR_K : INSTR_K;
+  if (K % instrK) return `K = ${K} is not a multiple of ${instrK}`;
   const n = wgmmaInstrN(c.shape, numWarps);
   let warps = wgmmaWarpsPerCTA(c.shape, numWarps, chained);
   if (chained && M % (WARP_ROWS * warps[0])) warps = wgmmaWarpsPerCTA(c.shape, numWarps, false);
@@ -111,13 +118,17 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
     return `a ${M}x${N} accumulator does not split into 64-row blocks per warp group with ${numWarps} warps (warpsPerCTA ${warps.join('x')}, n = ${n})`;
   }
   const shared: (StructAttr | null)[] = registerA ? [null] : [];
-  for (const operand of registerA ? [dot.b] : [dot.a, dot.b]) {
-    const { tile } = storedTile(operand);
+  for (const [opIdx, operand] of (registerA ? [[1, dot.b]] : [[0, dot.a], [1, dot.b]]) as [number, Value][]) {
+    const { tile, order } = storedTile(operand);
     const enc = nvmmaSharedFor(tile.type as RankedTensorType);
     if (!enc) return `operand '${tile.type}' has a contiguous row under 32 bytes, too narrow for a swizzled wgmma tile`;
+    // fp8 tiles must be K-major: the contiguous dim of the stored tile, seen through the transposition, is K.
+    const contig = enc.bool('transposed') ? 0 : 1;
+    const viewContig = order ? order.indexOf(contig) : contig;
+    if (fp8 && viewContig !== (opIdx === 0 ? 1 : 0)) return `its fp8 ${opIdx === 0 ? 'A' : 'B'} operand is stored ${opIdx === 0 ? 'M' : 'N'}-major, and wgmma reads only 16-bit tiles transposed`;
     shared.push(enc);
   }
-  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 3, versionMinor: 0, warpsPerCTA: warps, instrShape: [WARP_ROWS, n, INSTR_K] });
+  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 3, versionMinor: 0, warpsPerCTA: warps, instrShape: [WARP_ROWS, n, instrK] });
   return { mma, shared: shared as [StructAttr | null, StructAttr] };
 }
 

@@ -180,10 +180,12 @@ const PRINTERS = new Map<string, Printer>([
     });
     const [b, p] = [w.descB, w.scaleD].map((v) => k.regs.of(v));
     const a = w.a.map((v) => k.regs.of(v));
-    // A in registers: a vector of four, and no transpose immediate for it.
+    // A in registers: a vector of four, and no transpose immediate for it; 8-bit (and tf32) forms
+    // take no transpose immediates at all (their tiles are K-major).
     const aText = a.length === 1 ? `${a[0]}` : `{${a.join(', ')}}`;
-    const trans = a.length === 1 ? `${w.transA}, ${w.transB}` : `${w.transB}`;
-    k.emit(`\twgmma.mma_async.${w.ptx} \t{${d.join(', ')}}, ${aText}, ${b}, ${p}, 1, 1, ${trans};`);
+    const sixteenBit = /\.(b?f16)\.(b?f16)$/.test(w.ptx);
+    const trans = !sixteenBit ? [] : a.length === 1 ? [w.transA, w.transB] : [w.transB];
+    k.emit(`\twgmma.mma_async.${w.ptx} \t${[`{${d.join(', ')}}`, aText, b, p, '1', '1', ...trans].join(', ')};`);
   }),
   printer(nvptx.WgmmaSyncOp, (k, { ptx }) => k.emit(`\twgmma.${ptx};`)),
   printer(nvptx.FenceOp, (k, { ptx }) => k.emit(`\tfence.${ptx};`)),

@@ -4,7 +4,10 @@
  * accumulator in `#ttg.nvidia_mma` version 3 becomes
  *
  *   wgmma.fence.sync.aligned;
- *   wgmma.mma_async.sync.aligned.m64n<N>k16.f32.<t>.<t> {d...}, descA, descB, 1, 1, 1, tA, tB;  (per 64-row block and K step)
+ *   wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<t>.<t> {d...}, descA, descB, 1, 1, 1, tA, tB;  (per 64-row block and K step)
+ *
+ * with K = 16 for f16/bf16 and 32 for fp8 (e4m3, e5m2; both tiles K-major: the instruction
+ * transposes only 16-bit tiles).
  *   wgmma.commit_group.sync.aligned;
  *   [wgmma.wait_group.sync.aligned 0;]  (unless the dot is asynchronous: its ttng.warp_group_dot_wait waits)
  *
@@ -27,7 +30,7 @@ import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { nvmmaGeometry, nvmmaLinearOffset, nvmmaOf, type Nvmma } from '../../dialects/ttg/shared-layout.js';
-import { RankedTensorType } from '../../ir/types.js';
+import { FloatType, RankedTensorType } from '../../ir/types.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttng from '../../dialects/ttng.js';
@@ -84,10 +87,12 @@ export function descriptorHi(f: OperandForm): number {
   return ((f.sbo >>> 4) | (f.mode << 30)) >>> 0;
 }
 
-/** The wgmma form of `elt` (f16, bf16), or null. */
-function typeName(elt: unknown): string | null {
-  if (elt === F16) return 'f16';
-  if (elt === BF16) return 'bf16';
+/** The wgmma name of operand type `elt` (f16, bf16, e4m3, e5m2) and its instruction K, or null. */
+function operandType(elt: unknown): { name: string; k: number } | null {
+  if (elt === F16) return { name: 'f16', k: 16 };
+  if (elt === BF16) return { name: 'bf16', k: 16 };
+  if (elt instanceof FloatType && elt.kind === 'f8E4M3FN') return { name: 'e4m3', k: 32 };
+  if (elt instanceof FloatType && elt.kind === 'f8E5M2') return { name: 'e5m2', k: 32 };
   return null;
 }
 
@@ -151,8 +156,14 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   if (!(b.type instanceof MemDescType)) throw targetError(op, `the B operand '${b.type}' must be a shared-memory tile`);
   const bt = b.type;
   const at = a.type as MemDescType | RankedTensorType;
-  const t = typeName(at.elementType);
-  if (!t || bt.elementType !== at.elementType) throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 and bf16 pairs are supported`);
+  const ta = operandType(at.elementType);
+  const tb = operandType(bt.elementType);
+  const eightBit = ta?.k === 32 && tb?.k === 32;
+  if (!ta || !tb || (!eightBit && bt.elementType !== at.elementType)) {
+    throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 or bf16 pairs and fp8 (e4m3, e5m2) pairs are supported`);
+  }
+  if (eightBit && !(at instanceof MemDescType)) throw targetError(op, 'cannot lower an fp8 warp-group dot with its A operand in registers yet');
+  const instrK = ta.k;
   if (ct.elementType !== F32) throw targetError(op, `cannot lower a warp-group dot with a '${ct.elementType}' accumulator; f32 is supported`);
   const fa = at instanceof MemDescType ? operandForm(at, 'a') : null;
   const fb = operandForm(bt, 'b');
@@ -161,7 +172,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const [M, N] = ct.shape;
   const K = at.shape[1];
   const n = (enc as StructAttr).ints('instrShape')[1];
-  if (K % 16 || M % 64 || N % n) throw targetError(op, `a ${M}x${N}x${K} product does not split into m64n${n}k16 instructions`);
+  if (K % instrK || M % 64 || N % n) throw targetError(op, `a ${M}x${N}x${K} product does not split into m64n${n}k${instrK} instructions`);
   const lc = ctx.layoutOf(c, op);
   const [w0, w1] = lc.warpBases;
   if (!w0 || !w1 || w0[0] !== 16 || w0[1] !== 0 || w1[0] !== 32 || w1[1] !== 0) throw targetError(op, `the accumulator '${ct}' does not give each warp group 64 consecutive rows`);
@@ -182,11 +193,11 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const cRegs = ctx.get(c, op);
   const out = [...cRegs];
   const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
-  const ptx = `sync.aligned.m64n${n}k16.f32.${t}.${t}`;
+  const ptx = `sync.aligned.m64n${n}k${instrK}.f32.${ta.name}.${tb.name}`;
   const scaleD = e.imm(I1, 1);
   const inPlace = carriedOnlyHere(c);
   nvptx.WgmmaSyncOp.build(e.b, { ptx: 'fence.sync.aligned' });
-  for (let k0 = 0; k0 < K; k0 += 16) {
+  for (let k0 = 0; k0 < K; k0 += instrK) {
     for (const [m0, n0] of origins) {
       const idx = Array.from({ length: n / 2 }, (_, i) => {
         const x = [m0 + 8 * ((i >> 1) & 1), n0 + 8 * (i >> 2) + (i & 1)];

@@ -26,6 +26,7 @@ TYPE_BYTES = {'i1': 1, 'i8': 1, 'i16': 2, 'i32': 4, 'i64': 8, 'f16': 2, 'bf16': 
 TORCH_POINTEE = {
     torch.bool: 'i1', torch.int8: 'i8', torch.uint8: 'i8', torch.int16: 'i16', torch.int32: 'i32',
     torch.int64: 'i64', torch.float16: 'f16', torch.bfloat16: 'bf16', torch.float32: 'f32', torch.float64: 'f64',
+    torch.float8_e4m3fn: 'f8E4M3FN', torch.float8_e5m2: 'f8E5M2',
 }
 
 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0
