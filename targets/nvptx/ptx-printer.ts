@@ -103,20 +103,21 @@ const guardText = (k: KernelPrinter, guard: Value | undefined): string => (guard
 /** Writes the moves of an edge into `dest` (block arguments := `values`) as a parallel copy. */
 function edgeMoves(k: KernelPrinter, dest: Block, values: readonly Value[]): void {
   if (!values.length) return;
-  const targets = dest.args.map((a) => k.regs.of(a));
-  const sources = values.map((v) => k.regs.of(v));
-  const overlap = sources.some((s, i) => s !== targets[i] && targets.includes(s));
-  const mov = (t: Type, d: string, s: string) => (d === s ? null : `\tmov.${movType(t)} \t${d}, ${s};`);
+  const allTargets = dest.args.map((a) => k.regs.of(a));
+  const allSources = values.map((v) => k.regs.of(v));
+  // A value already in its argument's register moves nothing (and takes no part in the parallel copy).
+  const moving = values.map((_, i) => i).filter((i) => allSources[i] !== allTargets[i]);
+  const targets = moving.map((i) => allTargets[i]);
+  const sources = moving.map((i) => allSources[i]);
+  const types = moving.map((i) => values[i].type);
+  const overlap = sources.some((s) => targets.includes(s));
   if (!overlap) {
-    values.forEach((v, i) => {
-      const m = mov(v.type, targets[i], sources[i]);
-      if (m) k.emit(m);
-    });
+    moving.forEach((_, j) => k.emit(`\tmov.${movType(types[j])} \t${targets[j]}, ${sources[j]};`));
     return;
   }
-  const temps = values.map((v) => k.regs.fresh(v.type));
-  values.forEach((v, i) => k.emit(`\tmov.${movType(v.type)} \t${temps[i]}, ${sources[i]};`));
-  values.forEach((v, i) => k.emit(`\tmov.${movType(v.type)} \t${targets[i]}, ${temps[i]};`));
+  const temps = types.map((t) => k.regs.fresh(t));
+  moving.forEach((_, j) => k.emit(`\tmov.${movType(types[j])} \t${temps[j]}, ${sources[j]};`));
+  moving.forEach((_, j) => k.emit(`\tmov.${movType(types[j])} \t${targets[j]}, ${temps[j]};`));
 }
 
 const movType = (t: Type): string => (widthOf(t) === 1 ? 'pred' : `b${Math.max(16, widthOf(t))}`);
