@@ -147,8 +147,14 @@ function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarp
 }
 
 /** ttng.warp_group_dot %a, %b, %c -> wgmma.fence; wgmma.mma_async per 64-row block and K step; wgmma.commit_group */
+/** The located error for a Hopper-only op printed for an older architecture (the PTX would not assemble). */
+function requireHopper(ctx: LoweringContext, op: Operation, what: string): void {
+  if (ctx.e.arch !== 'sm_90a') throw targetError(op, `${what} needs sm_90a; it cannot be printed for ${ctx.e.arch} (compile with --arch sm_90a)`);
+}
+
 const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const { op, a, b, c } = dot;
+  requireHopper(ctx, op, 'a warp-group dot (wgmma)');
   if (dot.useC) throw targetError(op, 'cannot lower a warp-group dot with a useC operand yet');
   const ct = c.type as RankedTensorType;
   const enc = ct.encoding;
@@ -222,12 +228,14 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
 
 /** ttng.warp_group_dot_wait %d, ... {pendings = N} -> wgmma.wait_group.sync.aligned N (the values pass through) */
 const lowerWarpGroupDotWait = lowering(ttng.WarpGroupDotWaitOp, (ctx, wait) => {
+  requireHopper(ctx, wait.op, 'a warp-group dot wait (wgmma.wait_group)');
   nvptx.WgmmaSyncOp.build(ctx.e.b, { ptx: `wait_group.sync.aligned ${wait.pendings}` });
   wait.inputs.forEach((v, k) => ctx.set(wait.outputs[k], ctx.get(v, wait.op)));
 });
 
 /** ttng.fence_async_shared -> fence.proxy.async.shared::cta (threads' shared stores become visible to wgmma and TMA) */
 const lowerFenceAsyncShared = lowering(ttng.FenceAsyncSharedOp, (ctx, fence) => {
+  requireHopper(ctx, fence.op, 'an async-proxy fence (fence.proxy.async)');
   nvptx.FenceOp.build(ctx.e.b, { ptx: fence.bCluster ? 'proxy.async.shared::cluster' : 'proxy.async.shared::cta' });
 });
 
