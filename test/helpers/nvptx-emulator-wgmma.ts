@@ -1,6 +1,7 @@
 /**
- * `wgmma.mma_async.sync.aligned.m64nNk16.f32.<t>.<t>` (t: f16 or bf16, both operands in shared
- * memory) for the nvptx emulator, written from the PTX ISA's rules, not from the target's code:
+ * `wgmma.mma_async.sync.aligned.m64nNk16.f32.<t>.<t>` (t: f16 or bf16; B in shared memory, A in
+ * shared memory or in registers) for the nvptx emulator, written from the PTX ISA's rules, not from
+ * the target's code:
  *
  * - Descriptor (64 bits): start address = bits 0-13 << 4, leading dimension byte offset (LBO) =
  *   bits 16-29 << 4, stride dimension byte offset (SBO) = bits 32-45 << 4, matrix base offset =
@@ -95,6 +96,26 @@ export function wgmmaFragment(t: number, i: number): [number, number] {
   return [16 * w + (l >> 2) + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * (l & 3) + (i & 1)];
 }
 
+/**
+ * The 64 x 16 A of warp group `t0` from its register fragment (the ISA's m64nNk16 A figure, the
+ * same per warp as mma.sync's m16n8k16 A): thread t (warp w = t / 32, lane l, g = l / 4, q = l % 4)
+ * holds in a0..a3 the pairs (16w + g, 2q..2q+1), (16w + g + 8, 2q..), (16w + g, 2q + 8..),
+ * (16w + g + 8, 2q + 8..), the lower column in the low half.
+ */
+function registerA(op: Operation, t0: number, get: (t: number, v: Value) => number, value: (h: number) => number): number[][] {
+  const A = Array.from({ length: 64 }, () => new Array<number>(16).fill(NaN));
+  for (let t = 0; t < 128; t++) {
+    const [w, l] = [t >> 5, t & 31];
+    const [g, q] = [l >> 2, l & 3];
+    [[0, 0], [8, 0], [0, 8], [8, 8]].forEach(([dr, dk], j) => {
+      const word = get(t0 + t, op.operand(j));
+      A[16 * w + g + dr][2 * q + dk] = value(word & 0xffff);
+      A[16 * w + g + dr][2 * q + dk + 1] = value((word >>> 16) & 0xffff);
+    });
+  }
+  return A;
+}
+
 /** `nvptx.wgmma` for every warp group of `threads`. */
 export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
   const ptx = (op.getAttr('ptx') as StringAttr | undefined)?.value ?? '';
@@ -105,7 +126,10 @@ export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: 
   const flag = (name: string) => Number((op.getAttr(name) as IntegerAttr).value);
   const [transA, transB] = [flag('transA') === 1, flag('transB') === 1];
   if (threads % 128) throw new Error(`emulator: wgmma needs whole warp groups, got ${threads} threads`);
-  if (op.numOperands !== 3 + n / 2 || op.numResults !== n / 2) throw new Error(`emulator: wgmma m64n${n} takes ${n / 2} accumulator registers`);
+  // A is one descriptor, or four b32 registers of 16-bit pairs (the register fragment).
+  const aWords = op.numOperands - 2 - n / 2;
+  if ((aWords !== 1 && aWords !== 4) || op.numResults !== n / 2) throw new Error(`emulator: wgmma m64n${n} takes A, B, scale-d and ${n / 2} accumulator registers`);
+  const [bAt, scaleAt, accAt] = [aWords, aWords + 1, aWords + 2];
   for (let g = 0; g * 128 < threads; g++) {
     const t0 = g * 128;
     // The descriptors and scale-d of the group: the same in every thread.
@@ -118,14 +142,14 @@ export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: 
       if (typeof regs[t0].get(op.operand(k)) !== 'bigint') throw new Error('emulator: a wgmma descriptor is not a 64-bit register');
       return decodeDescriptor(uniform((t) => regs[t].get(op.operand(k)) as bigint, `descriptor ${k === 0 ? 'A' : 'B'}`));
     };
-    const [dA, dB] = [desc(0), desc(1)];
-    const scaleD = uniform((t) => get(t, op.operand(2)), 'scale-d') !== 0;
+    const dB = desc(bAt);
+    const scaleD = uniform((t) => get(t, op.operand(scaleAt)), 'scale-d') !== 0;
     const read = (d: WgmmaDescriptor, mnMajor: boolean, mn: number, k: number) => {
       const at = wgmmaElementAddress(d, mnMajor, mn, k);
       if (at + 2 > mem.shared.byteLength) throw new Error(`emulator: wgmma reads shared byte ${at}, past the ${mem.shared.byteLength} bytes of shared memory`);
       return value(mem.shared.getUint16(at, true));
     };
-    const A = Array.from({ length: 64 }, (_, i) => Array.from({ length: 16 }, (_, k) => read(dA, transA, i, k)));
+    const A = aWords === 1 ? Array.from({ length: 64 }, (_, i) => Array.from({ length: 16 }, (_, k) => read(desc(0), transA, i, k))) : registerA(op, t0, get, value);
     const B = Array.from({ length: 16 }, (_, k) => Array.from({ length: n }, (_, j) => read(dB, transB, j, k)));
     // D from the fragments: every element exactly once.
     const D = Array.from({ length: 64 }, () => new Array<number>(n).fill(NaN));
@@ -135,7 +159,7 @@ export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: 
         const [r, c] = wgmmaFragment(t, i);
         if (seen[r][c]) throw new Error(`emulator: wgmma fragment element (${r}, ${c}) held twice`);
         seen[r][c] = true;
-        D[r][c] = bitsF32(get(t0 + t, op.operand(3 + i)));
+        D[r][c] = bitsF32(get(t0 + t, op.operand(accAt + i)));
       }
     }
     for (let t = 0; t < 128; t++) {

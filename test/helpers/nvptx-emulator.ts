@@ -71,6 +71,20 @@ const toBits = (v: number): number => ((F32[0] = v), U32[0]);
 const truncateTf32 = (b: number): number => u32(b & 0xffffe000);
 
 /** Integer ops by name and ptx suffix. */
+/** The f16 bits of `v` rounded to nearest, ties to even (IEEE 754 binary16, subnormals and infinities included). */
+export function halfBitsRne(v: number): number {
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+  const a = Math.abs(v);
+  if (Number.isNaN(v)) return 0x7e00;
+  const even = (q: number) => (Math.abs(q - Math.trunc(q)) === 0.5 ? 2 * Math.round(q / 2) : Math.round(q));
+  if (a < 2 ** -14) return sign | even(a / 2 ** -24); // subnormal (a rounding up to 2^-14 gives its bits exactly)
+  let e = Math.floor(Math.log2(a));
+  let m = even(a / 2 ** (e - 10));
+  if (m === 2048) [e, m] = [e + 1, 1024];
+  if (e > 15) return sign | 0x7c00;
+  return sign | ((e + 15) << 10) | (m - 1024);
+}
+
 function arith(op: Operation, a: number, b: number): number {
   const key = `${op.name.slice(6)}.${ptxOf(op)}`;
   switch (key) {
@@ -126,6 +140,9 @@ function step(op: Operation, threads: number, regs: Registers, get: (t: number, 
       if (!(v instanceof IntegerAttr)) throw new Error('emulator: only integer and f32 immediates');
       return each((t) => regs[t].set(op.result(0), Number(v.value)));
     }
+    case 'nvptx.cvt':
+      if (ptxOf(op) !== 'rn.f16.f32') throw new Error(`emulator: unsupported cvt '${ptxOf(op)}'`);
+      return each((t) => regs[t].set(op.result(0), halfBitsRne(toFloat(operand(t, 0)))));
     case 'nvptx.mov':
       if (ptxOf(op) !== 'b32') throw new Error(`emulator: unsupported mov '${ptxOf(op)}'`);
       return each((t) => regs[t].set(op.result(0), operand(t, 0)));

@@ -105,7 +105,7 @@ ${convert}${ptrs('pc', 'c', M, N, out, 'f32')}
 
 
 /** Row-major pointers of a rows x cols tensor of `elt` at `%base`, at the tt level (no layouts). */
-function ttPtrs(name: string, base: string, rows: number, cols: number, elt: string): string {
+export function ttPtrs(name: string, base: string, rows: number, cols: number, elt: string): string {
   const t = (s: string) => `tensor<${s}>`;
   return `
     %${name}r = tt.make_range {end = ${rows} : i32, start = 0 : i32} : tensor<${rows}xi32>
@@ -122,7 +122,7 @@ function ttPtrs(name: string, base: string, rows: number, cols: number, elt: str
 }
 
 /** Loads `rows x cols` as `%name`, through `tt.trans` when `trans` (then `%name` is cols x rows). */
-function ttOperand(name: string, base: string, rows: number, cols: number, trans: boolean, ty: string): string {
+export function ttOperand(name: string, base: string, rows: number, cols: number, trans: boolean, ty: string): string {
   const load = `${ttPtrs(`p${name}`, base, rows, cols, ty)}
     %${trans ? `l${name}` : name} = tt.load %p${name} : tensor<${rows}x${cols}x!tt.ptr<${ty}>>`;
   return trans ? `${load}
@@ -142,6 +142,25 @@ export function ttKernel(c: WgmmaCase): string {
     %zero = arith.constant dense<0.000000e+00> : tensor<${M}x${N}xf32>
     %d = tt.dot %A, %B, %zero : tensor<${M}x${K}x${ty}> * tensor<${K}x${N}x${ty}> -> tensor<${M}x${N}xf32>${ttPtrs('pc', 'c', M, N, 'f32')}
     tt.store %pc, %d : tensor<${M}x${N}x!tt.ptr<f32>>
+    tt.return
+}
+`;
+}
+
+/**
+ * A chained product as attention has it: P = A x B1 (M x N1, f32), rounded to f16, then
+ * C = P x B2 (M x N2). mma-lowering puts both on wgmma with all warps along M; P, computed in
+ * registers, is the second product's A operand from registers (#ttg.dot_op with the v3 parent).
+ */
+export function ttChainedKernel(M: number, K: number, N1: number, N2: number): string {
+  return `tt.func public @chained(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b2: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {${
+    ttOperand('A', 'a', M, K, false, 'f16')}${ttOperand('B1', 'b1', K, N1, false, 'f16')}${ttOperand('B2', 'b2', N1, N2, false, 'f16')}
+    %z1 = arith.constant dense<0.000000e+00> : tensor<${M}x${N1}xf32>
+    %s = tt.dot %A, %B1, %z1 : tensor<${M}x${K}xf16> * tensor<${K}x${N1}xf16> -> tensor<${M}x${N1}xf32>
+    %p = arith.truncf %s : tensor<${M}x${N1}xf32> to tensor<${M}x${N1}xf16>
+    %z2 = arith.constant dense<0.000000e+00> : tensor<${M}x${N2}xf32>
+    %d = tt.dot %p, %B2, %z2 : tensor<${M}x${N1}xf16> * tensor<${N1}x${N2}xf16> -> tensor<${M}x${N2}xf32>${ttPtrs('pc', 'c', M, N2, 'f32')}
+    tt.store %pc, %d : tensor<${M}x${N2}x!tt.ptr<f32>>
     tt.return
 }
 `;

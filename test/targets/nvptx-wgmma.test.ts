@@ -27,7 +27,7 @@ import { descriptorHi, descriptorLo, operandByteOffset, operandForm, type Operan
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
 import { decodeDescriptor, wgmmaElementAddress, wgmmaFragment } from '../helpers/nvptx-emulator-wgmma.js';
 import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
-import { kernel, nvmma, ttKernel, type WgmmaCase as Case } from '../helpers/wgmma-kernels.js';
+import { kernel, nvmma, ttChainedKernel, ttKernel, type WgmmaCase as Case } from '../helpers/wgmma-kernels.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -42,6 +42,15 @@ function halfBits(v: number): number {
   const e = ((b >>> 23) & 255) - 127 + 15;
   if (e < 1 || e > 30 || b & 0x1fff) throw new Error(`${v} is not a normal f16`);
   return ((b >>> 16) & 0x8000) | (e << 10) | ((b & 0x7fffff) >>> 13);
+}
+
+/** `v` rounded to the nearest f16 (ties to even; normal range only: the test's values stay in it). */
+function roundToHalf(v: number): number {
+  if (v === 0) return 0;
+  const ulp = 2 ** (Math.floor(Math.log2(Math.abs(v))) - 10);
+  const q = v / ulp;
+  const r = Math.abs(q - Math.trunc(q)) === 0.5 ? 2 * Math.round(q / 2) : Math.round(q);
+  return r * ulp;
 }
 
 /** The bf16 bits of `v`, which must be exact in bf16. */
@@ -211,6 +220,47 @@ test('the check can fail: a wrong transpose flag, swapped descriptors, a swapped
     u2.forEach((u) => u.set(r0));
   });
   assert.ok(mismatch(c, regs), 'fragment rows exchanged');
+});
+
+test('chained products (attention): P = A x B1 rounded to f16 feeds wgmma from registers, C = P x B2', () => {
+  const [M, K, N1, N2] = [64, 32, 64, 64];
+  const { module, fn, ir } = lowerForEmulation(ttChainedKernel(M, K, N1, N2), 'default{arch=sm_90a num-warps=4}', 'nvptx.wgmma', undefined, 'sm_90a');
+  assert.match(ir, '#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>');
+  let registerA = 0;
+  fn.walk((op) => void (op.name === 'nvptx.wgmma' && op.numOperands - 2 - op.numResults === 4 && registerA++));
+  assert.ok(registerA > 0, 'the second product reads A from registers');
+  for (const seed of [11, 12]) {
+    const next = rng(seed);
+    const A = randomValues(M * K, 'f16', next);
+    const B1 = randomValues(K * N1, 'f16', next);
+    const B2 = randomValues(N1 * N2, 'f16', next);
+    const B2_AT = 4 << 16;
+    const global = new Map<number, number>();
+    A.forEach((v, k) => global.set(A_AT + 2 * k, halfBits(v)));
+    B1.forEach((v, k) => global.set(B_AT + 2 * k, halfBits(v)));
+    B2.forEach((v, k) => global.set(B2_AT + 2 * k, halfBits(v)));
+    const bytes = Number((module.getAttr('ttg.shared') as IntegerAttr | undefined)?.value ?? 0);
+    const shared = new DataView(new ArrayBuffer(Math.max(16, bytes)));
+    emulateKernel(fn, 128, [A_AT, B_AT, B2_AT, C_AT], { global, shared });
+    // P: the f32 product rounded to f16 (its f32 rounding may flip the f16 rounding: within 1 f16 ulp).
+    const P = new Array<number>(M * N1);
+    for (let i = 0; i < M; i++) for (let j = 0; j < N1; j++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) s += A[i * K + k] * B1[k * N1 + j];
+      P[i * N1 + j] = roundToHalf(s);
+    }
+    for (let i = 0; i < M; i++) for (let j = 0; j < N2; j++) {
+      let ref = 0;
+      let mag = 0;
+      for (let k = 0; k < N1; k++) {
+        ref += P[i * N1 + k] * B2[k * N2 + j];
+        mag += Math.abs(P[i * N1 + k] * B2[k * N2 + j]);
+      }
+      const [lo, hi] = [global.get(C_AT + 4 * (i * N2 + j)), global.get(C_AT + 4 * (i * N2 + j) + 2)];
+      const got = lo === undefined || hi === undefined ? NaN : bitsF32(((hi << 16) | lo) >>> 0);
+      assert.ok(Math.abs(got - ref) <= 2 ** -10 * mag + 1e-30, `C(${i}, ${j}) = ${got}, expected ${ref} (seed ${seed})`);
+    }
+  }
 });
 
 test('emulator: descriptor fields and canonical addresses from the ISA (hand-computed)', () => {
