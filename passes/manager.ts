@@ -35,6 +35,13 @@ export interface PassManagerOptions {
   reproducerDir?: string | null;
   /** An exact file for the reproducer (`--crash-reproducer=FILE`), instead of a fresh name in `reproducerDir`. */
   reproducerFile?: string;
+  /**
+   * A fresh copy of the pipeline's input (the caller parses its source again). Given it, the
+   * manager keeps no copy of the module before each pass: when a pass fails and a reproducer is
+   * due, it rebuilds the IR before that pass by running the passes before it on a fresh input,
+   * as MLIR does. Without it, the module is printed before every pass while reproducers are on.
+   */
+  reparseInput?: () => Operation;
   /** How IR dumps are printed. */
   print?: PrintOptions;
   /** Where dumps and reports are written (default: stderr). */
@@ -98,7 +105,8 @@ export class PassManager {
     for (let k = 0; k < this.entries.length; k++) {
       const entry = this.entries[k];
       const name = entry.pass.name;
-      const needSnapshot = o.reproducerDir !== null || o.reproducerFile !== undefined || o.printAfterChange;
+      const reproducersOn = o.reproducerDir !== null || o.reproducerFile !== undefined;
+      const needSnapshot = o.printAfterChange || (reproducersOn && !o.reparseInput);
       const before = needSnapshot ? printModule(module, { debugInfo: true }) : '';
       if (this.selected(o.printBefore, name)) this.log(this.header('Before', name) + this.print(module));
       const ctx = new PassContext(entry.pass, entry.options, analyses);
@@ -141,7 +149,9 @@ export class PassManager {
         // A reproducer when asked for one (--crash-reproducer=FILE), or for a compiler bug: an
         // internal error or invalid IR after a pass. A pass's located error about its input writes none.
         const bug = internal || !failure;
-        const reproducer = o.reproducerFile !== undefined || (bug && o.reproducerDir !== null) ? this.writeReproducer(before, k) : null;
+        const wanted = o.reproducerFile !== undefined || (bug && o.reproducerDir !== null);
+        const snapshot = wanted ? (needSnapshot ? before : this.rebuildBefore(k)) : null;
+        const reproducer = snapshot !== null ? this.writeReproducer(snapshot, k) : null;
         if (reproducer) problem.attachNote(`reproducer written to ${reproducer}; re-run it with: triton-opt ${reproducer} --run-reproducer`);
         return { ok: false, diagnostics: [...remarks, problem], reproducer };
       }
@@ -151,6 +161,17 @@ export class PassManager {
       this.dumpTree(k + 1, name, module);
     }
     return { ok: true, diagnostics: remarks, reproducer: null };
+  }
+
+  /** The IR before pass `k` rebuilt from a fresh input (`reparseInput`), or null when that fails. */
+  private rebuildBefore(k: number): string | null {
+    try {
+      const module = this.options.reparseInput!();
+      const prefix = new PassManager(this.entries.slice(0, k), { reproducerDir: null, verifyEach: this.options.verifyEach });
+      return prefix.run(module).ok ? printModule(module, { debugInfo: true }) : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Writes the IR before the failing pass with the rest of the pipeline recorded in it. */

@@ -57,6 +57,8 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
       debugPatterns: o.debugPatterns,
       debug: o.debug,
       reproducerFile: o.crashReproducer,
+      // Reproducers are rebuilt from the source on a failure; no copy of the module per pass.
+      reparseInput: () => parseSourceFile(src, { allowUnregisteredDialect: o.allowUnregisteredDialect }).module,
       print: printOptions,
     });
     pm.addParseTime(parseMs);

@@ -2,6 +2,9 @@
  * The pass infrastructure: pipeline parsing (options, nesting, named pipelines, errors),
  * analysis caching and invalidation, statistics, and the rewriter's change recording.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { registerAllDialects } from '../../dialects/index.js';
@@ -193,6 +196,45 @@ test('PassContext.fail reports at the op with its name', () => {
   );
   const fn = m.regions[0].blocks[0].first!;
   assert.throws(() => ctx.fail(fn, 'is not supported here'), (e: unknown) => e instanceof DiagnosticError && e.diagnostic.message === "'tt.func' op is not supported here");
+});
+
+
+test('reproducers are rebuilt from a fresh input, with no copy of the module before each pass', () => {
+  const text = `tt.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %x = arith.addi %a, %c0 : i32
+  tt.return %x : i32
+}
+`;
+  const dir = mkdtempSync(join(tmpdir(), 'pm-repro-'));
+  try {
+    let reparsed = 0;
+    const module = parseText(text, {}, 'in.tir').module;
+    const pm = new PassManager(parsePipeline('canonicalize,test-crash'), {
+      reproducerDir: dir,
+      reparseInput: () => {
+        reparsed++;
+        return parseText(text, {}, 'in.tir').module;
+      },
+    });
+    const r = pm.run(module);
+    assert.is(r.ok, false);
+    // Rebuilt once, for the failure only.
+    assert.is(reparsed, 1);
+    assert.ok(r.reproducer, 'a reproducer for the crash');
+    const written = readFileSync(r.reproducer!, 'utf8');
+    // The IR before test-crash: canonicalize folded the addition of zero.
+    assert.not.match(written, 'arith.addi');
+    assert.match(written, 'tt.return %a');
+    assert.match(written, /pipeline: ".*test-crash/);
+    // Nothing is rebuilt when no pass fails.
+    reparsed = 0;
+    const ok = new PassManager(parsePipeline('canonicalize,cse'), { reproducerDir: dir, reparseInput: () => (reparsed++, parseText(text, {}, 'in.tir').module) });
+    assert.ok(ok.run(parseText(text, {}, 'in.tir').module).ok);
+    assert.is(reparsed, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
