@@ -407,20 +407,57 @@ export function shapePerTile(layout: Attribute): number[] {
   }
 }
 
-// ---- equivalence -------------------------------------------------------------------------
+// ---- equivalence ---------------------------------------------------------------------------
+//
+// Over GF(2) a thread's elements are a coset: the XOR of its lane/warp/block bases' contributions
+// T(t) plus the span R of the register bases. Two layouts give every element the same owners iff
+// every thread has the same elements: R_a = R_b and T_a(t) ^ T_b(t) in R_a for each thread basis.
+// The dst-within-src test is the same with inclusion (R_dst in R_src); at the warp level the lanes
+// join the registers. Both cost a few XORs per basis, not a walk over the elements.
 
-function threadSets(layout: Attribute, shape: readonly number[], level: 'thread' | 'warp'): string[] {
-  return ownersOf(layout, shape).map((os) =>
-    [...new Set(os.map((o) => (level === 'thread' ? `${o.block}.${o.warp}.${o.lane}` : `${o.block}.${o.warp}`)))].sort().join(' '),
-  );
+/** A subspace of GF(2)^32 given by XOR-independent vectors (Gaussian elimination as they come). */
+class XorSpan {
+  private readonly basis: number[] = [];
+
+  /** `v` reduced by the basis: 0 exactly when `v` is in the span. */
+  private reduce(v: number): number {
+    for (const b of this.basis) v = Math.min(v, (v ^ b) >>> 0);
+    return v;
+  }
+  add(v: number): void {
+    const r = this.reduce(v >>> 0);
+    if (!r) return;
+    this.basis.push(r);
+    this.basis.sort((x, y) => y - x);
+  }
+  has(v: number): boolean {
+    return this.reduce(v >>> 0) === 0;
+  }
+  /** Whether every vector of `other` is in this span. */
+  contains(other: XorSpan): boolean {
+    return other.basis.every((v) => this.has(v));
+  }
+}
+
+/** A layout's per-thread part on `shape`: the span its registers (and, at the warp level, lanes) reach, and what each other id bit adds. */
+function ownership(layout: Attribute, shape: readonly number[], level: 'thread' | 'warp'): { within: XorSpan; ids: number[][] } {
+  const ll = toLinearLayout(layout, shape);
+  const dims = standardDims(shape.length);
+  const within = new XorSpan();
+  const inner = level === 'thread' ? ['register'] : ['register', 'lane'];
+  for (const n of inner) for (const v of ll.flatBases(n, dims)) within.add(v);
+  const ids = (level === 'thread' ? ['lane', 'warp', 'block'] : ['warp', 'block']).map((n) => ll.flatBases(n, dims));
+  return { within, ids };
 }
 
 /** Whether `a` and `b` give every element of `shape` the same set of owning threads (register numbering may differ). */
 export function layoutsEquivalent(a: Attribute, b: Attribute, shape: readonly number[]): boolean {
   if (a === b) return true;
-  const x = threadSets(a, shape, 'thread');
-  const y = threadSets(b, shape, 'thread');
-  return x.every((s, k) => s === y[k]);
+  const x = ownership(a, shape, 'thread');
+  const y = ownership(b, shape, 'thread');
+  if (x.ids.some((ids, k) => ids.length !== y.ids[k].length)) return false;
+  if (!x.within.contains(y.within) || !y.within.contains(x.within)) return false;
+  return x.ids.every((ids, k) => ids.every((v, i) => x.within.has(v ^ y.ids[k][i])));
 }
 
 /** Whether `a` and `b` have identical linear layouts on `shape` (same registers too: Triton's strict equality). */
@@ -433,7 +470,9 @@ export function sameLinearLayout(a: Attribute, b: Attribute, shape: readonly num
  * already holds it under `src`: then src -> dst needs no data from other threads (warps).
  */
 export function dstOwnersWithinSrc(src: Attribute, dst: Attribute, shape: readonly number[], level: 'thread' | 'warp'): boolean {
-  const s = threadSets(src, shape, level).map((t) => new Set(t.split(' ')));
-  const d = threadSets(dst, shape, level).map((t) => t.split(' '));
-  return d.every((ts, k) => ts.every((t) => s[k].has(t)));
+  const s = ownership(src, shape, level);
+  const d = ownership(dst, shape, level);
+  if (s.ids.some((ids, k) => ids.length !== d.ids[k].length)) return false;
+  if (!s.within.contains(d.within)) return false;
+  return d.ids.every((ids, k) => ids.every((v, i) => s.within.has(v ^ s.ids[k][i])));
 }

@@ -184,17 +184,22 @@ export class LinearLayout {
    * dims are `dims` (XOR of these per in-dim values gives the element: sizes are powers of two).
    */
   flatContributions(inDim: string, dims: readonly string[]): number[] {
-    const strides: number[] = new Array(dims.length);
-    let s = 1;
-    for (let k = dims.length - 1; k >= 0; k--) ((strides[k] = s), (s *= this.outSize(dims[k])));
-    const idx = dims.map((n) => this.outs.findIndex((d) => d.name === n));
-    const flat = this.bases(inDim).map((b) => idx.reduce((acc, k, j) => acc + (k < 0 ? 0 : b[k]) * strides[j], 0));
+    const flat = this.flatBases(inDim, dims);
     const out = new Array<number>(1 << flat.length).fill(0);
     for (let v = 1; v < out.length; v++) {
       const bit = 31 - Math.clz32(v);
       out[v] = out[v ^ (1 << bit)] ^ flat[bit];
     }
     return out;
+  }
+
+  /** What each basis of `inDim` adds as a row-major linear index into a tensor whose dims are `dims`. */
+  flatBases(inDim: string, dims: readonly string[]): number[] {
+    const strides: number[] = new Array(dims.length);
+    let s = 1;
+    for (let k = dims.length - 1; k >= 0; k--) ((strides[k] = s), (s *= this.outSize(dims[k])));
+    const idx = dims.map((n) => this.outs.findIndex((d) => d.name === n));
+    return this.bases(inDim).map((b) => idx.reduce((acc, k, j) => acc + (k < 0 ? 0 : b[k]) * strides[j], 0));
   }
 
   /** Text form for messages and tests: `register=[[0,1],[0,2]] lane=[..] ... -> dim0:16 dim1:32`. */

@@ -9,6 +9,7 @@ import {
   elementsOf,
   elemsPerThread,
   layoutOrder,
+  dstOwnersWithinSrc,
   layoutsEquivalent,
   numThreadsPerWarp,
   numWarps,
@@ -275,6 +276,49 @@ test('layoutSvg caps large tensors and handles the real examples', () => {
   }, 0);
   assert.is((svg.match(/<g class="cell">/g) ?? []).length, cells);
   assert.is(wellFormed(layoutSvg(parseText('tt.func @f() { tt.return }').module)), null);
+});
+
+/** The owner sets by definition: for each element, the sorted (block.warp[.lane]) ids of every copy. */
+function ownerSets(layout: Attribute, shape: number[], level: 'thread' | 'warp'): Set<string>[] {
+  return ownersOf(layout, shape).map((os) => new Set(os.map((o) => (level === 'thread' ? `${o.block}.${o.warp}.${o.lane}` : `${o.block}.${o.warp}`))));
+}
+
+test('layoutsEquivalent and dstOwnersWithinSrc (bases over GF(2)) agree with the owner sets element by element', () => {
+  const mma = (v: number, warps: number[], instr: number[]) => StructAttr.get(NVIDIA_MMA, { versionMajor: v, versionMinor: 0, warpsPerCTA: warps, instrShape: instr });
+  const shape = [64, 64];
+  const layouts: Attribute[] = [
+    blocked([1, 4], [8, 4], [4, 1], [1, 0]),
+    blocked([1, 4], [4, 8], [4, 1], [1, 0]),
+    blocked([4, 1], [8, 4], [1, 4], [0, 1]),
+    blocked([1, 1], [1, 32], [4, 1], [1, 0]),
+    blocked([2, 2], [4, 8], [2, 2], [1, 0]),
+    blocked([1, 8], [8, 4], [4, 1], [1, 0]),
+    mma(2, [2, 2], [16, 8]),
+    mma(2, [4, 1], [16, 8]),
+    mma(3, [4, 1], [16, 64, 16]),
+    mma(3, [4, 1], [16, 32, 16]),
+    StructAttr.get(DOT_OP, { opIdx: 0, parent: mma(2, [4, 1], [16, 8]), kWidth: 2 }),
+    StructAttr.get(DOT_OP, { opIdx: 0, parent: mma(3, [4, 1], [16, 64, 16]), kWidth: 2 }),
+    StructAttr.get(DOT_OP, { opIdx: 1, parent: mma(2, [2, 2], [16, 8]), kWidth: 2 }),
+  ];
+  let equal = 0;
+  let within = 0;
+  for (const a of layouts) {
+    for (const b of layouts) {
+      const [ta, tb] = [ownerSets(a, shape, 'thread'), ownerSets(b, shape, 'thread')];
+      const same = ta.every((s, k) => s.size === tb[k].size && [...s].every((x) => tb[k].has(x)));
+      assert.is(layoutsEquivalent(a, b, shape), same, `layoutsEquivalent(${a}, ${b})`);
+      equal += +same;
+      for (const level of ['thread', 'warp'] as const) {
+        const [sa, sb] = [ownerSets(a, shape, level), ownerSets(b, shape, level)];
+        const inside = sb.every((s, k) => [...s].every((x) => sa[k].has(x)));
+        assert.is(dstOwnersWithinSrc(a, b, shape, level), inside, `dstOwnersWithinSrc(${a}, ${b}, ${level})`);
+        within += +inside;
+      }
+    }
+  }
+  // The cases include both answers, beyond the trivial a == b.
+  assert.ok(equal > layouts.length && within > 2 * layouts.length, `${equal} equivalent pairs, ${within} within`);
 });
 
 test.run();
