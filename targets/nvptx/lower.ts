@@ -7,12 +7,14 @@
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, UnitAttr, type Attribute } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import { Block, Operation, type Value } from '../../ir/ir.js';
-import { FunctionType, RankedTensorType, type Type } from '../../ir/types.js';
+import { FloatType, FunctionType, RankedTensorType, elementTypeOf, type Type } from '../../ir/types.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import * as cf from '../../dialects/cf.js';
 import * as func from '../../dialects/func.js';
 import * as tt from '../../dialects/tt/index.js';
+import * as arith from '../../dialects/arith.js';
+import * as ttg from '../../dialects/ttg/index.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { unsupportedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { runPipeline } from '../../passes/manager.js';
@@ -82,6 +84,17 @@ function checkSharedEncoding(op: Operation, v: Value): void {
   if (why) throw targetError(op, `cannot be lowered to the nvptx target: ${why}`);
 }
 
+/**
+ * A located error when `v` would hold fp8 values in registers: the target has no fp8 register
+ * arithmetic or conversions yet (fp8 dots run on sm_90a's warp-group tensor cores, whose tiles
+ * reach shared memory by cp.async without passing through registers).
+ */
+function checkRegisterType(op: Operation, v: Value): void {
+  const elt = elementTypeOf(v.type);
+  if (!(elt instanceof FloatType) || elt.width !== 8 || v.type instanceof MemDescType) return;
+  throw targetError(op, `cannot be lowered to the nvptx target: '${elt}' values in registers are not supported yet (fp8 dots run on sm_90a's warp-group tensor cores, from shared memory filled by cp.async)`);
+}
+
 /** Lowers one source op by the tables; a bug in a rule becomes an internal error naming the op. */
 function lowerOp(ctx: LoweringContext, op: Operation): void {
   const elementwise = ELEMENTWISE[op.name];
@@ -89,6 +102,9 @@ function lowerOp(ctx: LoweringContext, op: Operation): void {
   if (!elementwise && !rule) throw targetError(op, 'has no lowering to the nvptx target');
   for (const o of op.operands) checkSharedEncoding(op, o.value);
   for (const r of op.results) checkSharedEncoding(op, r);
+  // Constants are immediates (dead ones vanish, e.g. a zero `other` of a cp.async, which fills zeros itself).
+  if (!arith.ConstantOp.is(op)) for (const r of op.results) checkRegisterType(op, r);
+  if (!ttg.AsyncCopyGlobalToLocalOp.is(op)) for (const o of op.operands) checkRegisterType(op, o.value);
   try {
     if (elementwise) lowerElementwise(ctx, op, elementwise);
     else rule!(ctx, op);
