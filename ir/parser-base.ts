@@ -601,7 +601,7 @@ export class ParserBase implements AsmParser {
     const at = this.pos();
     const v = this.parseInteger();
     checkIntFits(this, v, elt, at);
-    if (BigInt(Number(v)) !== v) this.error(`array element ${v} is not exactly representable: dense array elements are limited to 2^53 in magnitude`, at);
+    if (!Number.isSafeInteger(Number(v))) this.error(`array element ${v} is out of range: dense array elements are limited to 2^53-1 in magnitude`, at);
     return Number(v);
   }
 
