@@ -155,6 +155,8 @@ export class StructAttr extends DialectAttr {
     for (const [k, a] of entries) {
       const d = decls.get(k);
       if (!d) return p.error(`unexpected key: ${k}`, pos);
+      const big = outOfInt32(a);
+      if (big !== undefined) return p.error(`${big} is out of range for '${k}' in #${spec.dialect}.${spec.mnemonic}: layout fields are 32-bit integers`, pos);
       const val = fieldValue(d.kind, a);
       if (val === undefined) return p.error(`expected ${kindText(d.kind)} for '${k}' in #${spec.dialect}.${spec.mnemonic}`, pos);
       values[k] = val;
@@ -206,6 +208,16 @@ function printField(p: AsmPrinter, f: FieldDecl, v: FieldValue): void {
 /** `[1, 2]`, `[[0, 1], [1, 0]]`: integer lists as Triton prints them. */
 export function listText(v: readonly unknown[]): string {
   return '[' + v.map((x) => (Array.isArray(x) ? listText(x) : String(x))).join(', ') + ']';
+}
+
+/** The first integer in `a` (an integer or nested arrays of them) outside the 32-bit range, if any. */
+function outOfInt32(a: Attribute): bigint | undefined {
+  if (a instanceof IntegerAttr) return a.value < -(2n ** 31n) || a.value >= 2n ** 31n ? a.value : undefined;
+  if (a instanceof ArrayAttr) for (const x of a.value) {
+    const v = outOfInt32(x);
+    if (v !== undefined) return v;
+  }
+  return undefined;
 }
 
 function kindText(k: FieldKind): string {
