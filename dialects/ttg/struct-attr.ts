@@ -155,8 +155,6 @@ export class StructAttr extends DialectAttr {
     for (const [k, a] of entries) {
       const d = decls.get(k);
       if (!d) return p.error(`unexpected key: ${k}`, pos);
-      const big = outOfInt32(a);
-      if (big !== undefined) return p.error(`${big} is out of range for '${k}' in #${spec.dialect}.${spec.mnemonic}: layout fields are 32-bit integers`, pos);
       const val = fieldValue(d.kind, a);
       if (val === undefined) return p.error(`expected ${kindText(d.kind)} for '${k}' in #${spec.dialect}.${spec.mnemonic}`, pos);
       values[k] = val;
@@ -174,6 +172,12 @@ export class StructAttr extends DialectAttr {
     const full = fillDefaults(spec, values);
     const msg = spec.verify?.(full);
     if (msg) return p.error(msg, pos);
+    // After the layout's own checks (which name their own limits), any field the printer could not
+    // print back exactly: integers are kept as doubles.
+    for (const [k, a] of entries) {
+      const big = outOfInt32(a);
+      if (big !== undefined) return p.error(`${big} is out of range for '${k}' in #${spec.dialect}.${spec.mnemonic}: layout fields are 32-bit integers`, pos);
+    }
     return StructAttr.get(spec, full);
   }
 }
