@@ -119,6 +119,12 @@ export const StrAttr: AttrConstraint<StringAttr, string> = {
   print: (p, a) => p.printAttribute(a),
   canStart: (p) => p.peekToken()?.kind === 'String',
 };
+/** `sym_visibility`: a string attribute that is `public`, `private` or `nested` (what the custom form can print). */
+export const SymVisibilityAttr: AttrConstraint<StringAttr, string> = {
+  ...StrAttr,
+  description: "string attribute 'public', 'private' or 'nested'",
+  check: (a) => a instanceof StringAttr && ['public', 'private', 'nested'].includes(a.value),
+};
 export const FloatAttrC = attrIs('floating-point attribute', (a) => a instanceof FloatAttr);
 export const TypedAttr = attrIs('typed attribute', (a) => a instanceof IntegerAttr || a instanceof FloatAttr || a instanceof DenseElementsAttr);
 export const ArrayAttrC = attrIs('array attribute', (a) => a instanceof ArrayAttr);

@@ -5,7 +5,7 @@
 import { ArrayAttr, type Attribute, DictionaryAttr, StringAttr, SymbolRefAttr, TypeAttr } from './attributes.js';
 import type { FormatParser, FormatPrinter, RegionArg } from './format.js';
 import type { AttrDecl, CustomSyntax } from './op-spec.js';
-import { DictArrayAttr, FunctionTypeAttr, StrAttr, SymbolNameAttr } from './constraints.js';
+import { DictArrayAttr, FunctionTypeAttr, SymbolNameAttr, SymVisibilityAttr } from './constraints.js';
 import { Region, type Operation } from './ir.js';
 import { FunctionType, type Type } from './types.js';
 
@@ -15,7 +15,7 @@ const ELIDED = new Set(['sym_name', 'function_type', 'sym_visibility', 'arg_attr
 export const FUNCTION_ATTRS = [
   { name: 'sym_name', kind: SymbolNameAttr },
   { name: 'function_type', kind: FunctionTypeAttr },
-  { name: 'sym_visibility', kind: StrAttr, optional: true },
+  { name: 'sym_visibility', kind: SymVisibilityAttr, optional: true },
   { name: 'arg_attrs', kind: DictArrayAttr, optional: true },
   { name: 'res_attrs', kind: DictArrayAttr, optional: true },
 ] as const satisfies readonly AttrDecl[];

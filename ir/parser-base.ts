@@ -598,7 +598,11 @@ export class ParserBase implements AsmParser {
       if (this.parseOptionalKeyword('false')) return 0;
     }
     if (elt instanceof FloatType) return this.parseFloat();
-    return Number(this.parseInteger());
+    const at = this.pos();
+    const v = this.parseInteger();
+    checkIntFits(this, v, elt, at);
+    if (!Number.isSafeInteger(Number(v))) this.error(`array element ${v} is out of range: dense array elements are limited to 2^53-1 in magnitude`, at);
+    return Number(v);
   }
 
   private parseDense(type?: Type): DenseElementsAttr {

@@ -172,6 +172,12 @@ export class StructAttr extends DialectAttr {
     const full = fillDefaults(spec, values);
     const msg = spec.verify?.(full);
     if (msg) return p.error(msg, pos);
+    // After the layout's own checks (which name their own limits), any field the printer could not
+    // print back exactly: integers are kept as doubles.
+    for (const [k, a] of entries) {
+      const big = outOfInt32(a);
+      if (big !== undefined) return p.error(`${big} is out of range for '${k}' in #${spec.dialect}.${spec.mnemonic}: layout fields are 32-bit integers`, pos);
+    }
     return StructAttr.get(spec, full);
   }
 }
@@ -206,6 +212,16 @@ function printField(p: AsmPrinter, f: FieldDecl, v: FieldValue): void {
 /** `[1, 2]`, `[[0, 1], [1, 0]]`: integer lists as Triton prints them. */
 export function listText(v: readonly unknown[]): string {
   return '[' + v.map((x) => (Array.isArray(x) ? listText(x) : String(x))).join(', ') + ']';
+}
+
+/** The first integer in `a` (an integer or nested arrays of them) outside the 32-bit range, if any. */
+function outOfInt32(a: Attribute): bigint | undefined {
+  if (a instanceof IntegerAttr) return a.value < -(2n ** 31n) || a.value >= 2n ** 31n ? a.value : undefined;
+  if (a instanceof ArrayAttr) for (const x of a.value) {
+    const v = outOfInt32(x);
+    if (v !== undefined) return v;
+  }
+  return undefined;
 }
 
 function kindText(k: FieldKind): string {
