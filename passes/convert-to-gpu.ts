@@ -10,12 +10,12 @@
  * and join / split / trans / cat / descriptor gather-scatter follow Triton's rules. Everything
  * else (loops and their region arguments included) gets the default layout of its type.
  */
-import { DenseArrayAttr, DenseElementsAttr, IntegerAttr, TypeAttr } from '../ir/attributes.js';
+import { DenseArrayAttr, DenseElementsAttr, IntegerAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
 import { Builder } from '../ir/builder.js';
 import { functionTypeOf } from '../ir/function-syntax.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
 import { FunctionType, RankedTensorType, type Type } from '../ir/types.js';
-import { BLOCKED, DOT_OP, SLICE, isLayout } from '../dialects/ttg/layout-attrs.js';
+import { BLOCKED, DOT_OP, SLICE, isLayout, threadsAndWarps } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import {
   catLayout, defaultBlocked, dotOperandLayout, dotResultLayout, expandDimsLayout, gatherIndicesLayout, isSplittable,
@@ -261,6 +261,28 @@ function checkPreviousConversion(module: Operation, ctx: PassContext, target: Gp
   for (const [name, old, now] of pairs) if (old !== now) ctx.fail(module, `was already converted with ${name} = ${old}; its layouts do not fit ${now}`);
 }
 
+/**
+ * A module without launch attributes may already use ttg layouts (written by hand); each must fit
+ * the launch shape this pass writes, or the module it leaves would not verify. The first one that
+ * does not is a located error at the op using it.
+ */
+function checkExistingLayouts(module: Operation, ctx: PassContext, target: GpuTarget): void {
+  if (hasTarget(module)) return;
+  const checked = new Set<Attribute>();
+  module.walk((op) => {
+    const types = [...op.operandValues().map((v) => v.type), ...op.results.map((r) => r.type)];
+    for (const block of op.regions.flatMap((r) => r.blocks)) types.push(...block.args.map((a) => a.type));
+    for (const t of types) {
+      const enc = t instanceof RankedTensorType ? t.encoding : null;
+      if (!enc || checked.has(enc)) continue;
+      checked.add(enc);
+      const { threads, warps } = threadsAndWarps(enc);
+      if (warps !== null && warps !== target.numWarps) ctx.fail(op, `uses layout ${enc} of ${warps} warps, but convert-to-gpu compiles for ${target.numWarps} (num-warps)`);
+      if (threads !== null && threads !== target.threadsPerWarp) ctx.fail(op, `uses layout ${enc} of ${threads} threads per warp, but convert-to-gpu compiles for ${target.threadsPerWarp} (threads-per-warp)`);
+    }
+  }, 'pre');
+}
+
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
 
 /** The target the options describe; a bad option fails the pass. */
@@ -280,6 +302,7 @@ function run(module: Operation, ctx: PassContext): void {
   const target = targetFromOptions(module, ctx);
   const cfg: GpuConfig = { numWarps: target.numWarps, threadsPerWarp: target.threadsPerWarp, numCTAs: target.numCTAs };
   checkPreviousConversion(module, ctx, target);
+  checkExistingLayouts(module, ctx, target);
   writeTarget(module, target);
 
   const conv = new Conversion(cfg);
