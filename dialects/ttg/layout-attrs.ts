@@ -129,6 +129,19 @@ export const NVIDIA_MMA: StructSpec = {
   verify(v) {
     const major = v.versionMajor as number;
     if (major < 1 || major > 3) return `versionMajor must be 1, 2 or 3, got ${major}`;
+    const instr = v.instrShape as number[];
+    // Out-of-range values get the 32-bit field check's message (it runs after this one).
+    if (instr.some((d) => !Number.isSafeInteger(d) || Math.abs(d) >= 2 ** 31)) return checkCTA(v, (v.warpsPerCTA as number[]).length);
+    // The instruction a warp (v2: mma.sync m16n8) or warp group (v3: wgmma m64nNkK, 16 rows a warp) runs.
+    if (major === 2 && !(instr.length >= 2 && instr.slice(0, -2).every((d) => d === 1) && instr[instr.length - 2] === 16 && instr[instr.length - 1] === 8)) {
+      return `instrShape of a version-2 mma must be [16, 8] (mma.sync m16n8), got [${instr.join(', ')}]`;
+    }
+    if (major === 3) {
+      const [m, n, k] = instr;
+      if (instr.length !== 3 || m !== 16 || !(n >= 8 && n <= 256 && n % 8 === 0) || ![8, 16, 32].includes(k)) {
+        return `instrShape of a version-3 mma must be [16, N, K] with N a multiple of 8 up to 256 and K 8, 16 or 32, got [${instr.join(', ')}]`;
+      }
+    }
     return checkCTA(v, (v.warpsPerCTA as number[]).length);
   },
 };
