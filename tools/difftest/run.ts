@@ -92,8 +92,18 @@ const parse = (text: string): Operation => {
   return m;
 };
 
-/** Generates the kernel of `seed` and runs it through every pipeline; `tamper` corrupts outputs (for tests). */
-export function testKernel(seed: number, options: { pipelines?: [string, string][]; tamper?: (outs: number[][]) => void } = {}): KernelOutcome {
+/** Hooks and choices of `testKernel` (the hooks are for testing the tester: they must make it fail). */
+export interface TestKernelOptions {
+  /** The pipelines to compare (default: `pipelines()`). */
+  pipelines?: [string, string][];
+  /** Changes the compiled module before it runs (a deliberately miscompiling "pass"). */
+  corrupt?: (module: Operation) => void;
+  /** Changes the outputs of a compiled module before the comparison. */
+  tamper?: (outs: number[][]) => void;
+}
+
+/** Generates the kernel of `seed` and runs it through every pipeline, comparing its outputs with the reference's. */
+export function testKernel(seed: number, options: TestKernelOptions = {}): KernelOutcome {
   const kernel = generateKernel(seed);
   const out: KernelOutcome = { seed, kernel, status: 'ok', compared: 0, inexact: 0, findings: [] };
   let reference: number[][];
@@ -114,6 +124,7 @@ export function testKernel(seed: number, options: { pipelines?: [string, string]
       if (!r.ok) throw new Error(r.diagnostics.map((d) => d.format()).join('\n'));
       const d = verifyDiagnostic(module);
       if (d) throw new Error(`invalid IR after the pipeline: ${d.format()}`);
+      options.corrupt?.(module);
       ok = true;
     } catch (e) {
       out.findings.push({ pipeline: name, kind: 'pass', message: (e as Error).message });
@@ -155,15 +166,18 @@ export interface Summary {
   passFailures: number;
   /** Interpreter failures: of the reference run, or after a pipeline. */
   interpFailures: number;
+  /** How many kernels used each feature (`dot`, `reduce`, `loop`, `trans`, `cast`). */
+  features: Record<string, number>;
 }
 
 /** Runs `count` kernels from seeds `seed`, `seed + 1`, ...; `log` gets progress lines and each finding. */
 export function runCampaign(count: number, seed: number, log: (line: string) => void, progressEvery = 100): { summary: Summary; outcomes: KernelOutcome[] } {
-  const s: Summary = { generated: 0, valid: 0, compared: 0, inexact: 0, mismatches: 0, passFailures: 0, interpFailures: 0 };
+  const s: Summary = { generated: 0, valid: 0, compared: 0, inexact: 0, mismatches: 0, passFailures: 0, interpFailures: 0, features: {} };
   const bad: KernelOutcome[] = [];
   for (let k = 0; k < count; k++) {
     const o = testKernel(seed + k);
     s.generated++;
+    for (const f of o.kernel.features) s.features[f] = (s.features[f] ?? 0) + 1;
     if (o.status !== 'invalid') s.valid++;
     if (o.status === 'invalid') log(`seed ${o.seed}: INVALID generated kernel: ${o.message}`);
     if (o.status === 'interp') s.interpFailures++, log(`seed ${o.seed}: reference run failed: ${o.message}`);
@@ -183,5 +197,5 @@ export function runCampaign(count: number, seed: number, log: (line: string) => 
 
 /** One line of totals. */
 export function summaryText(s: Summary): string {
-  return `generated ${s.generated}, valid ${s.valid}, compared ${s.compared} (${s.inexact} within tolerance, not bit-exact), mismatches ${s.mismatches}, pass failures ${s.passFailures}, interpreter failures ${s.interpFailures}`;
+  return `generated ${s.generated}, valid ${s.valid}, compared ${s.compared} (${s.inexact} within tolerance, not bit-exact), mismatches ${s.mismatches}, pass failures ${s.passFailures}, interpreter failures ${s.interpFailures}; kernels with ${Object.entries(s.features).sort().map(([f, n]) => `${f} ${n}`).join(', ')}`;
 }
