@@ -38,7 +38,7 @@ test('the generator: valid IR, deterministic by seed, and every feature within 3
     if (k.grid[1] === 1 && !/get_program_id y/.test(k.text)) shapes1d++;
   }
   assert.is(generateKernel(5).text, generateKernel(5).text);
-  assert.equal([...seen].sort(), ['cast', 'dot', 'loop', 'reduce', 'trans']);
+  assert.equal([...seen].sort(), ['cast', 'dot', 'loop', 'reduce', 'reduce-i32', 'trans']);
   assert.ok(shapes1d > 30 && shapes1d < 270, `${shapes1d} 1-D kernels of 300`);
 });
 

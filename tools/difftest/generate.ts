@@ -157,7 +157,7 @@ interface Tile {
 function makeTile(b: KernelBuilder, scalars: number[]): { tile: Tile; grid: [number, number, number]; args: string[] } {
   const r = b.r;
   if (r.chance(0.4)) {
-    const size = r.pick([16, 32, 64, 128, 256]);
+    const size = r.pick([16, 32, 64, 128, 256, 256, 512, 1024]);
     const g = r.int(1, 3);
     const total = size * g;
     scalars.push(r.chance(0.3) ? total : r.int(1, total));
@@ -168,7 +168,7 @@ function makeTile(b: KernelBuilder, scalars: number[]): { tile: Tile; grid: [num
     const mask = b.def(`arith.cmpi slt, ${offs}, ${b.splat('%n0', 'i32', [size])} : ${ty([size], 'i32')}`);
     return { tile: { shape: [size], offs, mask, size: total }, grid: [g, 1, 1], args: ['%n0'] };
   }
-  const R = r.pick([16, 32, 64]);
+  const R = r.pick([16, 32, 64, 128]);
   const C = r.pick([16, 32, 64]);
   const gr = r.int(1, 2);
   const gc = r.int(1, 2);
@@ -220,6 +220,8 @@ function step(b: KernelBuilder, t: Tile, pool: string[], ints: string[]): void {
   } else if (kind === 7) {
     b.features.add('cast');
     pool.push(b.def(`arith.sitofp ${r.pick(ints)} : ${ty(t.shape, 'i32')} to ${T}`));
+  } else if (kind === 8 && r.chance(0.3)) {
+    reduce(b, t, ints, r.pick(ints), 'i32');
   } else if (kind === 8) {
     const op = r.pick(['addi', 'muli', 'xori', 'andi', 'subi']);
     ints.push(b.def(`arith.${op} ${r.pick(ints)}, ${r.chance(0.5) ? r.pick(ints) : b.splatConst(t.shape, 'i32', r.int(1, 37))} : ${ty(t.shape, 'i32')}`));
@@ -231,6 +233,14 @@ function step(b: KernelBuilder, t: Tile, pool: string[], ints: string[]): void {
   } else if (kind === 12 && is2d && t.shape[0] === t.shape[1]) {
     b.features.add('trans');
     pool.push(b.def(`tt.trans ${recent()} {order = array<i32: 1, 0>} : ${T} -> ${T}`));
+  } else if (kind === 12 && is2d) {
+    // Transposed, scaled in the transposed shape, transposed back.
+    b.features.add('trans');
+    const TT = ty([t.shape[1], t.shape[0]], 'f32');
+    const x = b.def(`tt.trans ${recent()} {order = array<i32: 1, 0>} : ${T} -> ${TT}`);
+    const y = b.def(`arith.mulf ${x}, ${b.splatConst([t.shape[1], t.shape[0]], 'f32', 2)} : ${TT}`);
+    pool.push(b.def(`tt.trans ${y} {order = array<i32: 1, 0>} : ${TT} -> ${T}`));
+
   } else if (kind === 13) {
     loop(b, t, pool);
   } else if (kind === 14 && is2d) {
@@ -240,30 +250,30 @@ function step(b: KernelBuilder, t: Tile, pool: string[], ints: string[]): void {
   }
 }
 
-/** A sum or max reduction of `x` along an axis, broadcast back to the tile's shape. */
-function reduce(b: KernelBuilder, t: Tile, pool: string[], x: string): void {
-  b.features.add('reduce');
+/** A sum or max reduction of `x` (f32 or i32) along an axis, broadcast back to the tile's shape. */
+function reduce(b: KernelBuilder, t: Tile, pool: string[], x: string, elt: 'f32' | 'i32' = 'f32'): void {
+  b.features.add(elt === 'f32' ? 'reduce' : 'reduce-i32');
   const r = b.r;
-  const T = ty(t.shape, 'f32');
-  const combine = r.pick(['addf', 'maximumf']);
+  const T = ty(t.shape, elt);
+  const combine = r.pick(elt === 'f32' ? ['addf', 'maximumf'] : ['addi', 'maxsi', 'xori']);
   const axis = t.shape.length === 2 ? r.int(0, 1) : 0;
   const out = t.shape.filter((_, k) => k !== axis);
-  const outT = out.length ? ty(out, 'f32') : 'f32';
+  const outT = out.length ? ty(out, elt) : elt;
   const res = b.def(`"tt.reduce"(${x}) <{axis = ${axis} : i32}> ({`);
   const [a1, a2] = [b.fresh(), b.fresh()];
   b.nested(() => {
-    b.body.push(`    ^bb0(${a1}: f32, ${a2}: f32):`);
-    const s = b.def(`arith.${combine} ${a1}, ${a2} : f32`);
-    b.line(`tt.reduce.return ${s} : f32`);
+    b.body.push(`    ^bb0(${a1}: ${elt}, ${a2}: ${elt}):`);
+    const s = b.def(`arith.${combine} ${a1}, ${a2} : ${elt}`);
+    b.line(`tt.reduce.return ${s} : ${elt}`);
   });
   b.line(`}) : (${T}) -> ${outT}`);
   if (!out.length) {
-    pool.push(b.splat(res, 'f32', t.shape));
+    pool.push(b.splat(res, elt, t.shape));
     return;
   }
   const s2 = axis === 0 ? [1, t.shape[1]] : [t.shape[0], 1];
-  const e = b.def(`tt.expand_dims ${res} {axis = ${axis} : i32} : ${outT} -> ${ty(s2, 'f32')}`);
-  pool.push(b.def(`tt.broadcast ${e} : ${ty(s2, 'f32')} -> ${T}`));
+  const e = b.def(`tt.expand_dims ${res} {axis = ${axis} : i32} : ${outT} -> ${ty(s2, elt)}`);
+  pool.push(b.def(`tt.broadcast ${e} : ${ty(s2, elt)} -> ${T}`));
 }
 
 /**
