@@ -22,6 +22,7 @@ function parseArgs(argv: string[]): { count: number; seed: number; every: number
       process.stdout.write(USAGE + '\n');
       process.exit(0);
     }
+    if (!['--count', '--seed', '--every', '--show'].includes(name)) throw new UserError(`unknown argument '${argv[k]}'\n${USAGE}`);
     const value = inline ?? argv[++k];
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < 0) throw new UserError(`${name} needs a non-negative integer\n${USAGE}`);
@@ -29,8 +30,7 @@ function parseArgs(argv: string[]): { count: number; seed: number; every: number
       case '--count': args.count = n; break;
       case '--seed': args.seed = n; break;
       case '--every': args.every = Math.max(1, n); break;
-      case '--show': args.show = n; break;
-      default: throw new UserError(`unknown argument '${argv[k]}'\n${USAGE}`);
+      default: args.show = n;
     }
   }
   return args;
