@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 // Some bundled CommonJS dependencies (yargs) call require(); give ESM output a require.
 const ESM_REQUIRE = "import { createRequire as __tirCreateRequire } from 'node:module'; const require = __tirCreateRequire(import.meta.url);";
 
-const plain = ['triton-translate', 'triton-run', 'filecheck', 'lit', 'not', 'fuzz'];
+const plain = ['triton-translate', 'triton-run', 'filecheck', 'lit', 'not', 'fuzz', 'difftest'];
 for (const name of plain) {
   const outfile = `dist/bin/${name}.mjs`;
   await build({
