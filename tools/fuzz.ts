@@ -19,6 +19,8 @@ import { runTool, UserError } from './input-chunks.js';
 /** The command line. */
 interface FuzzArgs {
   seconds: number;
+  /** A fixed number of inputs per target instead of a time budget (deterministic with --seed). */
+  inputs?: number;
   targets: TargetName[];
   seed: number;
   timeoutMs: number;
@@ -28,7 +30,7 @@ interface FuzzArgs {
   replay: string[] | null;
 }
 
-const USAGE = `usage: fuzz [--seconds N] [--target parser|passes|ptx|frontend] [--seed S] [--timeout-ms T]
+const USAGE = `usage: fuzz [--seconds N | --inputs N] [--target parser|passes|ptx|frontend] [--seed S] [--timeout-ms T]
             [--max-bytes B] [--minimize-seconds M] [--no-save]
        fuzz --replay FILE... [--target T]`;
 
@@ -49,6 +51,7 @@ function parseArgs(argv: string[]): FuzzArgs {
     }
     switch (name) {
       case '--seconds': args.seconds = number('seconds', take()); break;
+      case '--inputs': args.inputs = number('inputs', take()); break;
       case '--seed': args.seed = Math.floor(number('seed', take())); break;
       case '--timeout-ms': args.timeoutMs = number('timeout-ms', take()); break;
       case '--max-bytes': args.maxBytes = number('max-bytes', take()); break;
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
       const log = (line: string): void => void process.stdout.write(line + '\n');
       const summaries: string[] = [];
       for (const target of args.targets) {
-        const r = await runCampaign(runner, { root, target, seconds: args.seconds, seed: args.seed, maxBytes: args.maxBytes, save: args.save, minimizeSeconds: args.minimizeSeconds, log });
+        const r = await runCampaign(runner, { root, target, seconds: args.seconds, inputs: args.inputs, seed: args.seed, maxBytes: args.maxBytes, save: args.save, minimizeSeconds: args.minimizeSeconds, log });
         summaries.push(summaryLine(r));
         if (r.findings.some((f) => !f.knownOpen)) failed = true;
       }

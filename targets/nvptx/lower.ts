@@ -7,7 +7,7 @@
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, UnitAttr, type Attribute } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import { Block, Operation, type Value } from '../../ir/ir.js';
-import { FloatType, FunctionType, RankedTensorType, elementTypeOf, type Type } from '../../ir/types.js';
+import { FloatType, FunctionType, IntegerType, RankedTensorType, elementTypeOf, type Type } from '../../ir/types.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import * as cf from '../../dialects/cf.js';
@@ -77,6 +77,12 @@ function lowerElementwise(ctx: LoweringContext, op: Operation, rule: ElementRule
   ctx.set(op.result(0), out);
 }
 
+/** Integer widths with a PTX register type. */
+const REGISTER_INT_WIDTHS = new Set([1, 8, 16, 32, 64]);
+
+/** Scalar types a kernel parameter may have (what a launcher can pass by value). */
+const KERNEL_SCALARS = new Set(['i8', 'i16', 'i32', 'i64', 'f16', 'bf16', 'f32', 'f64']);
+
 /** A located error when `v` is a memdesc whose shared encoding the target cannot address. */
 function checkSharedEncoding(op: Operation, v: Value): void {
   if (!(v.type instanceof MemDescType)) return;
@@ -85,13 +91,17 @@ function checkSharedEncoding(op: Operation, v: Value): void {
 }
 
 /**
- * A located error when `v` would hold fp8 values in registers: the target has no fp8 register
- * arithmetic or conversions yet (fp8 dots run on sm_90a's warp-group tensor cores, whose tiles
- * reach shared memory by cp.async without passing through registers).
+ * A located error when `v` would hold values with no PTX register type: integers of odd widths, and
+ * fp8 (the target has no fp8 register arithmetic or conversions yet; fp8 dots run on sm_90a's
+ * warp-group tensor cores, whose tiles reach shared memory by cp.async without passing through registers).
  */
 function checkRegisterType(op: Operation, v: Value): void {
   const elt = elementTypeOf(v.type);
-  if (!(elt instanceof FloatType) || elt.width !== 8 || v.type instanceof MemDescType) return;
+  if (v.type instanceof MemDescType) return;
+  if (elt instanceof IntegerType && !REGISTER_INT_WIDTHS.has(elt.width)) {
+    throw targetError(op, `cannot be lowered to the nvptx target: '${elt}' values have no PTX register type (integers are i1, i8, i16, i32 or i64)`);
+  }
+  if (!(elt instanceof FloatType) || elt.width !== 8) return;
   throw targetError(op, `cannot be lowered to the nvptx target: '${elt}' values in registers are not supported yet (fp8 dots run on sm_90a's warp-group tensor cores, from shared memory filled by cp.async)`);
 }
 
@@ -129,6 +139,7 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
   }
   if (t instanceof RankedTensorType) throw targetError(fn, `cannot pass a tensor parameter '${t}' to a kernel`);
   if (String(t) === 'i1') throw targetError(fn, "cannot pass an 'i1' parameter to a kernel; pass an i32");
+  if (!KERNEL_SCALARS.has(String(t))) throw targetError(fn, `cannot pass a parameter of type '${t}' to a kernel (scalars are i8, i16, i32, i64, f16, bf16, f32 or f64)`);
   return { name, kind: 'scalar', type: String(t), divisibility };
 }
 

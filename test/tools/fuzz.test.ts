@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Diagnostic, DiagnosticError, SourceFile } from '../../ir/diagnostics.js';
+import { runCampaign } from '../../tools/fuzz/campaign.js';
 import { loadCorpus } from '../../tools/fuzz/corpus.js';
+import type { FuzzRunner } from '../../tools/fuzz/runner.js';
 import { minimize } from '../../tools/fuzz/minimize.js';
 import { mutate, Random, tokenize } from '../../tools/fuzz/mutate.js';
 import { classifyDiagnostic, classifyError, signatureHash, signatureOf, type Outcome } from '../../tools/fuzz/outcome.js';
@@ -118,6 +120,23 @@ test('targets: a valid kernel succeeds everywhere, bad input gives a located err
   assert.is(TARGETS.parser.run('tt.func @k(').class, 'located');
   assert.is(TARGETS.frontend.run('__global__ void k(float *p) { int x = 1; }').class, 'success');
   assert.is(TARGETS.frontend.run('__global__ void k(float *p) { int x = ; }').class, 'located');
+});
+
+test('campaign: --inputs N runs exactly N inputs, the same ones for the same seed', async () => {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const campaign = async (seed: number): Promise<string[]> => {
+    const seen: string[] = [];
+    // A fake runner: records each input and calls every one a located error.
+    const runner = { run: async (_t: string, text: string): Promise<Outcome> => (seen.push(text), { class: 'located', message: 'x:1:1: error: e' }) } as unknown as FuzzRunner;
+    const r = await runCampaign(runner, { root, target: 'parser', seconds: 0, inputs: 40, seed, maxBytes: 4096, save: false, minimizeSeconds: 0, log: () => {} });
+    assert.is(r.inputs, 40);
+    assert.is(r.counts.located, 40);
+    return seen;
+  };
+  const a = await campaign(3);
+  assert.is(a.length, 40);
+  assert.equal(await campaign(3), a);
+  assert.not.equal(await campaign(4), a);
 });
 
 test.run();

@@ -16,6 +16,8 @@ export interface CampaignOptions {
   root: string;
   target: TargetName;
   seconds: number;
+  /** Stop after this many inputs instead (with a fixed seed: the same inputs on every machine, as CI needs). */
+  inputs?: number;
   seed: number;
   /** The largest input (characters). */
   maxBytes: number;
@@ -61,9 +63,11 @@ export async function runCampaign(runner: FuzzRunner, options: CampaignOptions):
   const counts = Object.fromEntries(OUTCOME_CLASSES.map((c) => [c, 0])) as Record<OutcomeClass, number>;
   const findings = new Map<string, CampaignFinding>();
   const result: CampaignResult = { target, seed, inputs: 0, counts, findings: [], flakyHangs: 0 };
-  log(`fuzz ${target}: ${corpus.length} corpus inputs, seed ${seed}, ${options.seconds} s`);
+  const budget = options.inputs !== undefined ? `${options.inputs} inputs` : `${options.seconds} s`;
+  log(`fuzz ${target}: ${corpus.length} corpus inputs, seed ${seed}, ${budget}`);
   const deadline = Date.now() + options.seconds * 1000;
-  while (Date.now() < deadline) {
+  let drawn = 0;
+  while (options.inputs !== undefined ? drawn++ < options.inputs : Date.now() < deadline) {
     // Now and then an unmutated corpus input, so that the seeds themselves are checked too.
     const text = random.next() < 0.03 ? random.pick(corpus) : mutate(corpus, random, options.maxBytes);
     const outcome = await runner.run(target, text);
