@@ -597,8 +597,14 @@ export class ParserBase implements AsmParser {
       if (this.parseOptionalKeyword('true')) return 1;
       if (this.parseOptionalKeyword('false')) return 0;
     }
-    if (elt instanceof FloatType) return this.parseFloat();
     const at = this.pos();
+    if (elt instanceof FloatType) {
+      // As MLIR: a hex integer is the bit pattern (how infinities and NaNs print); a decimal integer is a mistake.
+      if (this.is(T.HexInt)) return floatFromBits(BigInt(this.image(this.pos_++)), elt.kind);
+      if (this.is(T.Integer) || (this.is(T.Minus) && this.peekIs(1, T.Integer)))
+        this.error('unexpected decimal integer literal for a floating point value (add a trailing dot to make the literal a float)', at);
+      return this.parseFloat();
+    }
     const v = this.parseInteger();
     checkIntFits(this, v, elt, at);
     if (!Number.isSafeInteger(Number(v))) this.error(`array element ${v} is out of range: dense array elements are limited to 2^53-1 in magnitude`, at);
