@@ -4,7 +4,7 @@
  */
 import type { AsmParser } from './asm.js';
 import {
-  ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
+  ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, utf8Bytes, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
   FusedLoc, IntegerAttr, Location, NameLoc, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr, UnknownLoc,
   boolAttr, floatFromBits, type DenseValue,
 } from './attributes.js';
@@ -469,7 +469,7 @@ export class ParserBase implements AsmParser {
         const s = this.stringToken(this.pos_++);
         if (this.is(T.Colon) && !type) {
           this.pos_++;
-          this.parseType();
+          return StringAttr.get(s, this.parseType());
         }
         return StringAttr.get(s);
       }
@@ -834,15 +834,22 @@ export function badEscape(image: string): number {
   return -1;
 }
 
-/** Decodes MLIR string escapes: `\"`, `\\`, `\n`, `\t`, and `\XX` hex bytes. */
+/**
+ * Decodes a string literal into its bytes (one character each, as `StringAttr` holds them): MLIR's
+ * escapes `\"`, `\\`, `\n`, `\t` and `\XX` give one byte, any other character its UTF-8 bytes.
+ */
 export function unescapeString(image: string): string {
   const body = image.slice(1, -1);
-  if (!body.includes('\\')) return body;
+  // eslint-disable-next-line no-control-regex
+  if (!body.includes('\\')) return /^[\x00-\x7f]*$/.test(body) ? body : utf8Bytes(body);
   let out = '';
   for (let k = 0; k < body.length; k++) {
     const c = body[k];
     if (c !== '\\') {
-      out += c;
+      const code = c.charCodeAt(0);
+      if (code < 0x80) out += c;
+      else if (code >= 0xd800 && code < 0xdc00) out += utf8Bytes(body.slice(k, ++k + 1));
+      else out += utf8Bytes(c);
       continue;
     }
     const n = body[++k];
