@@ -3,7 +3,7 @@
  * `parser-base.ts`). Custom op forms are read through each op's declarative format
  * (`ir/format.ts`) or its custom syntax hook; the generic form is read here.
  */
-import { DenseArrayAttr, DictionaryAttr, type Attribute, Location, UnitAttr } from './attributes.js';
+import { DenseArrayAttr, DictionaryAttr, FileLineColLoc, type Attribute, Location, UnitAttr, utf8Bytes } from './attributes.js';
 import { SourceFile, type SourcePos } from './diagnostics.js';
 import { parseWithFormat, type FormatScratch, type OperandRef, type OperationState, type RegionArg } from './format.js';
 import { planFor, type PlanParser } from './format-plan.js';
@@ -109,6 +109,8 @@ export class Parser extends ParserBase implements PlanParser {
       // (nothing to compile, say) still names the file, line and column.
       module = Operation.create({ name: 'builtin.module', spec: this.context.lookupOp('builtin.module'), regions: 1, srcPos: { source: this.source, offset: 0 } });
       module.region(0).addBlock(body);
+      // Its printed location is MLIR's: the file at line 0, column 0.
+      module.loc = FileLineColLoc.get(utf8Bytes(this.source.name), 0, 0);
     }
     return { module, resources, aliasNames: this.aliasDefinitions() };
   }
@@ -481,7 +483,7 @@ export class Parser extends ParserBase implements PlanParser {
       if (!this.is(T.CaretId)) {
         entry = region.addBlock(new Block());
         entry.srcPos = open;
-        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc));
+        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc ?? this.argLoc(a.ref)));
         this.parseBlockBody(entry);
       } else if (entryArgs.length) {
         this.error('invalid block name in region with named arguments');
@@ -498,6 +500,12 @@ export class Parser extends ParserBase implements PlanParser {
     return region;
   }
 
+  /** Where an argument without `loc(...)` is: its name's position in the source, as MLIR gives it. */
+  private argLoc(ref: OperandRef): Location {
+    const { line, col } = this.source.position(ref.startOffset);
+    return FileLineColLoc.get(utf8Bytes(this.source.name), line, col);
+  }
+
   /** Binds a region or block argument named by `ref`. */
   private defineRef(ref: OperandRef, arg: BlockArgument): void {
     this.defineValue(ref.startOffset, ref.startOffset + ref.image.length, [arg], false);
@@ -512,7 +520,7 @@ export class Parser extends ParserBase implements PlanParser {
           const ref = this.parseOperandRef();
           this.parsePunct(':');
           const type = this.parseType();
-          const loc = this.parseOptionalLocation();
+          const loc = this.parseOptionalLocation() ?? this.argLoc(ref);
           this.defineRef(ref, block.addArgument(type, loc));
         } while (this.parseOptionalPunct(','));
       }

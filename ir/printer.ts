@@ -35,6 +35,8 @@ export class Printer implements FormatPrinter {
   private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
   private readonly locAliases = new Map<Location, string>();
+  /** While `locatedPrinted` runs: the ops and block arguments whose locations were printed. */
+  private printedArgs: Set<BlockArgument | Operation> | null = null;
   /** Location aliases defined before the module rather than after it. */
   private readonly locsAtTop = new Set<Location>();
   /**
@@ -146,7 +148,7 @@ export class Printer implements FormatPrinter {
       this.out += ' ';
       printDictionary(this, attrs);
     }
-    if (this.options.debugInfo) this.printInlineLoc(arg.loc);
+    if (this.options.debugInfo) this.printArgLoc(arg);
   }
   printRegion(r: Region, opts: RegionPrintOptions = { printEntryBlockArgs: true }): void {
     const parentOp = r.parent;
@@ -181,7 +183,7 @@ export class Printer implements FormatPrinter {
         this.printOperand(a);
         this.out += ': ';
         this.printType(a.type);
-        if (this.options.debugInfo) this.printInlineLoc(a.loc);
+        if (this.options.debugInfo) this.printArgLoc(a);
       });
       this.out += ')';
     }
@@ -223,7 +225,9 @@ export class Printer implements FormatPrinter {
    * before its definition only in an op's trailing `loc(...)`, so the aliases this location
    * refers to (and its own, as MLIR does) are defined before the module, not after it.
    */
-  private printInlineLoc(l: Location): void {
+  private printArgLoc(arg: BlockArgument): void {
+    const l = arg.loc;
+    if (this.printedArgs) this.printedArgs.add(arg);
     if (this.locAliases.size) this.markLocAtTop(l);
     this.out += ' loc(';
     l.printBody(this);
@@ -251,6 +255,7 @@ export class Printer implements FormatPrinter {
       }
     } else this.printGeneric(op);
     if (this.options.debugInfo) {
+      if (this.printedArgs) this.printedArgs.add(op);
       this.out += ' loc(';
       this.printAttributeWithoutType(op.loc);
       this.out += ')';
@@ -304,8 +309,8 @@ export class Printer implements FormatPrinter {
 
   /** Prints a top-level op (usually the module) with alias definitions around it. */
   printTopLevel(op: Operation): string {
+    const collector = this.collectAliases(op); // before naming: its dry run names the values too
     this.names = computeNames(op);
-    const collector = this.collectAliases(op);
     this.typeTexts = new Map();
     this.printOperation(op);
     this.typeTexts = null;
@@ -334,9 +339,18 @@ export class Printer implements FormatPrinter {
   }
 
   /** Visits the types, attributes (and locations) of `op` and of the ops nested in it, in pre-order. */
-  private visitForAliases(op: Operation, collector: AliasCollector): void {
+  /** The ops and block arguments whose locations printing `root` writes (a dry run, for `collectAliases`). */
+  private locatedPrinted(root: Operation): Set<BlockArgument | Operation> {
+    this.names = computeNames(root);
+    this.printedArgs = new Set();
+    this.printOperation(root);
+    this.take();
+    return this.printedArgs;
+  }
+
+  private visitForAliases(op: Operation, collector: AliasCollector, printedArgs: Set<BlockArgument | Operation> | null): void {
     // Locations in MLIR's order (which numbers their aliases): the op's own, then per block its arguments' and its ops'.
-    if (this.options.debugInfo) collector.visitLoc(op.loc, false);
+    if (printedArgs?.has(op)) collector.visitLoc(op.loc, false);
     const results = op.results;
     for (let k = 0; k < results.length; k++) collector.visitTypeAgain(results[k].type);
     if (op.properties) for (const k in op.properties) collector.visitAttr(op.properties[k]);
@@ -346,8 +360,8 @@ export class Printer implements FormatPrinter {
     for (let k = 0; k < operands.length; k++) collector.visitTypeAgain(operands[k].value.type);
     for (const r of op.regions) {
       for (const b of r.blocks) {
-        if (this.options.debugInfo) for (const a of b.args) collector.visitLoc(a.loc, true);
-        for (let inner = b.first; inner; inner = inner.next) this.visitForAliases(inner, collector);
+        if (printedArgs) for (const a of b.args) if (printedArgs.has(a)) collector.visitLoc(a.loc, true);
+        for (let inner = b.first; inner; inner = inner.next) this.visitForAliases(inner, collector, printedArgs);
       }
     }
   }
@@ -358,7 +372,11 @@ export class Printer implements FormatPrinter {
     // info) locations: without any of them, the walk over every op would find nothing.
     if (!this.options.debugInfo && !this.options.aliasNames?.size && DialectAttr.withAliasNames === 0) return null;
     const collector = new AliasCollector(this.options.aliasNames);
-    this.visitForAliases(root, collector);
+    // Only what is printed has its location printed (and aliased): not the arguments a custom form
+    // leaves out (scf.for's induction variable), nor an elided terminator. MLIR finds them by
+    // printing once into nothing; so do we.
+    const printedArgs = this.options.debugInfo ? new Printer(this.options).locatedPrinted(root) : null;
+    this.visitForAliases(root, collector, printedArgs);
     for (const [value, name] of collector.finish()) this.aliases.set(value, name);
     for (const [value, name] of collector.locationNames()) this.locAliases.set(value, name);
     return collector;
