@@ -13,7 +13,7 @@ import type { Expr } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import type { Gen, TV } from './irgen-ctx.js';
 import { minMax } from './irgen-ops.js';
-import { genMask, genSelect } from './irgen-tile.js';
+import { genMask, genSelect, withActiveMask } from './irgen-tile.js';
 import { ctype, foldInt, fmtType, irType, isFloatScalar, isIntScalar, withShape } from './sema.js';
 
 /** Float math built-ins and their math-dialect ops. */
@@ -21,6 +21,11 @@ const MATH: Record<string, typeof math.ExpOp> = {
   exp: math.ExpOp, exp2: math.Exp2Op, log: math.LogOp, log2: math.Log2Op, sqrt: math.SqrtOp, rsqrt: math.RsqrtOp,
   sin: math.SinOp, cos: math.CosOp, tanh: math.TanhOp, floor: math.FloorOp, ceil: math.CeilOp, erf: math.ErfOp, fabs: math.AbsfOp,
 };
+
+/** Built-ins without effects that cannot trap: calls of them may be evaluated or skipped freely. */
+export function isPureBuiltin(name: string): boolean {
+  return name in MATH || ['get_program_id', 'get_num_programs', 'min', 'max', 'select', 'abs'].includes(name);
+}
 
 function arity(g: Gen, e: Extract<Expr, { kind: 'call' }>, n: number): void {
   if (e.args.length !== n) g.diag.error(`'${e.callee}' expects ${n} argument${n === 1 ? '' : 's'}, got ${e.args.length}`, e.pos);
@@ -93,7 +98,8 @@ function genAtomic(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   const scope = 'gpu';
   if (cas) return { v: g.val(tt.AtomicCasOp, { ptr: p.v, cmp: value(1), val: value(2), sem, scope }, e.pos, irType(t)), t };
   const kind = name === 'atomic_xchg' ? 'exch' : isFloatScalar(t.scalar) ? 'fadd' : 'add';
-  const mask = e.args.length === 3 ? genMask(g, genExpr(g, e.args[2]), t.shape, e.args[2].pos).v : undefined;
+  const given = e.args.length === 3 ? genMask(g, genExpr(g, e.args[2]), t.shape, e.args[2].pos) : null;
+  const mask = withActiveMask(g, given, t.shape, e.pos)?.v;
   return { v: g.val(tt.AtomicRmwOp, { ptr: p.v, val: value(1), mask, atomic_rmw_op: kind, sem, scope }, e.pos, irType(t)), t };
 }
 

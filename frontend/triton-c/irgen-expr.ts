@@ -7,9 +7,10 @@ import * as tt from '../../dialects/tt/index.js';
 import type { AssignOp, BinaryOp, Expr } from './ast.js';
 import { genCall } from './irgen-calls.js';
 import type { Gen, TV } from './irgen-ctx.js';
+import { genLogical } from './irgen-logical.js';
 import { binary, unary } from './irgen-ops.js';
 import { genDot, genLoad, genMask, genRange, genSelect, genStore, genSubscript, genTrans } from './irgen-tile.js';
-import { ctype, fmtType, irType, isIntScalar, scalarWidth, tileDim, withShape, type CType } from './sema.js';
+import { checkAssignShape, ctype, fmtType, irType, isIntScalar, scalarWidth, tileDim, withShape, type CType } from './sema.js';
 
 /** Generates an expression's value. */
 export function genExpr(g: Gen, e: Expr): TV {
@@ -29,6 +30,7 @@ export function genExpr(g: Gen, e: Expr): TV {
       // Diagnostics and locations point at the operator, when the parser recorded it.
       const at = e.opPos ?? e.pos;
       if (e.op === '@') return genDot(g, genExpr(g, e.lhs), genExpr(g, e.rhs), null, at);
+      if (e.op === '&&' || e.op === '||') return genLogical(g, { ...e, op: e.op });
       return binary(g, e.op, genExpr(g, e.lhs), genExpr(g, e.rhs), at);
     }
     case 'unary':
@@ -47,6 +49,11 @@ export function genExpr(g: Gen, e: Expr): TV {
     case 'subscript': return genSubscript(g, genExpr(g, e.base), e.items, e.pos);
     case 'cast': return genCast(g, e);
     case 'bitcast': return genBitcast(g, e);
+    case 'comma': {
+      let last: TV | null = null;
+      for (const x of e.exprs) last = genExpr(g, x);
+      return last!;
+    }
   }
 }
 
@@ -151,8 +158,17 @@ function genCast(g: Gen, e: Extract<Expr, { kind: 'cast' }>): TV {
   return g.assignConvert(r, to, 'a cast', e.pos);
 }
 
+/**
+ * `bitcast<T>(x)` / `bitcast<T[shape]>(x)`: reinterprets the bits of each element; a written
+ * shape must be the operand's shape or one it broadcasts to (a scalar operand is splat first).
+ */
 function genBitcast(g: Gen, e: Extract<Expr, { kind: 'bitcast' }>): TV {
-  const x = genExpr(g, e.operand);
+  let x = genExpr(g, e.operand);
+  if (e.shape) {
+    const shape = e.shape.map((d) => tileDim(d, g.diag));
+    checkAssignShape(x.t.shape, shape, 'a bitcast', e.pos, g.diag);
+    x = g.broadcast(x, shape, e.pos);
+  }
   const to: CType = { scalar: e.type.scalar, ptr: e.type.pointers, shape: x.t.shape };
   const wf = x.t.ptr ? 64 : scalarWidth(x.t.scalar);
   const wt = to.ptr ? 64 : scalarWidth(to.scalar);

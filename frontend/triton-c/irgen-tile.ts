@@ -8,9 +8,9 @@ import * as arith from '../../dialects/arith.js';
 import * as tt from '../../dialects/tt/index.js';
 import type { Expr, SubscriptItem } from './ast.js';
 import type { Gen, TV } from './irgen-ctx.js';
-import { intMinMax, unify } from './irgen-ops.js';
+import { binary, intMinMax, unify } from './irgen-ops.js';
 import {
-  checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
+  broadcastsTo, checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
   isFloatScalar, isUnsigned, rangeBounds, withShape, type CType,
 } from './sema.js';
 
@@ -33,9 +33,18 @@ export function genMask(g: Gen, m: TV, shape: readonly number[], pos: number): T
   return g.broadcast(b, shape, pos);
 }
 
+/** `mask` and-ed with the active mask of a tile `&&` / `||` (when it broadcasts to `shape`). */
+export function withActiveMask(g: Gen, mask: TV | null, shape: readonly number[], pos: number): TV | null {
+  const active = g.activeMask;
+  if (!active || !broadcastsTo(active.t.shape, shape)) return mask;
+  const m = g.broadcast(active, shape, pos);
+  return mask ? binary(g, '&', mask, m, pos) : m;
+}
+
 /** `*p`, `*?(mask) p` or `cond ? *p : other`: a `tt.load` (masked loads default `other` to 0). */
-export function genLoad(g: Gen, p: TV, mask: TV | null, other: TV | null, pos: number): TV {
+export function genLoad(g: Gen, p: TV, givenMask: TV | null, other: TV | null, pos: number): TV {
   const t = pointee(g, p, pos);
+  const mask = withActiveMask(g, givenMask, p.t.shape, pos);
   if (t.scalar === 'void' && !t.ptr) g.diag.error(`cannot dereference a 'void*'`, pos);
   let o: Value | undefined;
   if (mask) o = g.assignConvert(other ?? { ...g.constOf(t, 0, pos), lit: true }, t, 'the loaded value', pos).v;
@@ -43,9 +52,10 @@ export function genLoad(g: Gen, p: TV, mask: TV | null, other: TV | null, pos: n
 }
 
 /** `*p = v` / `*?(mask) p = v`: a `tt.store` of `v` converted to the pointee type. */
-export function genStore(g: Gen, p: TV, mask: TV | null, value: TV, pos: number): TV {
+export function genStore(g: Gen, p: TV, givenMask: TV | null, value: TV, pos: number): TV {
   const t = pointee(g, p, pos);
   const v = g.assignConvert(value, t, 'memory through pointers', pos);
+  const mask = withActiveMask(g, givenMask, p.t.shape, pos);
   g.op(tt.StoreOp, { ptr: p.v, value: v.v, mask: mask?.v }, pos);
   return v;
 }

@@ -147,6 +147,7 @@ export function assignedOuterVars(stmts: readonly (Stmt | Expr | null)[]): strin
         for (const it of e.items) if (it.kind === 'index') expr(it.expr);
         return;
       case 'cast': case 'bitcast': return expr(e.operand);
+      case 'comma': return e.exprs.forEach(expr);
       default: return;
     }
   };
@@ -221,6 +222,7 @@ export function identsOf(e: Expr | null, out = new Set<string>()): Set<string> {
         for (const it of x.items) if (it.kind === 'index') visit(it.expr);
         return;
       case 'cast': case 'bitcast': return visit(x.operand);
+      case 'comma': return x.exprs.forEach(visit);
       default: return;
     }
   };
