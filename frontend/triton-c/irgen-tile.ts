@@ -10,7 +10,7 @@ import type { Expr, SubscriptItem } from './ast.js';
 import type { Gen, TV } from './irgen-ctx.js';
 import { binary, intMinMax, unify } from './irgen-ops.js';
 import {
-  broadcastsTo, checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
+  broadcastShapes, broadcastsTo, checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
   isFloatScalar, isUnsigned, rangeBounds, withShape, type CType,
 } from './sema.js';
 
@@ -31,6 +31,18 @@ export function genMask(g: Gen, m: TV, shape: readonly number[], pos: number): T
   const b = g.toBool(m, pos);
   checkMaskShape(b.t.shape, shape, pos, g.diag);
   return g.broadcast(b, shape, pos);
+}
+
+/**
+ * The mask and the pointers of `*?(mask) p` broadcast to their common shape, as the original
+ * Triton-C's rules did: a scalar pointer under a tile mask loads / stores a tile (every lane at
+ * that address), a scalar (or smaller) mask covers a tile of pointers. The mask becomes bool.
+ */
+export function maskedPointers(g: Gen, m: TV, p: TV, pos: number): { mask: TV; ptr: TV } {
+  const b = g.toBool(m, pos);
+  const shape = broadcastShapes(b.t.shape, p.t.shape);
+  if (!shape) g.diag.error(`incompatible shapes: mask of shape ${fmtShape(b.t.shape)} for pointers of shape ${fmtShape(p.t.shape)}`, pos);
+  return { mask: g.broadcast(b, shape, pos), ptr: g.broadcast(p, shape, pos) };
 }
 
 /** `mask` and-ed with the active mask of a tile `&&` / `||` (when it broadcasts to `shape`). */
@@ -60,20 +72,34 @@ export function genStore(g: Gen, p: TV, givenMask: TV | null, value: TV, pos: nu
   return v;
 }
 
-/** `a @ b`: a `tt.dot`; `acc` may supply the accumulator (for `c += a @ b`) given the dot's type, else it is 0. */
+/**
+ * `a @ b`: a `tt.dot`; `acc` may supply the accumulator (for `c += a @ b`) given the dot's type,
+ * else it is 0. Batched 3-D tiles (batch last in Triton-C: M x K x B @ K x N x B) become Triton's
+ * 3-D `tt.dot` (batch first) between `tt.trans`es: operands and accumulator to B x M x K,
+ * B x K x N, B x M x N, and the result back to M x N x B.
+ */
 export function genDot(g: Gen, a: TV, b: TV, acc: ((t: CType) => TV | null) | null, pos: number): TV {
-  const [m, n] = checkDotShapes(a.t, b.t, pos, g.diag);
+  const shape = checkDotShapes(a.t, b.t, pos, g.diag);
   const s = commonScalar(a.t.scalar, b.t.scalar);
   if (s === 'bool') g.diag.error(`operands of '@' must be numeric tiles, got '${fmtType(a.t)}' and '${fmtType(b.t)}'`, pos);
-  const x = g.convert(a, s, pos);
-  const y = g.convert(b, s, pos);
-  const t = ctype(dotAccumulator(s), 0, [m, n]);
-  const c = acc?.(t) ?? g.constOf(t, 0, pos);
+  const batched = shape.length === 3;
+  const toBatchFirst = (x: TV) => (batched ? permute(g, x, [2, 0, 1], pos) : x);
+  const x = toBatchFirst(g.convert(a, s, pos));
+  const y = toBatchFirst(g.convert(b, s, pos));
+  const t = ctype(dotAccumulator(s), 0, shape);
+  const given = acc?.(t);
+  const c = given ? toBatchFirst(given) : g.constOf(withShape(t, batched ? [shape[2], shape[0], shape[1]] : shape), 0, pos);
   // f32 operands keep full precision (Triton-C's `@`) unless tf32 is allowed; for narrower types
   // Triton prints tf32, which changes nothing.
   const inputPrecision = s === 'float' && !g.allowTf32 ? 'ieee' : 'tf32';
-  const d = g.val(tt.DotOp, { a: x.v, b: y.v, c: c.v, inputPrecision }, pos, irType(t));
-  return { v: d, t };
+  const d = g.val(tt.DotOp, { a: x.v, b: y.v, c: c.v, inputPrecision }, pos, irType(c.t));
+  return batched ? permute(g, { v: d, t: c.t }, [1, 2, 0], pos) : { v: d, t };
+}
+
+/** A `tt.trans` of `x` with `order` (result dimension i is source dimension order[i]). */
+function permute(g: Gen, x: TV, order: number[], pos: number): TV {
+  const t = withShape(x.t, order.map((d) => x.t.shape[d]));
+  return { v: g.val(tt.TransOp, { src: x.v, order }, pos, irType(t)), t };
 }
 
 /** `^x`: a `tt.trans` reversing the dimensions. */
