@@ -7,7 +7,7 @@
  * (triton lib/lang/parser.cc, 2019-2020: ParseCastExpr < ParseRangeExpr < ParseMatmulExpr <
  * ParseMultiplicativeExpr < ParseAdditiveExpr ...):
  *
- *   assignment (= += ...; right-assoc)  <  ?:  <  ||  <  &&  <  |  <  ^  <  &  <  == !=
+ *   ,  <  assignment (= += ...; right-assoc)  <  ?:  <  ||  <  &&  <  |  <  ^  <  &  <  == !=
  *   <  < > <= >=  <  << >>  <  + -  <  * / %  <  @  <  ...  <  casts / unary / postfix
  *
  * So the range operator binds TIGHTER than every binary operator (its operands are cast
