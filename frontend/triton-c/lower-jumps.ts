@@ -186,8 +186,8 @@ function lowerStmt(cx: Context, s: Stmt): Stmt[] {
     case 'return': return lowerReturn(cx, s);
     case 'block': return [{ ...s, stmts: lowerList(cx, s.stmts) }];
     case 'if': {
-      const then = one1(lowerStmt(cx, s.then), s.then.pos);
-      const els = s.else ? one1(lowerStmt(cx, s.else), s.else.pos) : null;
+      const then = asOne(lowerStmt(cx, s.then), s.then.pos);
+      const els = s.else ? asOne(lowerStmt(cx, s.else), s.else.pos) : null;
       return [{ ...s, then, else: els }];
     }
     case 'for': case 'while': case 'do': return [lowerLoop(cx, s)];
@@ -196,7 +196,7 @@ function lowerStmt(cx: Context, s: Stmt): Stmt[] {
 }
 
 /** Several statements as one (a block when there are several). */
-function one1(stmts: Stmt[], pos: Pos): Stmt {
+function asOne(stmts: Stmt[], pos: Pos): Stmt {
   return stmts.length === 1 ? stmts[0] : { kind: 'block', stmts, pos };
 }
 
@@ -221,7 +221,7 @@ type Loop = Extract<Stmt, { kind: 'for' | 'while' | 'do' }>;
  */
 function lowerLoop(cx: Context, s: Loop): Stmt {
   const inner: Context = { ...cx, inLoop: true };
-  if (!bodyJumps(s.body)) return { ...s, body: one1(lowerStmt(inner, s.body), s.body.pos) } as Loop;
+  if (!bodyJumps(s.body)) return { ...s, body: asOne(lowerStmt(inner, s.body), s.body.pos) } as Loop;
   const pos = s.pos;
   const e = escapes(s.body);
   const body: Stmt[] = [];
