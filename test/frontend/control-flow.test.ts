@@ -12,7 +12,7 @@ import type { Operation } from '../../ir/ir.js';
 import { verify } from '../../ir/verifier.js';
 import { type ArgValue, interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
-import { type Random, at, checkMatrix, compileExample, matmulRef, matmulTolerance, outputMatrix, randomMatrix, withSeed } from '../helpers/tc-kernels.js';
+import { type Random, at, checkMatrix, compileExample, launch, matmulTolerance, outputMatrix, randomMatrix, withSeed } from '../helpers/tc-kernels.js';
 
 const SENTINEL = -7;
 
@@ -33,7 +33,11 @@ function ints(random: Random, n: number, lo: number, hi: number): number[] {
 
 // ---- break ------------------------------------------------------------------------------------
 
-/** matmul-early-exit.tc: each program sums the K tiles before its first set flag. */
+/**
+ * matmul-early-exit.tc: each program sums the K tiles before its first flag 1 (`break`) except
+ * those flagged 2 (`continue`); the grid has an extra row of programs, which must `return` before
+ * touching memory (C has no room for them: a store would be out of bounds).
+ */
 function checkEarlyExit(type: 'float' | 'half', random: Random): void {
   const [M, N, K, TM, TN, TK] = [32, 48, 64, 16, 16, 8];
   const elt = type === 'float' ? 'f32' : 'f16';
@@ -46,35 +50,42 @@ function checkEarlyExit(type: 'float' | 'half', random: Random): void {
   const gm = M / TM;
   const gn = N / TN;
   const nk = K / TK;
-  // Flags: about a third of the programs never stop; the others stop at a random K tile (0 included).
+  // About a third of the programs never stop; the others stop at a random K tile (0 included).
+  // Before its stop, a tile is skipped (flag 2) with probability 1/4; after it, flags are random.
   const flags = new Array<number>(gm * gn * nk).fill(0);
   const stops: number[] = [];
   for (let p = 0; p < gm * gn; p++) {
     const stop = random() < 0.35 ? nk : Math.floor(random() * nk);
     stops.push(stop);
-    for (let kt = stop; kt < nk; kt++) if (kt === stop || random() < 0.5) flags[p * nk + kt] = 1 + Math.floor(random() * 5);
+    for (let kt = 0; kt < nk; kt++) {
+      if (kt < stop) flags[p * nk + kt] = random() < 0.25 ? 2 : 0;
+      else flags[p * nk + kt] = kt === stop ? 1 : Math.floor(random() * 3);
+    }
   }
   assert.ok(stops.some((s) => s === nk) && stops.some((s) => s < nk), `${label}: some programs exit early, some do not`);
+  assert.ok(flags.includes(2), `${label}: some tiles are skipped`);
   const f = mem.alloc('i32', flags.length, 'F').fill(flags);
-  run(module, 'dot', [gm, gn], [a.buffer, b.buffer, c.buffer, f, M, N, K, a.ld, b.ld, c.ld], mem);
-  const kmax = (i: number, j: number) => stops[Math.floor(i / TM) * gn + Math.floor(j / TN)] * TK;
-  const { ref, mag } = matmulRef(M, N, K, (i, k) => at(a, i, k), (k, j) => at(b, k, j));
-  // The reference of each entry only sums k < its program's stop.
+  launch(label, module, 'dot', [gm + 1, gn], [a.buffer, b.buffer, c.buffer, f, M, N, K, a.ld, b.ld, c.ld], mem);
+  // The reference of each entry sums the tiles its program accumulates.
+  const ref: number[] = [];
+  const mag: number[] = [];
   for (let i = 0; i < M; i++)
     for (let j = 0; j < N; j++) {
+      const p = Math.floor(i / TM) * gn + Math.floor(j / TN);
       let s = 0;
       let m = 0;
-      for (let k = 0; k < kmax(i, j); k++) {
+      for (let k = 0; k < stops[p] * TK; k++) {
+        if (flags[p * nk + Math.floor(k / TK)] === 2) continue;
         s += at(a, i, k) * at(b, k, j);
         m += Math.abs(at(a, i, k) * at(b, k, j));
       }
-      ref[i * N + j] = s;
-      mag[i * N + j] = m;
+      ref.push(s);
+      mag.push(m);
     }
   checkMatrix(label, c, ref, (k) => matmulTolerance(elt, K, ref[k], mag[k]), SENTINEL);
 }
 
-test('break: matmul-early-exit.tc stops its K loop at the first flag read from memory (f32, f16)', () => {
+test('break, continue, return: matmul-early-exit.tc, flags read from memory (f32, f16)', () => {
   withSeed('matmul-early-exit', (random) => {
     checkEarlyExit('float', random);
     checkEarlyExit('half', random);
