@@ -69,7 +69,9 @@ export type Expr =
   | { kind: 'call'; callee: string; args: Expr[]; pos: Pos }
   | { kind: 'subscript'; base: Expr; items: SubscriptItem[]; pos: Pos }
   | { kind: 'cast'; type: TypeSpec; /** `(float[TN]) x`: the tile shape, when given */ shape: Expr[] | null; operand: Expr; pos: Pos }
-  | { kind: 'bitcast'; type: TypeSpec; operand: Expr; pos: Pos };
+  | { kind: 'bitcast'; type: TypeSpec; /** `bitcast<uint32[TM, TN]>(x)`: the tile shape, when given */ shape: Expr[] | null; operand: Expr; pos: Pos }
+  /** `a, b, c`: evaluates each in order; the value is the last one's. */
+  | { kind: 'comma'; exprs: Expr[]; pos: Pos };
 
 // ---- statements --------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 /**
  * Triton-C built-in functions: `get_program_id(k)` / `get_num_programs(k)` (tt ops on axis
- * x/y/z), math functions (`exp`, `log`, `sqrt`, ... as math ops on floats), `min` / `max`,
+ * x/y/z), math functions (`exp`, `log`, `sqrt`, ... as math ops on floats, also under their C names
+ * `expf`, `sqrtf`, ...), `min` / `max` (and C's `fmax` / `fmin`, `fmaxf` / `fminf` on floats),
  * `select(c, a, b)`, atomics (`atomic_add`, `atomic_xchg`, `atomic_cas`: tt.atomic_rmw / tt.atomic_cas,
  * returning the old value), `__debug_barrier()` (`gpu.barrier`), and calls of the file's own
  * functions (`tt.call`).
@@ -13,7 +14,7 @@ import type { Expr } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import type { Gen, TV } from './irgen-ctx.js';
 import { minMax } from './irgen-ops.js';
-import { genMask, genSelect } from './irgen-tile.js';
+import { genMask, genSelect, withActiveMask } from './irgen-tile.js';
 import { ctype, foldInt, fmtType, irType, isFloatScalar, isIntScalar, withShape } from './sema.js';
 
 /** Float math built-ins and their math-dialect ops. */
@@ -22,13 +23,28 @@ const MATH: Record<string, typeof math.ExpOp> = {
   sin: math.SinOp, cos: math.CosOp, tanh: math.TanhOp, floor: math.FloorOp, ceil: math.CeilOp, erf: math.ErfOp, fabs: math.AbsfOp,
 };
 
+/**
+ * The C math library's names (`sqrtf`, `fmaxf`, ...), as the original Triton-C prelude let kernels
+ * call them: aliases of the built-ins above (same ops, same types: a half tile stays half). A
+ * function of the file with one of these names is called instead.
+ */
+export const C_MATH_ALIASES: Record<string, string> = {
+  expf: 'exp', exp2f: 'exp2', logf: 'log', log2f: 'log2', sqrtf: 'sqrt', rsqrtf: 'rsqrt', sinf: 'sin', cosf: 'cos',
+  tanhf: 'tanh', floorf: 'floor', ceilf: 'ceil', erff: 'erf', fabsf: 'fabs', fmaxf: 'fmax', fminf: 'fmin',
+};
+
+/** Built-ins without effects that cannot trap: calls of them may be evaluated or skipped freely. */
+export function isPureBuiltin(name: string): boolean {
+  return name in MATH || name in C_MATH_ALIASES || ['get_program_id', 'get_num_programs', 'min', 'max', 'fmax', 'fmin', 'select', 'abs'].includes(name);
+}
+
 function arity(g: Gen, e: Extract<Expr, { kind: 'call' }>, n: number): void {
   if (e.args.length !== n) g.diag.error(`'${e.callee}' expects ${n} argument${n === 1 ? '' : 's'}, got ${e.args.length}`, e.pos);
 }
 
 /** Generates a call expression. */
 export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
-  const name = e.callee;
+  const name = !g.functions.has(e.callee) && e.callee in C_MATH_ALIASES ? C_MATH_ALIASES[e.callee] : e.callee;
   if (name === 'get_program_id' || name === 'get_num_programs') {
     arity(g, e, 1);
     const k = foldInt(e.args[0]);
@@ -40,6 +56,15 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   if (name === 'min' || name === 'max') {
     arity(g, e, 2);
     return minMax(g, name, genExpr(g, e.args[0]), genExpr(g, e.args[1]), e.pos);
+  }
+  if ((name === 'fmax' || name === 'fmin') && !g.functions.has(e.callee)) {
+    // C's fmax / fmin: on floats (integers convert), NaN-ignoring like arith.maxnumf / minnumf.
+    arity(g, e, 2);
+    const [a, b] = e.args.map((x) => {
+      const v = numeric(g, genExpr(g, x), e.callee, x.pos);
+      return isFloatScalar(v.t.scalar) ? v : g.convert(v, 'float', x.pos);
+    });
+    return minMax(g, name === 'fmax' ? 'max' : 'min', a, b, e.pos);
   }
   if (name === 'select') {
     arity(g, e, 3);
@@ -59,7 +84,7 @@ export function genCall(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   }
   if (name in MATH) {
     arity(g, e, 1);
-    let x = numeric(g, genExpr(g, e.args[0]), name, e.pos);
+    let x = numeric(g, genExpr(g, e.args[0]), e.callee, e.pos);
     if (!isFloatScalar(x.t.scalar)) x = g.convert(x, 'float', e.pos);
     return { v: g.val(MATH[name], { operand: x.v }, e.pos), t: x.t };
   }
@@ -93,7 +118,8 @@ function genAtomic(g: Gen, e: Extract<Expr, { kind: 'call' }>): TV {
   const scope = 'gpu';
   if (cas) return { v: g.val(tt.AtomicCasOp, { ptr: p.v, cmp: value(1), val: value(2), sem, scope }, e.pos, irType(t)), t };
   const kind = name === 'atomic_xchg' ? 'exch' : isFloatScalar(t.scalar) ? 'fadd' : 'add';
-  const mask = e.args.length === 3 ? genMask(g, genExpr(g, e.args[2]), t.shape, e.args[2].pos).v : undefined;
+  const given = e.args.length === 3 ? genMask(g, genExpr(g, e.args[2]), t.shape, e.args[2].pos) : null;
+  const mask = withActiveMask(g, given, t.shape, e.pos)?.v;
   return { v: g.val(tt.AtomicRmwOp, { ptr: p.v, val: value(1), mask, atomic_rmw_op: kind, sem, scope }, e.pos, irType(t)), t };
 }
 

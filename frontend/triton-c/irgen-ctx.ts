@@ -47,6 +47,11 @@ export class Gen {
   readonly b = new Builder();
   /** Whether f32 `@` may run as tf32 (`inputPrecision = tf32`); otherwise ieee. */
   allowTf32 = false;
+  /**
+   * While the right operand of a tile `&&` / `||` is generated: the lanes that evaluate it (a bool
+   * tile). Loads, stores and atomics whose pointers it broadcasts to are masked by it.
+   */
+  activeMask: TV | null = null;
   /** The name of the variable being defined; ops created meanwhile get `loc("name"(...))`, as Triton does. */
   curName: string | null = null;
   private scopes: Map<string, VarSlot>[] = [new Map()];

@@ -7,9 +7,10 @@ import * as tt from '../../dialects/tt/index.js';
 import type { AssignOp, BinaryOp, Expr } from './ast.js';
 import { genCall } from './irgen-calls.js';
 import type { Gen, TV } from './irgen-ctx.js';
+import { genLogical } from './irgen-logical.js';
 import { binary, unary } from './irgen-ops.js';
-import { genDot, genLoad, genMask, genRange, genSelect, genStore, genSubscript, genTrans } from './irgen-tile.js';
-import { ctype, fmtType, irType, isIntScalar, scalarWidth, tileDim, withShape, type CType } from './sema.js';
+import { genDot, genLoad, genRange, genSelect, genStore, genSubscript, genTrans, maskedPointers } from './irgen-tile.js';
+import { checkAssignShape, ctype, fmtType, irType, isIntScalar, scalarWidth, tileDim, withShape, type CType } from './sema.js';
 
 /** Generates an expression's value. */
 export function genExpr(g: Gen, e: Expr): TV {
@@ -29,6 +30,7 @@ export function genExpr(g: Gen, e: Expr): TV {
       // Diagnostics and locations point at the operator, when the parser recorded it.
       const at = e.opPos ?? e.pos;
       if (e.op === '@') return genDot(g, genExpr(g, e.lhs), genExpr(g, e.rhs), null, at);
+      if (e.op === '&&' || e.op === '||') return genLogical(g, { ...e, op: e.op });
       return binary(g, e.op, genExpr(g, e.lhs), genExpr(g, e.rhs), at);
     }
     case 'unary':
@@ -38,7 +40,8 @@ export function genExpr(g: Gen, e: Expr): TV {
       return unary(g, e.op, genExpr(g, e.operand), e.pos);
     case 'masked-deref': {
       const p = genExpr(g, e.ptr);
-      return genLoad(g, p, genMask(g, genExpr(g, e.mask), p.t.shape, e.mask.pos), null, e.pos);
+      const m = maskedPointers(g, genExpr(g, e.mask), p, e.mask.pos);
+      return genLoad(g, m.ptr, m.mask, null, e.pos);
     }
     case 'incdec': return genIncDec(g, e);
     case 'assign': return genAssign(g, e);
@@ -47,6 +50,11 @@ export function genExpr(g: Gen, e: Expr): TV {
     case 'subscript': return genSubscript(g, genExpr(g, e.base), e.items, e.pos);
     case 'cast': return genCast(g, e);
     case 'bitcast': return genBitcast(g, e);
+    case 'comma': {
+      let last: TV | null = null;
+      for (const x of e.exprs) last = genExpr(g, x);
+      return last!;
+    }
   }
 }
 
@@ -74,7 +82,8 @@ export function store(g: Gen, target: Expr, value: TV, pos: number): TV {
   if (target.kind === 'unary' && target.op === 'deref') return genStore(g, genExpr(g, target.operand), null, value, pos);
   if (target.kind === 'masked-deref') {
     const p = genExpr(g, target.ptr);
-    return genStore(g, p, genMask(g, genExpr(g, target.mask), p.t.shape, target.mask.pos), value, pos);
+    const m = maskedPointers(g, genExpr(g, target.mask), p, target.mask.pos);
+    return genStore(g, m.ptr, m.mask, value, pos);
   }
   return g.diag.error('expression is not assignable', target.pos);
 }
@@ -119,9 +128,13 @@ function genConditional(g: Gen, e: Extract<Expr, { kind: 'conditional' }>): TV {
   const th = e.then;
   if ((th.kind === 'unary' && th.op === 'deref') || th.kind === 'masked-deref') {
     const p = genExpr(g, th.kind === 'masked-deref' ? th.ptr : th.operand);
-    let mask = genMask(g, genExpr(g, e.cond), p.t.shape, e.cond.pos);
-    if (th.kind === 'masked-deref') mask = binary(g, '&&', mask, genMask(g, genExpr(g, th.mask), p.t.shape, th.mask.pos), e.pos);
-    return genLoad(g, p, mask, genExpr(g, e.else), e.pos);
+    let { mask, ptr } = maskedPointers(g, genExpr(g, e.cond), p, e.cond.pos);
+    if (th.kind === 'masked-deref') {
+      const inner = maskedPointers(g, genExpr(g, th.mask), ptr, th.mask.pos);
+      mask = binary(g, '&&', g.broadcast(mask, inner.ptr.t.shape, e.pos), inner.mask, e.pos);
+      ptr = inner.ptr;
+    }
+    return genLoad(g, ptr, mask, genExpr(g, e.else), e.pos);
   }
   return genSelect(g, genExpr(g, e.cond), genExpr(g, e.then), genExpr(g, e.else), e.pos);
 }
@@ -151,8 +164,17 @@ function genCast(g: Gen, e: Extract<Expr, { kind: 'cast' }>): TV {
   return g.assignConvert(r, to, 'a cast', e.pos);
 }
 
+/**
+ * `bitcast<T>(x)` / `bitcast<T[shape]>(x)`: reinterprets the bits of each element; a written
+ * shape must be the operand's shape or one it broadcasts to (a scalar operand is splat first).
+ */
 function genBitcast(g: Gen, e: Extract<Expr, { kind: 'bitcast' }>): TV {
-  const x = genExpr(g, e.operand);
+  let x = genExpr(g, e.operand);
+  if (e.shape) {
+    const shape = e.shape.map((d) => tileDim(d, g.diag));
+    checkAssignShape(x.t.shape, shape, 'a bitcast', e.pos, g.diag);
+    x = g.broadcast(x, shape, e.pos);
+  }
   const to: CType = { scalar: e.type.scalar, ptr: e.type.pointers, shape: x.t.shape };
   const wf = x.t.ptr ? 64 : scalarWidth(x.t.scalar);
   const wt = to.ptr ? 64 : scalarWidth(to.scalar);

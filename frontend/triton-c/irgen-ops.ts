@@ -135,6 +135,13 @@ export function unary(g: Gen, op: '-' | '+' | '!' | '~', x: TV, pos: number): TV
   if (x.t.ptr || x.t.scalar === 'void') g.diag.error(`invalid argument type '${fmtType(x.t)}' to unary '${op}'`, pos);
   if (op === '+') return x;
   if (op === '-') return negate(g, x.t.scalar === 'bool' ? g.convert(x, 'int32', pos) : x, pos);
+  if (op === '!' && x.t.scalar === 'bool') {
+    // Negating a bool flips its bit (`arith.xori x, true`); a constant folds.
+    const c = g.constValue(x.v);
+    if (c !== null) return { ...g.constOf(x.t, Number(c) ? 0 : 1, pos), lit: x.lit };
+    const ones = g.constOf(x.t, 1, pos);
+    return { v: g.val(arith.XOrIOp, { lhs: x.v, rhs: ones.v }, pos), t: x.t };
+  }
   if (op === '!') {
     const zero = g.constOf(x.t, 0, pos);
     return compare(g, '==', x, { ...zero, lit: true }, pos);

@@ -27,9 +27,8 @@ export function genStmt(g: Gen, s: Stmt): void {
     case 'for': return genFor(g, s);
     case 'while': return genWhile(g, null, s.cond, s.body, null, false, s.pos);
     case 'do': return genWhile(g, null, s.cond, s.body, null, true, s.pos);
-    case 'break': return g.diag.error(`'break' is not supported in Triton-C kernels`, s.pos);
-    case 'continue': return g.diag.error(`'continue' is not supported in Triton-C kernels`, s.pos);
-    case 'return': return g.diag.error(`'return' is only supported as the last statement of a function`, s.pos);
+    // lower-jumps.ts rewrote every jump but a function's last `return` (which genBody generates).
+    case 'break': case 'continue': case 'return': throw new Error(`internal error: '${s.kind}' left by the jump lowering`);
     case 'empty': return;
   }
 }

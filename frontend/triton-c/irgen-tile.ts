@@ -8,9 +8,9 @@ import * as arith from '../../dialects/arith.js';
 import * as tt from '../../dialects/tt/index.js';
 import type { Expr, SubscriptItem } from './ast.js';
 import type { Gen, TV } from './irgen-ctx.js';
-import { intMinMax, unify } from './irgen-ops.js';
+import { binary, intMinMax, unify } from './irgen-ops.js';
 import {
-  checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
+  broadcastShapes, broadcastsTo, checkBroadcast, checkDotShapes, checkMaskShape, commonScalar, ctype, dotAccumulator, elementOf, fmtShape, fmtType, irElement, irType,
   isFloatScalar, isUnsigned, rangeBounds, withShape, type CType,
 } from './sema.js';
 
@@ -33,9 +33,30 @@ export function genMask(g: Gen, m: TV, shape: readonly number[], pos: number): T
   return g.broadcast(b, shape, pos);
 }
 
+/**
+ * The mask and the pointers of `*?(mask) p` broadcast to their common shape, as the original
+ * Triton-C's rules did: a scalar pointer under a tile mask loads / stores a tile (every lane at
+ * that address), a scalar (or smaller) mask covers a tile of pointers. The mask becomes bool.
+ */
+export function maskedPointers(g: Gen, m: TV, p: TV, pos: number): { mask: TV; ptr: TV } {
+  const b = g.toBool(m, pos);
+  const shape = broadcastShapes(b.t.shape, p.t.shape);
+  if (!shape) g.diag.error(`incompatible shapes: mask of shape ${fmtShape(b.t.shape)} for pointers of shape ${fmtShape(p.t.shape)}`, pos);
+  return { mask: g.broadcast(b, shape, pos), ptr: g.broadcast(p, shape, pos) };
+}
+
+/** `mask` and-ed with the active mask of a tile `&&` / `||` (when it broadcasts to `shape`). */
+export function withActiveMask(g: Gen, mask: TV | null, shape: readonly number[], pos: number): TV | null {
+  const active = g.activeMask;
+  if (!active || !broadcastsTo(active.t.shape, shape)) return mask;
+  const m = g.broadcast(active, shape, pos);
+  return mask ? binary(g, '&', mask, m, pos) : m;
+}
+
 /** `*p`, `*?(mask) p` or `cond ? *p : other`: a `tt.load` (masked loads default `other` to 0). */
-export function genLoad(g: Gen, p: TV, mask: TV | null, other: TV | null, pos: number): TV {
+export function genLoad(g: Gen, p: TV, givenMask: TV | null, other: TV | null, pos: number): TV {
   const t = pointee(g, p, pos);
+  const mask = withActiveMask(g, givenMask, p.t.shape, pos);
   if (t.scalar === 'void' && !t.ptr) g.diag.error(`cannot dereference a 'void*'`, pos);
   let o: Value | undefined;
   if (mask) o = g.assignConvert(other ?? { ...g.constOf(t, 0, pos), lit: true }, t, 'the loaded value', pos).v;
@@ -43,27 +64,42 @@ export function genLoad(g: Gen, p: TV, mask: TV | null, other: TV | null, pos: n
 }
 
 /** `*p = v` / `*?(mask) p = v`: a `tt.store` of `v` converted to the pointee type. */
-export function genStore(g: Gen, p: TV, mask: TV | null, value: TV, pos: number): TV {
+export function genStore(g: Gen, p: TV, givenMask: TV | null, value: TV, pos: number): TV {
   const t = pointee(g, p, pos);
   const v = g.assignConvert(value, t, 'memory through pointers', pos);
+  const mask = withActiveMask(g, givenMask, p.t.shape, pos);
   g.op(tt.StoreOp, { ptr: p.v, value: v.v, mask: mask?.v }, pos);
   return v;
 }
 
-/** `a @ b`: a `tt.dot`; `acc` may supply the accumulator (for `c += a @ b`) given the dot's type, else it is 0. */
+/**
+ * `a @ b`: a `tt.dot`; `acc` may supply the accumulator (for `c += a @ b`) given the dot's type,
+ * else it is 0. Batched 3-D tiles (batch last in Triton-C: M x K x B @ K x N x B) become Triton's
+ * 3-D `tt.dot` (batch first) between `tt.trans`es: operands and accumulator to B x M x K,
+ * B x K x N, B x M x N, and the result back to M x N x B.
+ */
 export function genDot(g: Gen, a: TV, b: TV, acc: ((t: CType) => TV | null) | null, pos: number): TV {
-  const [m, n] = checkDotShapes(a.t, b.t, pos, g.diag);
+  const shape = checkDotShapes(a.t, b.t, pos, g.diag);
   const s = commonScalar(a.t.scalar, b.t.scalar);
   if (s === 'bool') g.diag.error(`operands of '@' must be numeric tiles, got '${fmtType(a.t)}' and '${fmtType(b.t)}'`, pos);
-  const x = g.convert(a, s, pos);
-  const y = g.convert(b, s, pos);
-  const t = ctype(dotAccumulator(s), 0, [m, n]);
-  const c = acc?.(t) ?? g.constOf(t, 0, pos);
+  const batched = shape.length === 3;
+  const toBatchFirst = (x: TV) => (batched ? permute(g, x, [2, 0, 1], pos) : x);
+  const x = toBatchFirst(g.convert(a, s, pos));
+  const y = toBatchFirst(g.convert(b, s, pos));
+  const t = ctype(dotAccumulator(s), 0, shape);
+  const given = acc?.(t);
+  const c = given ? toBatchFirst(given) : g.constOf(withShape(t, batched ? [shape[2], shape[0], shape[1]] : shape), 0, pos);
   // f32 operands keep full precision (Triton-C's `@`) unless tf32 is allowed; for narrower types
   // Triton prints tf32, which changes nothing.
   const inputPrecision = s === 'float' && !g.allowTf32 ? 'ieee' : 'tf32';
-  const d = g.val(tt.DotOp, { a: x.v, b: y.v, c: c.v, inputPrecision }, pos, irType(t));
-  return { v: d, t };
+  const d = g.val(tt.DotOp, { a: x.v, b: y.v, c: c.v, inputPrecision }, pos, irType(c.t));
+  return batched ? permute(g, { v: d, t: c.t }, [1, 2, 0], pos) : { v: d, t };
+}
+
+/** A `tt.trans` of `x` with `order` (result dimension i is source dimension order[i]). */
+function permute(g: Gen, x: TV, order: number[], pos: number): TV {
+  const t = withShape(x.t, order.map((d) => x.t.shape[d]));
+  return { v: g.val(tt.TransOp, { src: x.v, order }, pos, irType(t)), t };
 }
 
 /** `^x`: a `tt.trans` reversing the dimensions. */

@@ -15,6 +15,7 @@ import type { FunctionDef, Param, Program } from './ast.js';
 import { genExpr } from './irgen-expr.js';
 import { Gen, type FunctionSig } from './irgen-ctx.js';
 import { genStmt } from './irgen-stmt.js';
+import { lowerJumps } from './lower-jumps.js';
 import type { DiagContext } from './sema-diag.js';
 import { ctype, fmtType, irType, type CType } from './sema.js';
 
@@ -99,7 +100,7 @@ function genFunction(b: Builder, f: FunctionDef, sigs: Map<string, FunctionSig>,
   g.functions = sigs;
   g.allowTf32 = options.allowTf32 ?? false;
   f.params.forEach((p, k) => g.declare(p.name, sig.params[k], entry.args[k], p.pos));
-  genBody(g, f, sig);
+  genBody(g, lowerJumps(f, diag), sig);
   // Conversions of literals can leave hoisted constants unused.
   for (let op = entry.first; op && arith.ConstantOp.is(op); ) {
     const next = op.next;

@@ -7,7 +7,7 @@
  * (triton lib/lang/parser.cc, 2019-2020: ParseCastExpr < ParseRangeExpr < ParseMatmulExpr <
  * ParseMultiplicativeExpr < ParseAdditiveExpr ...):
  *
- *   assignment (= += ...; right-assoc)  <  ?:  <  ||  <  &&  <  |  <  ^  <  &  <  == !=
+ *   ,  <  assignment (= += ...; right-assoc)  <  ?:  <  ||  <  &&  <  |  <  ^  <  &  <  == !=
  *   <  < > <= >=  <  << >>  <  + -  <  * / %  <  @  <  ...  <  casts / unary / postfix
  *
  * So the range operator binds TIGHTER than every binary operator (its operands are cast
@@ -202,8 +202,17 @@ export class TcExprParser extends EmbeddedActionsParser {
     });
   });
 
-  /** A full expression (Triton-C has no comma operator). */
-  protected expression = this.RULE('expression', (): Expr => this.subrule(0, this.assignment));
+  /** A full expression: assignments joined by C's comma operator (`i++, j++`). */
+  protected expression = this.RULE('expression', (): Expr => {
+    const first = this.subrule(0, this.assignment);
+    const exprs: Expr[] = [first];
+    this.many(0, () => {
+      this.consume(0, T.Comma);
+      const e = this.subrule(1, this.assignment);
+      this.ACTION(() => exprs.push(e));
+    });
+    return this.ACTION((): Expr => (exprs.length === 1 ? first : { kind: 'comma', exprs, pos: first.pos }));
+  });
 
   /** `lhs op= rhs`, right-associative; the target is checked by semantic analysis. */
   protected assignment = this.RULE('assignment', (): Expr => {
@@ -494,10 +503,7 @@ export class TcExprParser extends EmbeddedActionsParser {
           const lp = this.consume(9, T.LParen, { ERR_MSG: "expected '(' after 'bitcast<...>'" });
           const operand = this.subrule(2, this.expression);
           this.expectClose(10, T.RParen, lp);
-          return this.ACTION((): Expr => {
-            if (tn.shape) this.failAt(lt, 'bitcast type cannot have a tile shape');
-            return { kind: 'bitcast', type: tn.type, operand, pos: kw.startOffset };
-          });
+          return this.ACTION((): Expr => ({ kind: 'bitcast', type: tn.type, shape: tn.shape, operand, pos: kw.startOffset }));
         },
       },
     ],

@@ -94,16 +94,23 @@ export function checkAssignShape(from: readonly number[], to: readonly number[],
   diag.error(`incompatible shapes: cannot assign a tile of shape ${fmtShape(from)} to ${what} of shape ${fmtShape(to)}`, pos);
 }
 
-/** Checks the operands of `a @ b` (2-D tiles, M x K @ K x N) and returns [M, N]. */
-export function checkDotShapes(a: CType, b: CType, pos: number, diag: DiagContext): [number, number] {
-  if (a.shape.length !== 2 || b.shape.length !== 2)
-    diag.error(`operands of '@' must be 2-D tiles, got shapes ${fmtShape(a.shape)} and ${fmtShape(b.shape)}`, pos);
+/**
+ * Checks the operands of `a @ b` and returns the result shape: 2-D tiles (M x K @ K x N gives
+ * M x N), or 3-D tiles batched along their LAST dimension, as Triton-C writes them
+ * (M x K x B @ K x N x B gives M x N x B).
+ */
+export function checkDotShapes(a: CType, b: CType, pos: number, diag: DiagContext): number[] {
+  const rank = a.shape.length;
+  if (rank !== b.shape.length || (rank !== 2 && rank !== 3))
+    diag.error(`operands of '@' must be both 2-D tiles, or both 3-D tiles batched along their last dimension, got shapes ${fmtShape(a.shape)} and ${fmtShape(b.shape)}`, pos);
   if (a.ptr || b.ptr) diag.error(`operands of '@' must be numeric tiles, not pointers`, pos);
-  const [m, k] = a.shape;
-  const [k2, n] = b.shape;
+  const [m, k, batch] = a.shape;
+  const [k2, n, batch2] = b.shape;
   if (k !== k2)
     diag.error(`incompatible shapes ${fmtShape(a.shape)} and ${fmtShape(b.shape)} for '@': inner dimensions ${k} and ${k2} differ`, pos);
-  return [m, n];
+  if (batch !== batch2)
+    diag.error(`incompatible shapes ${fmtShape(a.shape)} and ${fmtShape(b.shape)} for '@': batch dimensions ${batch} and ${batch2} differ`, pos);
+  return rank === 3 ? [m, n, batch] : [m, n];
 }
 
 /** Checks a load/store mask shape against the pointer tile shape. */
@@ -147,6 +154,7 @@ export function assignedOuterVars(stmts: readonly (Stmt | Expr | null)[]): strin
         for (const it of e.items) if (it.kind === 'index') expr(it.expr);
         return;
       case 'cast': case 'bitcast': return expr(e.operand);
+      case 'comma': return e.exprs.forEach(expr);
       default: return;
     }
   };
@@ -221,6 +229,7 @@ export function identsOf(e: Expr | null, out = new Set<string>()): Set<string> {
         for (const it of x.items) if (it.kind === 'index') visit(it.expr);
         return;
       case 'cast': case 'bitcast': return visit(x.operand);
+      case 'comma': return x.exprs.forEach(visit);
       default: return;
     }
   };

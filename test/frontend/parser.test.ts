@@ -36,7 +36,8 @@ function sx(e: Expr): string {
     case 'call': return `(call ${[e.callee, ...e.args.map(sx)].join(' ')})`;
     case 'subscript': return `(sub ${sx(e.base)} ${e.items.map(item).join(' ')})`;
     case 'cast': return `(cast ${ty(e.type)}${e.shape ? `[${e.shape.map(sx).join(',')}]` : ''} ${sx(e.operand)})`;
-    case 'bitcast': return `(bitcast ${ty(e.type)} ${sx(e.operand)})`;
+    case 'bitcast': return `(bitcast ${ty(e.type)}${e.shape ? `[${e.shape.map(sx).join(',')}]` : ''} ${sx(e.operand)})`;
+    case 'comma': return `(, ${e.exprs.map(sx).join(' ')})`;
   }
 }
 
@@ -248,7 +249,15 @@ test('casts to scalar, pointer and tile types; bitcast', () => {
   assert.is(sx(expr('bitcast<float>(0x7F800000)')), '(bitcast float 2139095040)');
   assert.is(sx(expr('bitcast<half>((int16)0x7C00)')), '(bitcast half (cast int16 31744))');
   assert.is(sx(expr('bitcast<int32*>(p + 1)')), '(bitcast int32* (+ p 1))');
+  assert.is(sx(expr('bitcast<uint32[TM, TN, TB]>(x)')), '(bitcast uint32[TM,TN,TB] x)');
   assert.is(sx(expr('(x)')), 'x');
+});
+
+test('the comma operator: loosest of all, left to right; not in calls, subscripts or shapes', () => {
+  assert.is(sx(expr('i = 0, j = n - 1')), '(, (= i 0) (= j (- n 1)))');
+  assert.is(sx(expr('a, b ? c : d, e')), '(, a (? b c d) e)');
+  assert.is(sx(expr('f((a, b), c)')), '(call f (, a b) c)');
+  assert.is(sx(expr('x[:, newaxis]')), '(sub x : newaxis)');
 });
 
 test('builtins are ordinary calls', () => {

@@ -49,7 +49,7 @@ const CASES: [string, string, string][] = [
     'k.c:4:22: error: incompatible shapes [16, 8] and [16, 8] for \'@\': inner dimensions 8 and 16 differ'],
   ['@ on 1-D tiles',
     kernel('  float a[16] = 0;\n  float c = a @ a;'),
-    'k.c:3:15: error: operands of \'@\' must be 2-D tiles, got shapes [16] and [16]'],
+    'k.c:3:15: error: operands of \'@\' must be both 2-D tiles, or both 3-D tiles batched along their last dimension, got shapes [16] and [16]'],
   ['mask shape not matching the pointer tile',
     kernel('  bool m[32] = 0;\n  float x[16] = *?(m) (X + (0 ... 16));'),
     'k.c:3:20: error: incompatible shapes: mask of shape [32] for pointers of shape [16]'],
@@ -86,9 +86,9 @@ const CASES: [string, string, string][] = [
   ['redefinition',
     kernel('  int a = 1;\n  int a = 2;'),
     'k.c:3:7: error: redefinition of \'a\''],
-  ['break',
-    kernel('  while (n > 0) { break; }'),
-    'k.c:2:19: error: \'break\' is not supported in Triton-C kernels'],
+  ['break outside a loop',
+    kernel('  if (n > 0) { break; }'),
+    'k.c:2:16: error: \'break\' statement not in loop statement'],
 ];
 
 for (const [name, src, want] of CASES) {
