@@ -303,12 +303,14 @@ class Tuner:
     key: parameter names of the key (default: the space's, its integer scalars); pow2: names rounded
           up to powers of two. outputs: pointer parameters the kernel writes (default: every pointer),
           compared between variants; restore: parameters the kernel also reads (restored before each run).
-    reference: callable (A) -> [expected tensor per output] for the correctness check (default: the
-          first variant's output). top_k: time only the K variants of lowest estimated cost.
+    compare: callable (A) -> [tensor] the check compares (default: the outputs; give views such as
+          c[:n] when variants may write different padding). reference: callable (A) -> [expected tensor
+          per compared tensor] (default: the first variant's). top_k: time only the K variants of
+          lowest estimated cost.
     """
 
     def __init__(self, space, grid, backend=None, cache=None, key=None, pow2=(), outputs=None, restore=(),
-                 reference=None, rtol=1e-3, atol=1e-3, top_k=None, iters=50, warmup=10, flush=True,
+                 compare=None, reference=None, rtol=1e-3, atol=1e-3, top_k=None, iters=50, warmup=10, flush=True,
                  retune=False, log=print):
         self.space, self.grid = space, grid
         if backend is None:
@@ -324,7 +326,7 @@ class Tuner:
         for n in self.key_names + list(self.pow2) + self.outputs + self.restore:
             if n not in space.param_names():
                 raise TuneError(f'{n!r} is not a parameter of {space.kernel} ({", ".join(space.param_names())})')
-        self.reference, self.rtol, self.atol = reference, rtol, atol
+        self.compare, self.reference, self.rtol, self.atol = compare, reference, rtol, atol
         self.top_k, self.iters, self.warmup, self.flush = top_k, iters, warmup, flush
         self.retune, self.log = retune, log
         self.chosen = {}  # key -> Choice, this process
@@ -431,16 +433,17 @@ class Tuner:
         keep_idx = sorted(set(out_idx) | {names.index(n) for n in self.restore})
         args = self.ordered(bound)
         saved = self.backend.snapshot(args, keep_idx)
+        views = list(self.compare(bound)) if self.compare else [args[i] for i in out_idx]
         expected = list(self.reference(bound)) if self.reference else None
-        if expected is not None and len(expected) != len(out_idx):
-            raise TuneError(f'the reference gave {len(expected)} outputs for the {len(out_idx)} outputs '
-                            f'{", ".join(self.outputs)}')
+        if expected is not None and len(expected) != len(views):
+            raise TuneError(f'the reference gave {len(expected)} tensors for the {len(views)} compared '
+                            f'({"compare()" if self.compare else ", ".join(self.outputs)})')
         against = 'the reference' if self.reference else None
         dropped, good = {}, []
         for v in fit:
             self.backend.restore(saved)
             self.launch(v, bound)
-            got = self.backend.capture(args, out_idx)
+            got = self.backend.capture(views)
             if expected is None:
                 expected, against = got, v.description
                 good.append(v)
@@ -527,7 +530,10 @@ def main(argv=None):
     try:
         if a.cmd == 'cache':
             return cache_cli(Cache(a.cache), a.clear)
-        import tune_cuda  # noqa: E402
+        try:
+            import tune_cuda  # noqa: E402
+        except ImportError as e:
+            raise TuneError(f'{a.cmd} needs torch and a CUDA GPU ({e})') from None
         space = Space.load(a.space)
         if a.cmd == 'show':
             return tune_cuda.show(space)
@@ -565,4 +571,5 @@ def cache_cli(cache, clear):
 
 if __name__ == '__main__':
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    sys.exit(main())
+    import tune as this_module  # one copy of the module: tune_cuda imports it as `tune`
+    sys.exit(this_module.main())

@@ -107,10 +107,10 @@ class CudaBackend:
         for dst, src in saved:
             dst.copy_(src)
 
-    def capture(self, args, indices):
-        """Copies of the output tensors after a launch."""
+    def capture(self, tensors):
+        """Copies of the compared tensors after a launch."""
         torch.cuda.synchronize()
-        return [args[i].clone() for i in indices if isinstance(args[i], torch.Tensor)]
+        return [t.clone() for t in tensors if isinstance(t, torch.Tensor)]
 
     def agree(self, got, want, rtol, atol):
         """(True, '') when every output is close to its expected value, else (False, the worst error)."""

@@ -76,8 +76,8 @@ class FakeGpu:
         for dst, src in saved:
             dst[:] = src
 
-    def capture(self, args, indices):
-        return [list(args[i]) for i in indices if isinstance(args[i], list)]
+    def capture(self, values):
+        return [list(v) for v in values if isinstance(v, list)]
 
     def agree(self, got, want, rtol, atol):
         for g, w in zip(got, want):
@@ -306,7 +306,7 @@ class CorrectnessTest(Base):
 
     def test_a_reference_with_the_wrong_number_of_outputs_is_an_error(self):
         space = make_space(self.dir, [record(0, 32)])
-        with self.assertRaisesRegex(tune.TuneError, 'the reference gave 1 outputs for the 2 outputs x, out'):
+        with self.assertRaisesRegex(tune.TuneError, 'the reference gave 1 tensors for the 2 compared \\(x, out\\)'):
             self.tuner(space, FakeGpu(lambda i, g: 1.0), reference=lambda A: [['out', 2.0, 2.0]])(*self.args(8))
 
     def test_outputs_are_restored_between_runs_for_kernels_that_read_them(self):
@@ -318,6 +318,22 @@ class CorrectnessTest(Base):
         self.assertEqual(gpu.timed[0][1], True)  # the timer restores before each run
         self.assertEqual(args[2], ['out', 2.0, 2.0])  # exactly one launch's effect is left
         self.assertEqual(t.benchmarks, 1)  # both agreed: each check ran from the restored state
+
+
+    def test_compare_checks_only_the_given_views(self):
+        space = make_space(self.dir, [record(0, 32), record(1, 64)])
+        gpu = FakeGpu(lambda i, g: 1.0)
+        bound_seen = []
+
+        def compare(A):
+            bound_seen.append(A['N'])
+            return [A['out']]
+        t = self.tuner(space, gpu, compare=compare, reference=lambda A: [['out', 2.0, 2.0]])
+        self.assertEqual(t(*self.args(64)).dropped, {})
+        self.assertEqual(bound_seen, [64])
+        t = self.tuner(space, FakeGpu(lambda i, g: 1.0, wrong={1}), compare=compare, retune=True,
+                       reference=lambda A: [['out', 2.0, 2.0]])
+        self.assertEqual(list(t(*self.args(64)).dropped), [1])
 
 
 class PruneTest(Base):
