@@ -15,7 +15,7 @@ CLI (on the GPU machine):
 
     python3 tools/gpu/tune.py show SPACE_DIR                       # variants, fit and occupancy here
     python3 tools/gpu/tune.py run SPACE_DIR --grid 'lambda D, A: (cdiv(A["N"], D["SIZE"]),)' \\
-        --arg N=1000000 --arg a=randn:1000448 --arg b=randn:1000448 --arg c=empty:1000448 --outputs c
+        --arg N=1048576 --arg a=randn:1048576 --arg b=randn:1048576 --arg c=empty:1048576 --outputs c
     python3 tools/gpu/tune.py cache [--clear]                      # what the cache holds
 
 See docs/autotuning.md.
@@ -438,14 +438,14 @@ class Tuner:
         if expected is not None and len(expected) != len(views):
             raise TuneError(f'the reference gave {len(expected)} tensors for the {len(views)} compared '
                             f'({"compare()" if self.compare else ", ".join(self.outputs)})')
-        against = 'the reference' if self.reference else None
+        against = 'the reference' if self.reference else None  # else the first variant's output
         dropped, good = {}, []
         for v in fit:
             self.backend.restore(saved)
             self.launch(v, bound)
             got = self.backend.capture(views)
             if expected is None:
-                expected, against = got, v.description
+                expected, against = got, f"{v.description}'s output"
                 good.append(v)
                 continue
             ok, detail = self.backend.agree(got, expected, self.rtol, self.atol)
@@ -453,7 +453,7 @@ class Tuner:
                 good.append(v)
             else:
                 dropped[v.index] = detail
-                self.log(f'  warning: dropped {v.description}: its output differs from {against}\'s ({detail})')
+                self.log(f'  warning: dropped {v.description}: its output differs from {against} ({detail})')
         if not good:
             raise TuneError(f'{self.space.kernel} [{key_text(key)}]: every variant disagrees with the reference')
         before = (lambda: self.backend.restore(saved)) if self.restore else None

@@ -94,6 +94,13 @@ def compare_times(rep, rows, iters, work=None):
     return out
 
 
+def config_text(cfg):
+    """A triton.Config in one short line: BLOCK_SIZE=1024 w4 s3."""
+    if cfg is None:
+        return '(none)'
+    return ' '.join(f'{k}={v}' for k, v in cfg.kwargs.items()) + f' w{cfg.num_warps} s{cfg.num_stages}'
+
+
 def save_or_compare_picks(rep, a, picks):
     """First run: writes the picks; --expect-cached: checks they are the ones the first run wrote."""
     if not a.expect_cached:

@@ -87,13 +87,13 @@ def first_pass(rep, space, a):
         launch_tri = lambda: tri[lambda META: (triton.cdiv(M, META['BLOCK_SIZE_M']) * triton.cdiv(N, META['BLOCK_SIZE_N']),)](  # noqa: E731
             Av, Bv, Ct, M, N, K, Av.stride(0), Av.stride(1), Bv.stride(0), Bv.stride(1), Ct.stride(0), Ct.stride(1))
         _, tri_secs = common.call_timed(launch_tri)
-        rep.say(f'  Triton autotune: {tri_secs:.2f} s (compiles + benchmarks), best config {tri.best_config}')
+        rep.say(f'  Triton autotune: {tri_secs:.2f} s (compiles + benchmarks), best config {common.config_text(tri.best_config)}')
         check(rep, f'{name}: Triton output vs torch', Ct, ref)
         best = tuner.backend.bind(tuner.kernel(choice.variant), grid(choice.variant.D, {'M': M, 'N': N}), args)
         tflops = lambda us: f'{2 * M * N * K / us / 1e6:7.1f} TFLOP/s'  # noqa: E731
         t = common.compare_times(rep, [('tuned (tuner dispatch)', lambda: tuner(*args)),
                                        (f'best variant {choice.variant.description} (direct)', best),
-                                       (f'Triton autotuned {tri.best_config}', launch_tri),
+                                       (f'Triton autotuned {common.config_text(tri.best_config)}', launch_tri),
                                        ('cuBLAS (torch.mm)', lambda: torch.mm(Av, Bv, out=Cb))], a.iters, tflops)
         vals = list(t.values())
         rep.say(f'  {name}: tuned vs best variant {vals[1] / vals[0]:.3f}x, vs Triton autotuned {vals[2] / vals[0]:.3f}x, '

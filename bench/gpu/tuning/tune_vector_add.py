@@ -68,13 +68,13 @@ def first_pass(rep, space, a):
         out = torch.full((n,), float('nan'), device='cuda')
         launch_tri = lambda: tri[lambda META: (triton.cdiv(n, META['BLOCK_SIZE']),)](x, y, out, n)  # noqa: E731
         _, tri_secs = common.call_timed(launch_tri)
-        rep.say(f'  Triton autotune: {tri_secs:.2f} s (compiles + benchmarks), best config {tri.best_config}')
+        rep.say(f'  Triton autotune: {tri_secs:.2f} s (compiles + benchmarks), best config {common.config_text(tri.best_config)}')
         rep.check(torch.equal(out, x[:n] + y[:n]), f'N={n}: Triton output == torch a + b')
         best = tuner.backend.bind(tuner.kernel(choice.variant), grid(choice.variant.D, {'N': n}), [n, x, y, c])
         gbs = lambda us: f'{3 * 4 * n / us / 1e3:8.1f} GB/s'  # noqa: E731
         t = common.compare_times(rep, [('tuned (tuner dispatch)', lambda: tuner(n, x, y, c)),
                                        (f'best variant {choice.variant.description} (direct)', best),
-                                       (f'Triton autotuned {tri.best_config}', launch_tri)], a.iters, gbs)
+                                       (f'Triton autotuned {common.config_text(tri.best_config)}', launch_tri)], a.iters, gbs)
         vals = list(t.values())
         rep.say(f'  N={n}: tuned vs best variant {vals[1] / vals[0]:.3f}x (>= 0.98 wanted), '
                 f'vs Triton autotuned {vals[2] / vals[0]:.3f}x (>= 1.0 wanted; > 1: ours faster)')
