@@ -34,6 +34,7 @@ RESERVED_SHARED_PER_CTA = 1024  # the system's shared memory per resident CTA (s
 REGISTER_ALLOCATION_UNIT = 256  # registers are given to warps in units of 256
 MAX_CTAS_PER_SM = 32
 SATURATING_WARPS = 16  # resident warps an SM needs to hide memory latency (the cost model's assumption)
+PROGRAM_OVERHEAD = 0.03  # the cost model's per-program overhead: +3% per doubling of the program count
 
 
 class TuneError(Exception):
@@ -208,9 +209,10 @@ def estimated_cost(variant, limits, programs, registers=None):
     wave model: with c CTAs resident per SM, the programs run in ceil(P / (SMs*c)) waves, each SM
     sharing its time among min(c, ceil(P/SMs)) programs; the total work is the same for every
     variant, so a program's share of it is 1/P. An SM hides latency only with enough warps: below
-    SATURATING_WARPS resident warps its throughput drops in proportion. Spilled registers double the
-    estimate. Ties go to fewer programs (more work per program, less per-program overhead).
-    Returns (cost, programs), which sorts in that order."""
+    SATURATING_WARPS resident warps its throughput drops in proportion. Each program also costs a
+    fixed overhead (start-up, index set-up, epilogue): every doubling of the program count adds
+    PROGRAM_OVERHEAD. Spilled registers double the estimate. Returns (cost, programs), which sorts
+    in that order (ties go to fewer programs)."""
     c = ctas_per_sm(variant, limits, registers)
     if c == 0 or programs <= 0:
         return (math.inf, programs)
@@ -218,6 +220,7 @@ def estimated_cost(variant, limits, programs, registers=None):
     sharing = min(c, cdiv(programs, limits.sms))
     warps = sharing * cdiv(variant.threads or 128, 32)
     cost = waves * sharing / programs / min(1.0, warps / SATURATING_WARPS)
+    cost *= 1 + PROGRAM_OVERHEAD * math.log2(programs)
     if variant.spill_bytes:
         cost *= 2
     return (cost, programs)

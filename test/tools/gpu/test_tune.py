@@ -370,24 +370,42 @@ class PruneTest(Base):
         space = make_space(self.dir, [record(0, 32, regs=32), record(1, 64, regs=32, spills=8),
                                       record(2, 128, shared=200000)])
         v = space.variants[0]  # 32 regs, 128 threads: 16 CTAs per SM (by threads), 64 slots on 4 SMs
-        self.assertEqual(tune.estimated_cost(v, limits, 64), (1 * 16 / 64, 64))  # one full wave
-        self.assertEqual(tune.estimated_cost(v, limits, 65), (2 * 16 / 65, 65))  # a tail wave of 1 program
-        # 8 programs: 2 per SM, 8 warps resident: half the saturating 16 warps
-        self.assertEqual(tune.estimated_cost(v, limits, 8), (1 * 2 / 8 / 0.5, 8))
-        self.assertEqual(tune.estimated_cost(space.variants[1], limits, 64)[0], 2 * 16 / 64)  # spills double
+
+        def near(got, want):
+            self.assertAlmostEqual(got[0], want, places=12)
+        # one full wave of 64 programs; overhead 1 + 0.03 x log2(64) = 1.18
+        near(tune.estimated_cost(v, limits, 64), 1 * 16 / 64 * 1.18)
+        self.assertEqual(tune.estimated_cost(v, limits, 64)[1], 64)
+        # 128 programs: two full waves, same work per program-slot, one more doubling of overhead
+        near(tune.estimated_cost(v, limits, 128), 2 * 16 / 128 * 1.21)
+        # 8 programs: 2 per SM, 8 warps resident: half the saturating 16 warps; 1 + 0.03 x 3
+        near(tune.estimated_cost(v, limits, 8), 1 * 2 / 8 / 0.5 * 1.09)
+        near(tune.estimated_cost(space.variants[1], limits, 64), 2 * 16 / 64 * 1.18)  # spills double
         # 200000 B of shared: 1 CTA per SM, 4 warps: a quarter of the throughput
-        self.assertEqual(tune.estimated_cost(space.variants[2], limits, 64), (16 * 1 / 64 / 0.25, 64))
+        near(tune.estimated_cost(space.variants[2], limits, 64), 16 * 1 / 64 / 0.25 * 1.18)
+
+    def test_tail_wave_costs_more_than_a_full_one(self):
+        limits = tune.DeviceLimits(**{**H100, 'sms': 4})
+        v = make_space(self.dir, [record(0, 32)]).variants[0]
+        # 65 programs: a second wave for one program (2 x 16 / 65) against one full wave of 64
+        self.assertGreater(tune.estimated_cost(v, limits, 65)[0], 1.6 * tune.estimated_cost(v, limits, 64)[0])
 
     def test_top_k_times_only_the_cheapest_estimates(self):
         space = make_space(self.dir, [record(0, 32), record(1, 64), record(2, 128, spills=4), record(3, 256, shared=200000)])
         gpu = FakeGpu(lambda i, g: 1.0)
         n = 132 * 64 * 32  # SIZE=32: 8448 programs = 4 full waves of 132 x 16
         choice = self.tuner(space, gpu, top_k=2)(*self.args(n))
-        # SIZE=32: 4 waves x 16 / 8448; SIZE=64: 2 x 16 / 4224 (the same, fewer programs);
-        # SIZE=128: 1 x 16 / 2112 but spills (x2); SIZE=256: 1 CTA/SM of 4 warps, 8 x 1 / 1056 / 0.25
+        # the same wave cost 16 / 2112 for SIZE=32, 64 and 128 (full waves), overhead x (1 + 0.03 log2 P):
+        # SIZE=64 (4224 programs) < SIZE=32 (8448); SIZE=128 spills (x2); SIZE=256: 1 CTA/SM of 4 warps (x4)
         self.assertEqual(gpu.timed[0][0], [0, 1])
         self.assertEqual(choice.skipped[2], '--top-k 2: estimated cost rank 3')
         self.assertEqual(choice.skipped[3], '--top-k 2: estimated cost rank 4')
+
+    def test_top_k_prefers_fewer_programs_when_waves_are_full(self):
+        space = make_space(self.dir, [record(0, 32), record(1, 64), record(2, 128)])
+        gpu = FakeGpu(lambda i, g: 1.0)
+        self.tuner(space, gpu, top_k=1)(*self.args(2112 * 128 * 4))  # 16, 8 and 4 full waves of 2112 programs
+        self.assertEqual(gpu.timed[0][0], [2])
 
 
 class CliTest(Base):
