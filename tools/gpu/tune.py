@@ -396,7 +396,7 @@ class Tuner:
         return None
 
     def candidates(self, bound, limits):
-        """(variants to time with their loaded kernels, {index: why skipped}), pruned before timing."""
+        """(variants to time, {index: why skipped}): pruned before timing (loading each that fits)."""
         skipped, fit = {}, []
         for v in self.space.variants:
             if not v.ok:
