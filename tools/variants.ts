@@ -60,6 +60,8 @@ export interface VariantRecord {
   shared_bytes?: number;
   /** From `ptxas -v` when it was found: registers per thread, spill bytes. */
   ptxas?: PtxasStats;
+  /** Why there are no ptxas statistics although ptxas was found (it does not know this architecture or PTX version). */
+  ptxas_unavailable?: string;
   /** The compiler's message for a failed variant (`file:line:col: error: ...` with the source line). */
   diagnostic?: string;
   seconds: number;
@@ -114,7 +116,11 @@ function checkOptions(args: Record<string, unknown>): void {
 /** Compiles the whole space into `req.dir` and writes space.json; sets the exit code (1 when no variant compiled). */
 export async function compileSpace(req: SpaceRequest): Promise<void> {
   checkOptions(req.args);
-  mkdirSync(req.dir, { recursive: true });
+  try {
+    mkdirSync(req.dir, { recursive: true });
+  } catch (e) {
+    throw new UserError(`--all-variants ${req.dir}: cannot create the folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   const list = variantList(req.parsed);
   const stem = basename(req.source.name).replace(/\.[^.]*$/, '');
   const job: Job = {
@@ -238,7 +244,8 @@ function compilePtx(job: Job, base: string, module: Operation, record: VariantRe
   const ptx = translate(module, 'to-ptx', { ...job.args, 'emit-metadata': metaPath });
   writeFileSync(join(job.dir, ptxFile), ptx);
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Record<string, unknown>;
-  const stats = job.ptxas ? runPtxas(job.ptxas, join(job.dir, ptxFile), String(meta.arch)) : undefined;
+  const checked = job.ptxas ? runPtxas(job.ptxas, join(job.dir, ptxFile), String(meta.arch)) : undefined;
+  const stats = typeof checked === 'object' ? checked : undefined;
   const extra = { variant: record.index, defines: record.defines, choice: record.choice, ...(stats ? { ptxas: stats } : {}) };
   writeFileSync(metaPath, JSON.stringify({ ...meta, ...extra }, null, 2) + '\n');
   return {
@@ -247,13 +254,20 @@ function compilePtx(job: Job, base: string, module: Operation, record: VariantRe
     threads_per_block: meta.threads_per_block as number,
     shared_bytes: meta.shared_bytes as number,
     ...(stats ? { ptxas: stats } : {}),
+    ...(typeof checked === 'string' ? { ptxas_unavailable: checked } : {}),
   };
 }
 
-/** `ptxas -v` on a PTX file: its register and spill counts; a rejection is a compile failure of the variant. */
-export function runPtxas(ptxas: string, file: string, arch: string): PtxasStats {
+/**
+ * `ptxas -v` on a PTX file: its register and spill counts. A rejection of the code is a compile
+ * failure of the variant; a ptxas too old for the architecture or PTX version gives its message
+ * (a string) instead of statistics.
+ */
+export function runPtxas(ptxas: string, file: string, arch: string): PtxasStats | string {
   const r = spawnSync(ptxas, [`-arch=${arch}`, '-v', '-o', '/dev/null', file], { encoding: 'utf8' });
   const log = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  const tooOld = /is not defined for option 'gpu-name'|Unsupported \.version|Unsupported \.target/.exec(log);
+  if (r.status !== 0 && tooOld) return log.trim().split('\n')[0];
   if (r.status !== 0) throw new UserError(`ptxas rejected the PTX: ${log.trim().split('\n').slice(0, 6).join('\n') || r.error?.message}`);
   const num = (re: RegExp): number => Number(re.exec(log)?.[1] ?? 0);
   return { registers: num(/Used (\d+) registers/), spill_stores: num(/(\d+) bytes spill stores/), spill_loads: num(/(\d+) bytes spill loads/) };

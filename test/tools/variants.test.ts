@@ -4,7 +4,7 @@
  * and the options it refuses. Runs the built tool in dist/ (the npm test script builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +16,10 @@ const tool = join(root, 'dist/bin/triton-translate.mjs');
 const vectorAdd = join(root, 'examples/triton-c/vector-add-param.tc');
 
 /** Runs the tool in a fresh folder; returns its exit status, stderr and the folder. */
-function translate(args: string[]): { status: number | null; stderr: string; dir: string; out: string } {
+function translate(args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; stderr: string; dir: string; out: string } {
   const work = mkdtempSync(join(tmpdir(), 'variants-test-'));
   const dir = join(work, 'space');
-  const r = spawnSync('node', [tool, ...args.map((a) => a.replace('DIR', dir))], { encoding: 'utf8' });
+  const r = spawnSync('node', [tool, ...args.map((a) => a.replace('DIR', dir))], { encoding: 'utf8', env });
   return { status: r.status, stderr: r.stderr, dir, out: r.stdout };
 }
 
@@ -150,6 +150,57 @@ test('options that name one output file are refused with --all-variants, and not
     } finally {
       cleanup(r.dir);
     }
+  }
+});
+
+/** A folder holding a `ptxas` that answers --version and otherwise prints `log` and exits with `status`. */
+function fakePtxas(log: string, status: number): string {
+  const bin = mkdtempSync(join(tmpdir(), 'fake-ptxas-'));
+  const script = `#!/bin/sh\n[ "$1" = --version ] && exit 0\ncat <<'EOF' >&2\n${log}\nEOF\nexit ${status}\n`;
+  writeFileSync(join(bin, 'ptxas'), script);
+  chmodSync(join(bin, 'ptxas'), 0o755);
+  return bin;
+}
+
+test('ptxas statistics, a ptxas rejection (a failed variant) and a ptxas too old for the arch (no statistics)', () => {
+  const args = [vectorAdd, '--from-c', '-DSIZE=[64]', '-DTYPE=float', '--all-variants', 'DIR', '--to-ptx', '--arch', 'sm_90a'];
+  const cases = [
+    ['ptxas info    : Used 42 registers, used 1 barriers, 8 bytes spill stores, 12 bytes spill loads', 0],
+    ['ptxas /tmp/x.ptx, line 7; error   : Arguments mismatch for instruction', 255],
+    ["ptxas fatal   : Value 'sm_90a' is not defined for option 'gpu-name'", 255],
+  ] as const;
+  const runs = cases.map(([log, status]) => {
+    const bin = fakePtxas(log, status);
+    const r = translate(args, { ...process.env, PATH: `${bin}:${process.env.PATH}` });
+    rmSync(bin, { recursive: true, force: true });
+    return r;
+  });
+  try {
+    const [stats, rejected, old] = runs.map((r) => readSpace(r.dir));
+    assert.equal(stats.variants[0].ptxas, { registers: 42, spill_stores: 8, spill_loads: 12 });
+    assert.is(stats.variants[0].status, 'ok');
+    assert.is(rejected.variants[0].status, 'failed');
+    assert.match(rejected.variants[0].diagnostic ?? '', /^error: ptxas rejected the PTX: .*Arguments mismatch/);
+    assert.is(runs[1].status, 1);
+    assert.is(old.variants[0].status, 'ok');
+    assert.is(old.variants[0].ptxas, undefined);
+    assert.match((old.variants[0] as { ptxas_unavailable?: string }).ptxas_unavailable ?? '', /not defined for option 'gpu-name'/);
+  } finally {
+    runs.forEach((r) => cleanup(r.dir));
+  }
+});
+
+test('a DIR that cannot be created is a user error', () => {
+  const work = mkdtempSync(join(tmpdir(), 'variants-test-'));
+  const file = join(work, 'file');
+  writeFileSync(file, 'x');
+  try {
+    const r = spawnSync('node', [tool, vectorAdd, '--from-c', '-DSIZE=[64]', '-DTYPE=float', '--all-variants', join(file, 'sub'), '--to-ptx'], { encoding: 'utf8' });
+    assert.is(r.status, 1);
+    assert.match(r.stderr, /^triton-translate: error: --all-variants .*file\/sub: cannot create the folder \(ENOTDIR\)\n$/);
+    assert.is(readFileSync(file, 'utf8'), 'x');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 });
 
