@@ -4,7 +4,8 @@
 #   vector_add.log, matmul.log          first process: tune each key (retune), compare, then the same
 #                                       keys with a new tuner from the cache
 #   vector_add.cached.log, matmul.cached.log   second process: every key from the cache, same picks
-#   cache.txt, tune-cache.json          the cache's entries; gpu.txt the GPU and driver
+#   cache.txt, tune-cache.json          the cache's entries; gpu.txt the GPU and driver; show.txt
+#                                       each variant's registers, shared memory and CTAs/SM here
 # Exit status 1 if any check failed. About 3 minutes on an H100 (timeouts add up to 7.5).
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -15,6 +16,9 @@ cache="$out/tune-cache.json"
 rm -f "$cache" "$out"/*.picks.json
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 rc=0
+for space in vector_add matmul; do  # each variant's registers, shared memory and CTAs/SM on this GPU
+  python3 tools/gpu/tune.py show "build/tune/$space" >>"$out/show.txt" 2>&1 || rc=1
+done
 run() {  # run LOG TIMEOUT SCRIPT ARGS...
   local log=$1 limit=$2
   shift 2
