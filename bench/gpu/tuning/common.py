@@ -94,6 +94,14 @@ def compare_times(rep, rows, iters, work=None):
     return out
 
 
+def summary_table(rep, header, rows):
+    """Prints a markdown table (for bench/gpu/RESULTS.md): header cells, then one row of cells per key."""
+    rep.say('| ' + ' | '.join(header) + ' |')
+    rep.say('|' + '|'.join(' --- ' if k == 0 else ' ---: ' for k in range(len(header))) + '|')
+    for r in rows:
+        rep.say('| ' + ' | '.join(f'{c:.2f}' if isinstance(c, float) else str(c) for c in r) + ' |')
+
+
 def config_text(cfg):
     """A triton.Config in one short line: BLOCK_SIZE=1024 w4 s3."""
     if cfg is None:

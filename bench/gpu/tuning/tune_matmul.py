@@ -72,7 +72,7 @@ def first_pass(rep, space, a):
     torch.backends.cuda.matmul.allow_tf32 = False
     tuner = make_tuner(space, a, rep.say, retune=True)
     tri = triton_autotuned(space)
-    picks = {}
+    picks, rows = {}, []
     for k, (name, M, N, K) in enumerate(SHAPES):
         A, B, C, ref = inputs(M, N, K, a.seed + k)
         args = [A, B, C, M, N, K, A.stride(0), B.stride(0), C.stride(0)]
@@ -99,7 +99,12 @@ def first_pass(rep, space, a):
         rep.say(f'  {name}: tuned vs best variant {vals[1] / vals[0]:.3f}x, vs Triton autotuned {vals[2] / vals[0]:.3f}x, '
                 f'vs cuBLAS {vals[3] / vals[0]:.3f}x (> 1: ours faster)')
         check(rep, f'{name}: tuned output vs torch after timing', C[:M, :N], ref)
+        rows.append([f'{M}x{N}x{K}', choice.variant.description, f'{secs:.2f} s', vals[0], vals[1], vals[2], vals[3],
+                     common.config_text(tri.best_config), f'{tri_secs:.2f} s', f'{vals[1] / vals[0]:.3f}',
+                     f'{vals[2] / vals[0]:.3f}', f'{vals[3] / vals[0]:.3f}'])
         del A, B, C, ref, Ct, Cb
+    common.summary_table(rep, ['MxNxK', 'pick', 'tuning', 'tuned us', 'best variant us', 'Triton us', 'cuBLAS us',
+                               'Triton pick', 'Triton tuning', 'best / tuned', 'Triton / tuned', 'cuBLAS / tuned'], rows)
     return picks
 
 

@@ -57,7 +57,7 @@ def first_pass(rep, space, a):
     rep.say('-- pass 1: tune each key (--retune: whatever the cache holds)')
     tuner = make_tuner(space, a, rep.say, retune=True)
     tri = triton_autotuned(space)
-    picks = {}
+    picks, rows = {}, []
     for k, n in enumerate(SIZES):
         x, y, c = inputs(n, a.seed + k)
         choice, secs = common.call_timed(lambda: tuner(n, x, y, c))
@@ -79,7 +79,11 @@ def first_pass(rep, space, a):
         rep.say(f'  N={n}: tuned vs best variant {vals[1] / vals[0]:.3f}x (>= 0.98 wanted), '
                 f'vs Triton autotuned {vals[2] / vals[0]:.3f}x (>= 1.0 wanted; > 1: ours faster)')
         rep.check(torch.equal(c[:n], x[:n] + y[:n]), f'N={n}: tuned output still == torch a + b after timing')
+        rows.append([n, choice.variant.description, f'{secs:.2f} s', vals[0], vals[1], vals[2],
+                     common.config_text(tri.best_config), f'{tri_secs:.2f} s', f'{vals[1] / vals[0]:.3f}', f'{vals[2] / vals[0]:.3f}'])
         del x, y, c, out
+    common.summary_table(rep, ['N', 'pick', 'tuning', 'tuned us', 'best variant us', 'Triton us', 'Triton pick',
+                               'Triton tuning', 'best / tuned', 'Triton / tuned'], rows)
     return picks
 
 
