@@ -414,9 +414,8 @@ class Tuner:
             else:
                 fit.append(v)
         if self.top_k and len(fit) > self.top_k:
-            cost = {v.index: estimated_cost(v, limits, grid_programs(self.grid_of(v, bound)),
-                                            self.backend.registers(self.kernel(v))) for v in fit}
-            ranked = sorted(fit, key=lambda v: (cost[v.index], v.index))
+            rank = self.estimated_ranks(fit, bound, limits)
+            ranked = sorted(fit, key=lambda v: rank[v.index])
             for r, v in enumerate(ranked[self.top_k:], start=self.top_k + 1):
                 skipped[v.index] = f'--top-k {self.top_k}: estimated cost rank {r}'
             fit = sorted(ranked[:self.top_k], key=lambda v: v.index)
@@ -466,7 +465,8 @@ class Tuner:
         self.benchmarks += 1
         times = {v.index: t for v, t in zip(good, medians)}
         best = min(good, key=lambda v: (times[v.index], v.index))
-        self._report(key, limits, times, best, len(skipped), len(dropped))
+        ranks = self.estimated_ranks(good, bound, limits)
+        self._report(key, limits, times, best, len(skipped), len(dropped), ranks)
         self.cache.put(self.space.hash, key, limits.name, limits.driver, {
             'variant': best.index, 'description': best.description, 'defines': best.defines,
             'time_us': times[best.index], 'times_us': {str(i): t for i, t in times.items()},
@@ -475,14 +475,23 @@ class Tuner:
         })
         return Choice(best, key, False, times, skipped, dropped)
 
-    def _report(self, key, limits, times, best, n_skipped, n_dropped):
+    def estimated_ranks(self, variants, bound, limits):
+        """{index: rank} of the variants by estimated cost (1: cheapest), as --top-k would order them."""
+        cost = {v.index: estimated_cost(v, limits, grid_programs(self.grid_of(v, bound)),
+                                        self.backend.registers(self.kernel(v))) for v in variants}
+        ranked = sorted(cost, key=lambda i: (cost[i], i))
+        return {i: r for r, i in enumerate(ranked, start=1)}
+
+    def _report(self, key, limits, times, best, n_skipped, n_dropped, ranks):
         self.log(f'tuned {self.space.kernel} [{key_text(key)}] on {limits.name}: {len(times)} timed, '
                  f'{n_skipped} skipped, {n_dropped} dropped (median of {self.iters}, '
                  f'{"cold" if self.flush else "warm"} L2)')
         width = max(len(self.space.variants[i].description) for i in times)
+        measured = {i: r for r, i in enumerate(sorted(times, key=lambda i: (times[i], i)), start=1)}
         for i, t in sorted(times.items()):
             mark = '  <- pick' if i == best.index else ''
-            self.log(f'  {self.space.variants[i].description:<{width}}  {t:10.2f} us  {t / times[best.index]:6.3f}x{mark}')
+            self.log(f'  {self.space.variants[i].description:<{width}}  {t:10.2f} us  {t / times[best.index]:6.3f}x  '
+                     f'rank {measured[i]}, estimated {ranks[i]}{mark}')
         self.log(f'  pick: {best.description} ({times[best.index]:.2f} us), stored in {self.cache.path}')
 
 

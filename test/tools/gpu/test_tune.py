@@ -203,6 +203,11 @@ class PickAndCacheTest(Base):
         entry = self.cache.get(space.hash, (('N', 1000),), 'Fake H100', '580.1')
         self.assertEqual((entry['variant'], entry['description'], entry['time_us']), (1, 'SIZE=64', 10.0))
         self.assertTrue(any('pick: SIZE=64 (10.00 us)' in line for line in self.lines))
+        # every timed variant with its measured rank and the cost model's: N = 1000 makes 32, 16 and 8
+        # programs, fewer than the 132 SMs, so the most programs (SIZE=32) is estimated fastest
+        self.assertIn('  SIZE=32        30.00 us   3.000x  rank 3, estimated 1', self.lines)
+        self.assertIn('  SIZE=64        10.00 us   1.000x  rank 1, estimated 2  <- pick', self.lines)
+        self.assertIn('  SIZE=128       20.00 us   2.000x  rank 2, estimated 3', self.lines)
 
     def test_grid_comes_from_the_variant_defines(self):
         space = make_space(self.dir, [record(0, 32), record(1, 64)])
