@@ -99,6 +99,7 @@ function makeConfig(): LitConfig {
     ['not', ownTool(repo, 'not')],
   ]);
   if (which('ptxas')) features.add('ptxas');
+  if (which('python3')) features.add('python3');
   if (which('FileCheck') || which('FileCheck-14')) features.add('system-filecheck');
   const mlirOpt = which('mlir-opt') ?? (existsSync('/usr/lib/llvm-19/bin/mlir-opt') ? '/usr/lib/llvm-19/bin/mlir-opt' : undefined);
   if (mlirOpt) {

@@ -5,8 +5,7 @@
  * syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`), `--to-ptx` (PTX for sm_80 or sm_90a,
  * with `--emit-metadata` for the launcher) and `--to-nvptx-ir` (the nvptx dialect before printing).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
 import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import yargs from 'yargs';
@@ -21,6 +20,7 @@ import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 import type { GpuTarget } from '../dialects/ttg/target.js';
+import { compileSpace, isVariantWorker, serveVariants, type Translate } from './variants.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -92,6 +92,9 @@ const TRANSLATIONS: Translation[] = [
   },
 ];
 
+/** Runs the translation named `flag` (for the variant compiler, `tools/variants.ts`). */
+const translateByFlag: Translate = (module, flag, args) => TRANSLATIONS.find((t) => t.flag === flag)!.run(module, args as TargetArgs);
+
 /** Splits `-D` definitions (a list split by the shell, `-DTM=[32, 64]`, is rejoined) from the other arguments. */
 function splitDefines(argv: string[]): { defines: string[]; rest: string[] } {
   const defines: string[] = [];
@@ -131,7 +134,7 @@ function fromC(
   parsed: ParsedDefines,
   argv: TargetArgs & { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean; 'allow-tf32'?: boolean },
   translation?: Translation,
-): void {
+): Promise<void> | void {
   const all = variants(parsed);
   const options: FrontendOptions = { allowTf32: argv['allow-tf32'] };
   if (argv['list-variants']) {
@@ -139,12 +142,8 @@ function fromC(
     return;
   }
   if (argv['all-variants']) {
-    const dir = argv['all-variants'];
-    mkdirSync(dir, { recursive: true });
-    const stem = basename(source.name).replace(/\.[^.]*$/, '');
-    all.forEach((v, k) => writeFileSync(join(dir, `${stem}.${k}.tir`), `// ${describeVariant(parsed, v)}\n` + compileC(source, v, options)));
-    process.stderr.write(`wrote ${all.length} variant${all.length === 1 ? '' : 's'} to ${dir}\n`);
-    return;
+    const workerUrl = import.meta.url.endsWith('.ts') ? null : import.meta.url; // workers run the bundle
+    return compileSpace({ dir: argv['all-variants'], source, parsed, flag: translation?.flag ?? null, args: { ...argv }, options, workerUrl, translate: translateByFlag });
   }
   if (all.length > 1 && argv.variant === undefined)
     throw new UserError(`the -D lists define ${all.length} variants; pick one with --variant=N (see --list-variants) or compile all with --all-variants=DIR`);
@@ -164,7 +163,7 @@ function fromC(
   else process.stdout.write(out);
 }
 
-function main(): void {
+function main(): Promise<void> | void {
   const { defines, rest } = splitDefines(hideBin(process.argv));
   let y = yargs(rest)
     .scriptName('triton-translate')
@@ -202,7 +201,7 @@ function main(): void {
     const source = new SourceFile(inputs[0], readInput(inputs[0]));
     try {
       if (chosen.length > 1) throw new UserError(`choose at most one translation with --from-c`);
-      fromC(source, parseDefines(defines), argv, chosen[0]);
+      return fromC(source, parseDefines(defines), argv, chosen[0]);
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;
       process.stderr.write(e.diagnostic.format() + '\n');
@@ -236,4 +235,5 @@ function main(): void {
   }
 }
 
-runTool('triton-translate', main);
+if (isVariantWorker()) serveVariants(translateByFlag);
+else runTool('triton-translate', main);
