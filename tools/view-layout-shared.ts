@@ -168,7 +168,7 @@ function bankGrid(b: SharedBuffer, enc: Attribute, worst: BufferAccess | null, x
   const [rows, cols] = b.tileShape;
   const shownC = Math.min(cols, MAX_SHARED_COLS);
   const outlined = worst ? firstPhaseCells(b, enc, worst.access as TileAccess) : new Set<string>();
-  if (worst) heading = [...heading, `outlined: the first phase of ${worst.op.name}'s first instruction`];
+  if (worst) heading = [...heading, `outlined: the first phase of the first instruction of ${worst.op.name}`];
   // Enough rows for the bank pattern and the outlined cells (to a power of two), at most MAX_SHARED_ROWS.
   const lastOutlined = Math.max(0, ...[...outlined].map((k) => Number(k.split(',')[0])));
   const outlinedRows = 2 ** Math.ceil(Math.log2(lastOutlined + 1));
