@@ -133,7 +133,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
     .option('view-op-graph-depth', { type: 'number', describe: 'draw regions down to depth N, collapse deeper ones into their op box (0: collapse every loop body; default: the deepest whose picture fits 4000 px)', requiresArg: true })
     .option('view-op-graph-func', { type: 'string', describe: 'draw only the function NAME', requiresArg: true })
     .option('view-op-graph-max-label', { type: 'number', describe: 'cut op names and types longer than N characters (default 32)', requiresArg: true })
-    .option('view-layout', { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout as SVG to FILE', requiresArg: true })
+    .option('view-layout', { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout, and the bank of each element of each shared buffer, as SVG to FILE', requiresArg: true })
     .option('debug-patterns', { type: 'boolean', default: false, describe: 'log each successful pattern application' })
     .option('debug', { type: 'boolean', default: false, describe: 'show JavaScript stacks for internal errors' })
     .option('run-reproducer', { type: 'boolean', default: false, describe: 'run the pipeline recorded in the input reproducer' })
