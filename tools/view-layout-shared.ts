@@ -18,9 +18,10 @@ import { FunctionLike } from '../ir/traits.js';
 import { MemDescType } from '../dialects/ttg/types.js';
 import { SWIZZLED_SHARED, isLayout } from '../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
-import { sharedOffset, unsupportedSharedEncoding } from '../dialects/ttg/shared-layout.js';
+import { PaddedSharedAttr } from '../dialects/ttg/padded-shared.js';
+import { sharedOffset, sharedOffsetBases, unsupportedSharedEncoding } from '../dialects/ttg/shared-layout.js';
 import { elementBytes } from '../passes/support/alloc-shared-scratch.js';
-import { accessCost, BANK_BYTES, NUM_BANKS, phasesOf, warpAccesses, type AccessCost, type TileAccess } from '../passes/support/bank-conflicts.js';
+import { accessCost, BANK_BYTES, bufferCost, NUM_BANKS, phasesOf, warpAccesses, type AccessCost, type TileAccess } from '../passes/support/bank-conflicts.js';
 import { bufferGroups, tileAccessOf, tileShapeOf, type ViewOrigin } from '../passes/support/shared-accesses.js';
 import { chooseSwizzle } from '../passes/pad-shared.js';
 import { escapeXml as esc } from './svg.js';
@@ -53,6 +54,8 @@ export interface SharedBuffer {
   tileShape: number[];
   elemBytes: number;
   accesses: BufferAccess[];
+  /** Why the tile's elements have no addresses (a padded layout whose bases describe another tile), else null. */
+  problem: string | null;
 }
 
 /** The shared buffers of `root` with a 2-D tile under an encoding the target places, in program order. */
@@ -74,7 +77,8 @@ export function sharedBuffers(root: Operation): SharedBuffer[] {
         const a = tileAccessOf(op, memo);
         if (a) accesses.push({ op, access: typeof a === 'string' ? a : a.access });
       }
-      out.push({ alloc, enc, tileShape, elemBytes: elementBytes(type.elementType), accesses });
+      const problem = enc instanceof PaddedSharedAttr && !sharedOffsetBases(enc, tileShape) ? 'its offset bases do not place each element of the tile once' : null;
+      out.push({ alloc, enc, tileShape, elemBytes: elementBytes(type.elementType), accesses: problem ? [] : accesses, problem });
     }
   }
   return out;
@@ -92,16 +96,7 @@ export function accessLine(a: BufferAccess, enc: Attribute): string {
 
 /** The summed cost of the modeled accesses under `enc` (null when one cannot be issued). */
 function totalCost(accesses: readonly BufferAccess[], enc: Attribute): AccessCost | null {
-  const total: AccessCost = { instructions: 0, wavefronts: 0, ideal: 0 };
-  for (const a of accesses) {
-    if (typeof a.access === 'string') continue;
-    const c = accessCost(a.access, enc);
-    if (typeof c === 'string') return null;
-    total.instructions += c.instructions;
-    total.wavefronts += c.wavefronts;
-    total.ideal += c.ideal;
-  }
-  return total;
+  return bufferCost(accesses.flatMap((a) => (typeof a.access === 'string' ? [] : [a.access])), enc);
 }
 
 /** The encoding pad-shared would give a swizzled buffer, when it would change it. */
@@ -211,6 +206,12 @@ export function sharedPanels(root: Operation, top: number, firstIndex: number): 
     const type = b.alloc.result(0).type as MemDescType;
     parts.push(`<g class="shared" id="s${firstIndex + k}" data-shape="${b.tileShape.join('x')}">`);
     parts.push(`<text class="title" x="${PAD}" y="${y + LINE_H}">${esc(`shared ${bufferName(b.alloc)}: ${String(type)}`)}</text>`);
+    if (b.problem) {
+      parts.push(`<text class="info" x="${PAD}" y="${y + 2 * LINE_H}">${esc(`not drawn: ${b.problem}`)}</text></g>`);
+      width = Math.max(width, PAD + (`shared ${bufferName(b.alloc)}: ${String(type)}`.length + 2) * CHAR_W);
+      y += 2 * LINE_H + 2 * PAD;
+      return;
+    }
     const lines = b.accesses.length ? b.accesses.map((a) => accessLine(a, b.enc)) : ['no access to this buffer is modeled'];
     lines.forEach((l, j) => parts.push(`<text class="info" x="${PAD}" y="${y + (j + 2) * LINE_H}">${esc(l)}</text>`));
     parts.push(

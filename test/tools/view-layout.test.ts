@@ -118,6 +118,25 @@ test('a distributed layout is drawn as one repetition, one box per run of a thre
   assert.equal(repeatPeriod(ownersOf(B, [128, 256]), 128, 256), { rows: 8, cols: 256 });
 });
 
+test('a padded buffer whose bases describe another tile is named, not drawn (no internal error)', () => {
+  const m = parseText(`
+#shared = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bad_bases() {
+    %s = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %t = ttg.local_load %s : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #blocked>
+    tt.return
+  }
+}`).module;
+  const [b] = sharedBuffers(m);
+  assert.is(b.problem, 'its offset bases do not place each element of the tile once');
+  const svg = layoutSvg(m);
+  assert.ok(svg.includes('not drawn: its offset bases do not place each element of the tile once'));
+  assert.not.ok(svg.includes('class="bank"'));
+});
+
 test('the matmul pictures are small: under 1 MB (6.8 MB and 4.1 MB before one repetition and runs)', () => {
   for (const name of ['matmul_kernel.sm80.ttgir', 'matmul_kernel.sm90.ttgir']) {
     const bytes = Buffer.byteLength(layoutSvg(example(name)));
