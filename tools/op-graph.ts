@@ -4,12 +4,18 @@
  * One box per op (name and result types), one arrow per use (OpOperand), block arguments as
  * their own boxes, and regions as nested clusters. Layout is done by `@dagrejs/dagre` on a
  * compound multigraph; the SVG is written by hand (no DOM needed).
+ *
+ * `OpGraphOptions` keep big kernels readable: `depth` collapses every op whose regions lie
+ * deeper than it into one box (a loop body becomes `scf.for` with a count of the ops it hides;
+ * uses by hidden ops become one arrow per outside value), `func` draws one function, and
+ * `maxLabel` cuts op names and types to that many characters (the full text stays in tooltips).
  */
 import { writeFileSync } from 'node:fs';
 import dagre from '@dagrejs/dagre';
 import { StringAttr } from '../ir/attributes.js';
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { printModule } from '../ir/printer.js';
+import { UserError } from './input-chunks.js';
 import { escapeXml as esc } from './svg.js';
 import { ConstantLike, FunctionLike, Terminator } from '../ir/traits.js';
 
@@ -21,8 +27,13 @@ const CHAR_W = 7.3;
 const LINE_H = 16;
 const PAD_X = 8;
 const PAD_Y = 6;
-/** Longest label line before it is cut with an ellipsis (the full text stays in the tooltip). */
-const MAX_CHARS = 44;
+/** Longest label line by default before it is cut with an ellipsis (the full text stays in the tooltip). */
+export const DEFAULT_MAX_LABEL = 32;
+/**
+ * Without `depth`, the deepest region depth whose picture is at most this many pixels on its long
+ * side (readable at 1:1 on a laptop screen) is drawn; depth 0 when none is.
+ */
+export const FIT_PX = 4000;
 /** Most result-type lines shown in one op box. */
 const MAX_TYPE_LINES = 4;
 /** Height reserved at the top of a cluster for its label. */
@@ -34,6 +45,7 @@ text { font-family: monospace; font-size: ${FONT_SIZE}px; fill: #1a1a1a; }
 .op.has-regions rect { fill: #fde9cf; stroke: #c07a1c; }
 .op.terminator rect { fill: #eeeeee; stroke: #888888; }
 .op.constant rect { fill: #f3f7e4; stroke: #8a9b4a; }
+.op.collapsed rect { fill: #fbe3c4; stroke: #c07a1c; stroke-width: 2; stroke-dasharray: 6 2; }
 .op text.name { font-weight: bold; }
 .op text.type { fill: #444444; }
 .arg rect { fill: #e6f4ea; stroke: #3c8c5a; stroke-width: 1; }
@@ -75,14 +87,31 @@ interface GEdge {
   title: string;
 }
 
+/** What to draw: see the file comment. */
+export interface OpGraphOptions {
+  /** Regions nested deeper than this are collapsed into their op's box (0: every region; default: fit `FIT_PX`). */
+  depth?: number;
+  /** Draw only the function with this symbol name. */
+  func?: string;
+  /** Longest label line, in characters (default `DEFAULT_MAX_LABEL`, at least 8). */
+  maxLabel?: number;
+}
+
 /** Whether `op` is a function (tt.func, func.func: any op with the FunctionLike trait). */
 function isFunctionLike(op: Operation): boolean {
   return op.hasTrait(FunctionLike);
 }
 
-/** Cuts `s` to `MAX_CHARS` characters with a trailing ellipsis. */
-function clip(s: string): string {
-  return s.length <= MAX_CHARS ? s : s.slice(0, MAX_CHARS - 1) + '\u2026';
+/** Cuts `s` to `max` characters with a trailing ellipsis. */
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : s.slice(0, max - 1) + '\u2026';
+}
+
+/** The ops inside `op`'s regions, at any depth. */
+function countNested(op: Operation): number {
+  let n = 0;
+  op.walk(() => void n++, 'pre');
+  return n - 1;
 }
 
 /** Box size for some lines of text. */
@@ -119,9 +148,21 @@ class GraphBuilder {
   private readonly opNode = new Map<Operation, string>();
   private readonly blockEntry = new Map<Block, string>();
   private readonly usedAliases = new Map<string, string>();
+  /** Arrows already drawn into a collapsed box, by `from->to`, so each outside value gets one. */
+  private readonly collapsedEdges = new Set<string>();
+  /** The ids of collapsed boxes (ops whose regions are hidden). */
+  private readonly collapsedOps = new Set<string>();
   private counter = 0;
 
-  constructor(private readonly aliases: [string, string][]) {}
+  constructor(
+    private readonly aliases: [string, string][],
+    private readonly maxDepth: number,
+    private readonly maxLabel: number,
+  ) {}
+
+  private clip(s: string): string {
+    return clip(s, this.maxLabel);
+  }
 
   /** Alias definitions that box labels referred to, for the legend. */
   legend(): [alias: string, full: string][] {
@@ -151,25 +192,26 @@ class GraphBuilder {
 
   /** Adds one function as a top-level cluster. */
   addFunction(fn: Operation): void {
-    const sym = fn.getAttr('sym_name');
-    const name = sym instanceof StringAttr ? `@${sym.value}` : fn.name;
+    const sym = symbolName(fn);
+    const name = sym !== null ? `@${sym}` : fn.name;
     const type = fn.getAttr('function_type');
     const id = this.fresh('f');
-    this.add({ id, kind: 'func', classes: [], lines: [clip(`${fn.name} ${name}`)], title: `${fn.name} ${name}${type ? ` : ${String(type)}` : ''}` });
-    for (const r of fn.regions) this.addRegionContents(r, id, null);
+    this.add({ id, kind: 'func', classes: [], lines: [this.clip(`${fn.name} ${name}`)], title: `${fn.name} ${name}${type ? ` : ${String(type)}` : ''}` });
+    for (const r of fn.regions) this.addRegionContents(r, id, null, 0);
   }
 
   /** Adds a non-function root: its regions' contents go straight into one cluster. */
   addRoot(root: Operation): void {
     const id = this.fresh('f');
-    this.add({ id, kind: 'func', classes: [], lines: [clip(root.name)], title: root.name });
-    for (const r of root.regions) this.addRegionContents(r, id, null);
+    this.add({ id, kind: 'func', classes: [], lines: [this.clip(root.name)], title: root.name });
+    for (const r of root.regions) this.addRegionContents(r, id, null, 0);
   }
 
-  private addRegionContents(r: Region, parent: string, owner: Operation | null): void {
+  /** Adds the blocks of `r`, whose ops are at region depth `depth` (a function body's: 0). */
+  private addRegionContents(r: Region, parent: string, owner: Operation | null, depth: number): void {
     r.blocks.forEach((b, k) => {
       this.addBlockArgs(b, k, parent, owner);
-      for (const op of b) this.addOp(op, parent);
+      for (const op of b) this.addOp(op, parent, depth);
       const entry = b.args.length ? this.valueNode.get(b.args[0]) : b.first ? this.opNode.get(b.first) : undefined;
       if (entry) this.blockEntry.set(b, entry);
       this.sinkToTerminator(b);
@@ -194,36 +236,52 @@ class GraphBuilder {
       const prefix = blockIndex > 0 ? `^bb${blockIndex} ` : '';
       const full = `${prefix}${name}: ${String(a.type)}`;
       const id = this.fresh('a');
-      this.add({ id, kind: 'arg', classes: [], lines: [clip(`${prefix}${name}`), clip(this.shortType(a))], title: full, parent });
+      this.add({ id, kind: 'arg', classes: [], lines: [this.clip(`${prefix}${name}`), this.clip(this.shortType(a))], title: full, parent });
       this.valueNode.set(a, id);
       if (owner) this.layoutEdge(this.opNode.get(owner)!, id);
     }
   }
 
-  private addOp(op: Operation, parent: string): void {
+  private addOp(op: Operation, parent: string, depth: number): void {
     const id = this.fresh('n');
     const classes: string[] = [];
-    if (op.regions.length) classes.push('has-regions');
+    const collapse = op.regions.length > 0 && depth >= this.maxDepth;
+    if (op.regions.length) classes.push(collapse ? 'collapsed' : 'has-regions');
     if (op.hasTrait(Terminator) || (op.parent?.last === op && op.numResults === 0 && /(return|yield)$/.test(op.name))) classes.push('terminator');
     if (op.hasTrait(ConstantLike) || (!op.spec && op.name.endsWith('.constant'))) classes.push('constant');
     const types = op.results.map((r) => this.shortType(r));
-    const lines = [clip(op.name)];
+    const lines = [this.clip(op.name)];
     const shown = types.length > MAX_TYPE_LINES ? MAX_TYPE_LINES - 1 : types.length;
-    for (let k = 0; k < shown; k++) lines.push(clip(types[k]));
+    for (let k = 0; k < shown; k++) lines.push(this.clip(types[k]));
     if (shown < types.length) lines.push(`\u2026 ${types.length - shown} more`);
+    const hidden = collapse ? countNested(op) : 0;
+    if (collapse) lines.push(`[${hidden} op${hidden === 1 ? '' : 's'} collapsed]`);
     const resultText = op.results.map((r) => `%${r.nameHint ?? r.index}: ${String(r.type)}`).join('\n');
-    const title = resultText ? `${op.name}\n${resultText}` : op.name;
+    const title = (resultText ? `${op.name}\n${resultText}` : op.name) + (collapse ? `\n(regions collapsed: ${hidden} ops)` : '');
     this.add({ id, kind: 'op', classes, lines, title, opName: op.name, parent });
     this.opNode.set(op, id);
     op.results.forEach((r) => this.valueNode.set(r, id));
-    op.regions.forEach((r, k) => this.addRegion(op, r, k, parent));
+    if (collapse) return this.hideInside(op, id);
+    op.regions.forEach((r, k) => this.addRegion(op, r, k, parent, depth + 1));
   }
 
-  private addRegion(op: Operation, r: Region, k: number, parent: string): void {
+  /** Maps every op and value inside `op`'s regions to its collapsed box `id`. */
+  private hideInside(op: Operation, id: string): void {
+    op.walk((inner) => {
+      if (inner === op) return;
+      this.opNode.set(inner, id);
+      inner.results.forEach((r) => this.valueNode.set(r, id));
+      for (const r of inner.regions) for (const b of r.blocks) b.args.forEach((a) => this.valueNode.set(a, id));
+    }, 'pre');
+    for (const r of op.regions) for (const b of r.blocks) b.args.forEach((a) => this.valueNode.set(a, id));
+    this.collapsedOps.add(id);
+  }
+
+  private addRegion(op: Operation, r: Region, k: number, parent: string, depth: number): void {
     const id = this.fresh('r');
     const label = `${op.name} ${regionName(op, k)}${r.empty ? ' (empty)' : ''}`;
-    this.add({ id, kind: 'region', classes: [], lines: [clip(label)], title: label, parent });
-    this.addRegionContents(r, id, op);
+    this.add({ id, kind: 'region', classes: [], lines: [this.clip(label)], title: label, parent });
+    this.addRegionContents(r, id, op, depth);
     const opId = this.opNode.get(op)!;
     if (r.empty) this.layoutEdge(opId, id);
     // Keep the region below its op: link the op to the region's ops fed only from outside.
@@ -246,9 +304,16 @@ class GraphBuilder {
   private addUses(op: Operation): void {
     const to = this.opNode.get(op);
     if (!to) return;
+    const intoCollapsed = this.collapsedOps.has(to);
     for (const o of op.operands) {
       const v = o.value;
-      const from = this.valueNode.get(v) ?? this.externalValue(v, to);
+      const from: string = this.valueNode.get(v) ?? this.externalValue(v, to);
+      if (intoCollapsed) {
+        // A use inside a collapsed box: one arrow per outside value, none for values it defines.
+        const key = `${from}->${to}`;
+        if (from === to || this.collapsedEdges.has(key)) continue;
+        this.collapsedEdges.add(key);
+      }
       const name = v.nameHint ? `%${v.nameHint}` : v.definingOp ? `${v.definingOp.name} #${(v as { index?: number }).index ?? 0}` : 'arg';
       this.edges.push({ id: this.fresh('e'), kind: 'use', from, to, title: `${name} : ${String(v.type)} \u2192 ${op.name} operand #${o.index}` });
     }
@@ -256,7 +321,7 @@ class GraphBuilder {
       const target = this.blockEntry.get(s);
       if (target) this.edges.push({ id: this.fresh('s'), kind: 'succ', from: to, to: target, title: `${op.name} successor #${k}` });
     });
-    if (!op.regions.length) return;
+    if (!op.regions.length || intoCollapsed) return;
     const sinks = op.regions.flatMap((r) => r.blocks.map((b) => b.last).filter((t): t is Operation => t !== null));
     for (const r of op.results) {
       for (const u of r.uses()) {
@@ -271,7 +336,7 @@ class GraphBuilder {
   private externalValue(v: Value, user: string): string {
     const id = this.fresh('a');
     const full = `%${v.nameHint ?? '?'}: ${String(v.type)} (defined outside)`;
-    this.add({ id, kind: 'arg', classes: ['external'], lines: [clip(`%${v.nameHint ?? '?'} (outside)`), clip(this.shortType(v))], title: full, parent: this.nodes.get(user)?.parent });
+    this.add({ id, kind: 'arg', classes: ['external'], lines: [this.clip(`%${v.nameHint ?? '?'} (outside)`), this.clip(this.shortType(v))], title: full, parent: this.nodes.get(user)?.parent });
     this.valueNode.set(v, id);
     return id;
   }
@@ -290,7 +355,7 @@ function regionName(op: Operation, k: number): string {
 /** Runs dagre over the model; fills in node positions and returns the graph size and edge routes. */
 function layout(b: GraphBuilder): { width: number; height: number; routes: Map<string, { x: number; y: number }[]> } {
   const g = new dagre.graphlib.Graph({ compound: true, multigraph: true });
-  g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 50, edgesep: 8, marginx: 12, marginy: 12 });
+  g.setGraph({ rankdir: 'TB', nodesep: 16, ranksep: 50, edgesep: 6, marginx: 12, marginy: 12 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of b.nodes.values()) {
     const cluster = n.kind === 'region' || n.kind === 'func';
@@ -374,21 +439,56 @@ function depth(b: GraphBuilder, n: GNode): number {
   return d;
 }
 
-/** Renders the data-flow graph of every function under `root` (or of `root` itself) as SVG text. */
-export function opGraphSvg(root: Operation): string {
-  const b = new GraphBuilder(collectAliases(root));
-  const fns: Operation[] = [];
+/** The deepest region nesting under `roots` (ops directly in a function body: 0; in a loop body: 1). */
+function regionDepth(roots: Operation[]): number {
+  let deepest = 0;
+  const visit = (op: Operation, depth: number): void => {
+    if (op.regions.length) deepest = Math.max(deepest, depth + 1);
+    for (const r of op.regions) for (const blk of r.blocks) for (const inner of blk) visit(inner, depth + 1);
+  };
+  for (const root of roots) for (const r of root.regions) for (const blk of r.blocks) for (const op of blk) visit(op, 0);
+  return deepest;
+}
+
+/** The symbol name of a function op, or null. */
+function symbolName(fn: Operation): string | null {
+  const sym = fn.getAttr('sym_name');
+  return sym instanceof StringAttr ? sym.value : null;
+}
+
+/**
+ * Renders the data-flow graph of every function under `root` (or of `root` itself) as SVG text.
+ * Throws a `UserError` when `options.func` names no function of `root`.
+ */
+export function opGraphSvg(root: Operation, options: OpGraphOptions = {}): string {
+  const maxLabel = Math.max(8, options.maxLabel ?? DEFAULT_MAX_LABEL);
+  let fns: Operation[] = [];
   if (isFunctionLike(root)) fns.push(root);
   else root.walk((op) => (isFunctionLike(op) ? (fns.push(op), false) : true), 'pre');
-  if (fns.length) for (const fn of fns) b.addFunction(fn);
-  else b.addRoot(root);
-  b.addEdges(fns.length ? fns : [root]);
-  const { width: gw, height: gh, routes } = layout(b);
+  if (options.func !== undefined) {
+    const names = fns.map(symbolName).filter((n): n is string => n !== null);
+    fns = fns.filter((fn) => symbolName(fn) === options.func);
+    if (!fns.length) throw new UserError(`--view-op-graph-func: no function named '${options.func}' (functions: ${names.join(', ') || 'none'})`);
+  }
+  const aliases = collectAliases(root);
+  const deepest = regionDepth(fns.length ? fns : [root]);
+  const draw = (depth: number) => {
+    const builder = new GraphBuilder(aliases, depth, maxLabel);
+    if (fns.length) for (const fn of fns) builder.addFunction(fn);
+    else builder.addRoot(root);
+    builder.addEdges(fns.length ? fns : [root]);
+    return { b: builder, depth, ...layout(builder) };
+  };
+  let drawn = draw(options.depth ?? deepest);
+  while (options.depth === undefined && drawn.depth > 0 && Math.max(drawn.width, drawn.height) > FIT_PX) drawn = draw(drawn.depth - 1);
+  const { b, width: gw, height: gh, routes } = drawn;
 
   const legend = b.legend();
+  const notes: string[] = [];
+  if (drawn.depth < deepest) notes.push(`regions below depth ${drawn.depth} are collapsed (orange dashed boxes); --view-op-graph-depth=${deepest} draws them all`);
   const legendTop = gh + 8;
-  const legendH = legend.length ? (legend.length + 1) * LINE_H + 8 : 0;
-  const legendW = Math.max(0, ...legend.map(([a, f]) => (a.length + f.length + 3) * CHAR_W + 24));
+  const legendH = (legend.length ? (legend.length + 1) * LINE_H + 8 : 0) + notes.length * LINE_H;
+  const legendW = Math.max(0, ...legend.map(([a, f]) => (a.length + f.length + 3) * CHAR_W + 24), ...notes.map((n) => n.length * CHAR_W + 24));
   const width = Math.ceil(Math.max(gw, legendW, 40));
   const height = Math.ceil(gh + legendH + 8);
 
@@ -418,11 +518,13 @@ export function opGraphSvg(root: Operation): string {
     });
     parts.push('</g>');
   }
+  const notesTop = legendTop + (legend.length ? (legend.length + 1) * LINE_H + 8 : 0);
+  notes.forEach((n, k) => parts.push(`<text class="note" x="12" y="${num(notesTop + (k + 1) * LINE_H)}">${esc(n)}</text>`));
   parts.push('</svg>');
   return parts.join('\n') + '\n';
 }
 
-/** Writes `opGraphSvg(root)` to `path` (for `triton-opt --view-op-graph=FILE.svg`). */
-export function writeOpGraphSvg(root: Operation, path: string): void {
-  writeFileSync(path, opGraphSvg(root));
+/** Writes `opGraphSvg(root, options)` to `path` (for `triton-opt --view-op-graph=FILE.svg`). */
+export function writeOpGraphSvg(root: Operation, path: string, options: OpGraphOptions = {}): void {
+  writeFileSync(path, opGraphSvg(root, options));
 }

@@ -32,6 +32,10 @@ export interface OptOptions {
   listOps?: string;
   dumpPassPipeline: boolean;
   viewOpGraph?: string;
+  /** `--view-op-graph-depth`, `-func`, `-max-label` (tools/op-graph.ts's OpGraphOptions). */
+  viewOpGraphDepth?: number;
+  viewOpGraphFunc?: string;
+  viewOpGraphMaxLabel?: number;
   viewLayout?: string;
   debugPatterns: boolean;
   debug: boolean;
@@ -91,6 +95,13 @@ function selection(all: boolean, names: string[] | undefined): PassSelection {
   return list.length ? new Set(list) : null;
 }
 
+/** A whole-number flag value of at least `min`, or undefined when the flag is absent. */
+function count(value: number | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < min) throw new UserError(`--${flag} expects a whole number of at least ${min}`);
+  return value;
+}
+
 /** Parses `triton-opt`'s arguments (already without `node` and the script). */
 export function parseOptArgs(raw: string[]): OptOptions {
   const args = normalizeArgs(raw);
@@ -119,7 +130,10 @@ export function parseOptArgs(raw: string[]): OptOptions {
     .option('list-ops', { type: 'string', describe: 'list ops with their summaries (--list-ops=DIALECT: one dialect)' })
     .option('dump-pass-pipeline', { type: 'boolean', default: false, describe: 'print the pipeline that will run' })
     .option('view-op-graph', { type: 'string', describe: 'draw the data-flow graph of each function as SVG to FILE', requiresArg: true })
-    .option('view-layout', { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout as SVG to FILE', requiresArg: true })
+    .option('view-op-graph-depth', { type: 'number', describe: 'draw regions down to depth N, collapse deeper ones into their op box (0: collapse every loop body; default: the deepest whose picture fits 4000 px)', requiresArg: true })
+    .option('view-op-graph-func', { type: 'string', describe: 'draw only the function NAME', requiresArg: true })
+    .option('view-op-graph-max-label', { type: 'number', describe: 'cut op names and types longer than N characters (default 32)', requiresArg: true })
+    .option('view-layout', { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout, and the bank of each element of each shared buffer, as SVG to FILE', requiresArg: true })
     .option('debug-patterns', { type: 'boolean', default: false, describe: 'log each successful pattern application' })
     .option('debug', { type: 'boolean', default: false, describe: 'show JavaScript stacks for internal errors' })
     .option('run-reproducer', { type: 'boolean', default: false, describe: 'run the pipeline recorded in the input reproducer' })
@@ -157,6 +171,9 @@ export function parseOptArgs(raw: string[]): OptOptions {
     listOps: argv['list-ops'],
     dumpPassPipeline: argv['dump-pass-pipeline'],
     viewOpGraph: argv['view-op-graph'],
+    viewOpGraphDepth: count(argv['view-op-graph-depth'], 'view-op-graph-depth', 0),
+    viewOpGraphFunc: argv['view-op-graph-func'],
+    viewOpGraphMaxLabel: count(argv['view-op-graph-max-label'], 'view-op-graph-max-label', 8),
     viewLayout: argv['view-layout'],
     debugPatterns: argv['debug-patterns'],
     debug: argv.debug,

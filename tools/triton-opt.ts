@@ -65,7 +65,7 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
     reports.push(pm);
     const r = pm.run(parsed.module);
     if (!r.ok) return { text: null, diagnostics: r.diagnostics };
-    if (o.viewOpGraph) writeOpGraphSvg(parsed.module, o.viewOpGraph);
+    if (o.viewOpGraph) writeOpGraphSvg(parsed.module, o.viewOpGraph, { depth: o.viewOpGraphDepth, func: o.viewOpGraphFunc, maxLabel: o.viewOpGraphMaxLabel });
     if (o.viewLayout) writeLayoutSvg(parsed.module, o.viewLayout);
     const resources = o.runReproducer ? null : parsed.resources;
     return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: r.diagnostics };

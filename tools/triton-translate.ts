@@ -1,9 +1,11 @@
 #!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * `triton-translate`: translations into and out of Triton IR. In: `--from-c` (Triton-C with `-D`
- * definitions and autotuning lists). Out: the IR (default), `--to-mlir` (upstream MLIR generic
- * syntax for builtin/func/arith/math/scf/cf, for `mlir-opt`), `--to-ptx` (PTX for sm_80 or sm_90a,
- * with `--emit-metadata` for the launcher) and `--to-nvptx-ir` (the nvptx dialect before printing).
+ * definitions and autotuning lists: `--list-variants`, `--variant N`, `--all-variants DIR`). Out:
+ * the IR (default), `--to-mlir` (upstream MLIR generic syntax for builtin/func/arith/math/scf/cf,
+ * for `mlir-opt`), `--to-ptx` (PTX for sm_80 or sm_90a, from tt IR or ttg IR, with
+ * `--emit-metadata` for the launcher and `--emit-ttgir` for the ttg IR the PTX comes from) and
+ * `--to-nvptx-ir` (the nvptx dialect before printing).
  */
 import { writeFileSync } from 'node:fs';
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';

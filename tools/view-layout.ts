@@ -1,7 +1,13 @@
 /**
  * `--view-layout`: draws, for every distinct (distributed layout, shape) pair used by a tensor in a
  * module, the grid of the tensor's elements coloured by owning warp, with the lane number in each
- * cell and the register index small below it, as one standalone SVG.
+ * cell and the register index small below it, as one standalone SVG; then every shared-memory
+ * buffer (view-layout-shared.ts).
+ *
+ * A layout repeats: past its CTA tile, the same warps and lanes own the next elements with other
+ * registers. Only one repetition is drawn (`repeatPeriod`: the smallest power-of-two block of
+ * rows and columns whose owners (warp, lane) repeat over the whole tensor), with a note of how
+ * many times it repeats and how the registers of the next repetition continue.
  */
 import { writeFileSync } from 'node:fs';
 import type { Attribute } from '../ir/attributes.js';
@@ -9,6 +15,7 @@ import type { Operation, Value } from '../ir/ir.js';
 import { RankedTensorType } from '../ir/types.js';
 import { isSupportedLayout, numThreadsPerWarp, numWarps, ownersOf, totalElemsPerThread, type Owner } from '../dialects/ttg/layout-lib.js';
 import { escapeXml as esc } from './svg.js';
+import { SHARED_STYLE, sharedPanels } from './view-layout-shared.js';
 
 /** Most rows and columns of cells drawn per layout. */
 export const MAX_CELLS = 64;
@@ -68,6 +75,46 @@ function gridOf(shape: readonly number[]): { rows: number; cols: number; note: s
   return { rows: shape[shape.length - 2], cols: shape[shape.length - 1], note };
 }
 
+/** The threads (block, warp, lane) holding element `idx`, as a key (registers left out). */
+function threadsKey(owners: Owner[][], idx: number): string {
+  return owners[idx].map((o) => `${o.block}.${o.warp}.${o.lane}`).join(' ');
+}
+
+/**
+ * The smallest power-of-two rows `pr` and columns `pc` (dividing `rows`, `cols`) such that element
+ * (r, c) of the grid is held by the same threads as (r mod pr, c mod pc): the block drawn.
+ * `owners` is indexed by `r * cols + c`.
+ */
+export function repeatPeriod(owners: Owner[][], rows: number, cols: number): { rows: number; cols: number } {
+  const repeats = (dr: number, dc: number): boolean => {
+    for (let r = 0; r + dr < rows; r++) {
+      for (let c = 0; c + dc < cols; c++) if (threadsKey(owners, (r + dr) * cols + c + dc) !== threadsKey(owners, r * cols + c)) return false;
+    }
+    return true;
+  };
+  let pr = 1;
+  while (pr < rows && !repeats(pr, 0)) pr *= 2;
+  let pc = 1;
+  while (pc < cols && !repeats(0, pc)) pc *= 2;
+  return { rows: pr, cols: pc };
+}
+
+/**
+ * How many elements from `idx` on (at most `max`, along the row) one thread holds in consecutive
+ * registers: the same threads own each, each copy's register one more than the last. Drawn as one box.
+ */
+export function runLength(owners: Owner[][], idx: number, max: number): number {
+  const first = owners[idx];
+  let n = 1;
+  while (n < max) {
+    const next = owners[idx + n];
+    const same = next.length === first.length && next.every((o, k) => o.block === first[k].block && o.warp === first[k].warp && o.lane === first[k].lane && o.register === first[k].register + n);
+    if (!same) break;
+    n++;
+  }
+  return n;
+}
+
 function ownerText(o: Owner): string {
   return `${o.block ? `block ${o.block} ` : ''}warp ${o.warp} lane ${o.lane} reg ${o.register}`;
 }
@@ -78,10 +125,15 @@ function panel(use: LayoutUse, top: number, index: number): { svg: string; width
   const owners = ownersOf(layout, shape);
   const warps = numWarps(layout);
   const { rows, cols, note } = gridOf(shape);
-  const shownR = Math.min(rows, MAX_CELLS);
-  const shownC = Math.min(cols, MAX_CELLS);
+  const period = repeatPeriod(owners, rows, cols);
+  const shownR = Math.min(period.rows, MAX_CELLS);
+  const shownC = Math.min(period.cols, MAX_CELLS);
   const notes = [note];
-  if (shownR < rows || shownC < cols) notes.push(`showing the first ${shownR}x${shownC} elements`);
+  if (period.rows < rows || period.cols < cols) {
+    const next = period.cols < cols ? owners[period.cols][0] : owners[period.rows * cols][0];
+    notes.push(`one repetition of ${period.rows}x${period.cols}, repeated ${rows / period.rows}x${cols / period.cols} times (the next starts at register ${next.register})`);
+  }
+  if (shownR < period.rows || shownC < period.cols) notes.push(`showing its first ${shownR}x${shownC} elements`);
   const title = `${shape.join('x')}  ${String(layout)}`;
   const info =
     `warps ${warps} · threads/warp ${numThreadsPerWarp(layout)} · registers/thread ${totalElemsPerThread(layout, shape)}` +
@@ -99,23 +151,28 @@ function panel(use: LayoutUse, top: number, index: number): { svg: string; width
     parts.push(`<text class="ridx" x="${num(gridX - 4)}" y="${num(gridY + r * CELL + CELL / 2 + 4)}">${label}</text>`);
   }
   for (let r = 0; r < shownR; r++) {
-    for (let c = 0; c < shownC; c++) {
+    for (let c = 0; c < shownC; ) {
       const idx = r * cols + c;
       const os = owners[idx];
       const o = os[0];
+      const run = runLength(owners, idx, shownC - c);
       const x = gridX + c * CELL;
       const y = gridY + r * CELL;
-      const where = shape.length === 1 ? `[${idx}]` : `[${[...shape.slice(0, -2).map(() => 0), r, c].join(', ')}]`;
+      const w = run * CELL;
+      const lead = shape.slice(0, -2).map(() => 0);
+      const where = shape.length === 1 ? `[${idx}${run > 1 ? `..${idx + run - 1}` : ''}]` : `[${[...lead, r, run > 1 ? `${c}..${c + run - 1}` : c].join(', ')}]`;
       const more = os.length > 4 ? `; +${os.length - 4} more` : '';
-      const tip = `${where}: ${os.slice(0, 4).map(ownerText).join('; ')}${more}`;
+      const regs = run > 1 ? `r${o.register}-${o.register + run - 1}` : `r${o.register}`;
+      const tip = `${where}: ${os.slice(0, 4).map(ownerText).join('; ')}${run > 1 ? ` (to reg ${o.register + run - 1})` : ''}${more}`;
       parts.push(
-        `<g class="cell"><title>${esc(tip)}</title>` +
-          `<rect x="${num(x)}" y="${num(y)}" width="${CELL}" height="${CELL}" fill="${cellColour(o.warp, o.lane, warps)}"/>` +
-          `<text class="lane" x="${num(x + CELL / 2)}" y="${num(y + 14)}">${o.lane}</text>` +
-          `<text class="reg" x="${num(x + CELL / 2)}" y="${num(y + 25)}">r${o.register}</text>` +
-          (os.length > 1 ? `<text class="copies" x="${num(x + CELL - 2)}" y="${num(y + 8)}">×${os.length}</text>` : '') +
+        `<g class="cell" data-run="${run}"><title>${esc(tip)}</title>` +
+          `<rect x="${num(x)}" y="${num(y)}" width="${w}" height="${CELL}" fill="${cellColour(o.warp, o.lane, warps)}"/>` +
+          `<text class="lane" x="${num(x + w / 2)}" y="${num(y + 14)}">${o.lane}</text>` +
+          `<text class="reg" x="${num(x + w / 2)}" y="${num(y + 25)}">${regs}</text>` +
+          (os.length > 1 ? `<text class="copies" x="${num(x + w - 2)}" y="${num(y + 8)}">×${os.length}</text>` : '') +
           '</g>',
       );
+      c += run;
     }
   }
   parts.push(`<rect class="frame" x="${gridX}" y="${num(gridY)}" width="${shownC * CELL}" height="${shownR * CELL}"/>`);
@@ -132,7 +189,7 @@ function panel(use: LayoutUse, top: number, index: number): { svg: string; width
   }
   const legendRows = Math.ceil(swatches / perRow);
   const keyY = legendY + legendRows * LINE_H + 10;
-  parts.push(`<text class="info" x="${gridX}" y="${num(keyY)}">cell: lane number; r = register index; ×n = held by n threads/registers (first shown, hover for all)</text>`);
+  parts.push(`<text class="info" x="${gridX}" y="${num(keyY)}">box: one thread's consecutive registers; number: lane; r = register index (r0-7: registers 0 to 7); ×n = held by n threads/registers (first shown, hover for all)</text>`);
   parts.push('</g>');
   const width = Math.max(gridX + shownC * CELL + PAD, PAD + Math.max(title.length * TITLE_W, info.length * CHAR_W) + PAD, gridX + perRow * 80, gridX + 640);
   return { svg: parts.join('\n'), width, height: keyY + LINE_H - top };
@@ -146,7 +203,7 @@ const STYLE =
   '.reg{font-size:8px;text-anchor:middle;fill:#444}.copies{font-size:7px;text-anchor:end;fill:#a00}' +
   '.frame{fill:none;stroke:#333;stroke-width:1}';
 
-/** Renders every layout used in `root` as SVG text (a short note when there is none). */
+/** Renders every layout and shared buffer of `root` as SVG text (a short note when there is none). */
 export function layoutSvg(root: Operation): string {
   const uses = collectLayoutUses(root);
   const panels: string[] = [];
@@ -158,8 +215,14 @@ export function layoutSvg(root: Operation): string {
     top += p.height + 2 * PAD;
     width = Math.max(width, p.width);
   });
-  if (!uses.length) {
-    panels.push(`<text class="info" x="${PAD}" y="${PAD + LINE_H}">no tensor in this module has a distributed ttg layout</text>`);
+  const shared = sharedPanels(root, top, 0);
+  if (shared.height) {
+    panels.push(shared.svg);
+    top += shared.height;
+    width = Math.max(width, shared.width);
+  }
+  if (!uses.length && !shared.height) {
+    panels.push(`<text class="info" x="${PAD}" y="${PAD + LINE_H}">no tensor in this module has a distributed ttg layout, and no shared buffer a shared encoding</text>`);
     top += 2 * LINE_H;
   }
   const w = Math.ceil(width);
@@ -167,7 +230,7 @@ export function layoutSvg(root: Operation): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
-    `<style>${STYLE}</style>`,
+    `<style>${STYLE}${SHARED_STYLE}</style>`,
     `<rect x="0" y="0" width="${w}" height="${h}" fill="#ffffff"/>`,
     ...panels,
     '</svg>',

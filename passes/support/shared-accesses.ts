@@ -19,7 +19,7 @@ import { RankedTensorType } from '../../ir/types.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { DOT_OP, NVIDIA_MMA, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
 import { isSupportedLayout } from '../../dialects/ttg/layout-lib.js';
-import { swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
+import { nvmmaOf, swizzleOf, transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
 import { elementBytes } from './alloc-shared-scratch.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttg from '../../dialects/ttg/index.js';
@@ -49,9 +49,13 @@ export function viewEncoding(origin: ViewOrigin, enc: Attribute | null): Attribu
   return transposedSharedEncoding(enc, origin.dims);
 }
 
-/** The rank of the tile an alloc's encoding describes (its order's length). */
+/**
+ * The rank of the tile an alloc's encoding describes (its order's length; for `#ttg.nvmma_shared`,
+ * whose leading dims stack whole tiles, the two matrix dims).
+ */
 export function encodingRank(alloc: Operation): number {
   const t = alloc.result(0).type as MemDescType;
+  if (nvmmaOf(t.encoding)) return Math.min(2, t.allocShape.length);
   return swizzleOf(t.encoding, t.allocShape.length).order.length;
 }
 

@@ -251,30 +251,28 @@ const SMALL = `module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-wa
   }
 }`;
 
-test('layoutSvg: one panel per distinct (layout, shape), one cell per element, well-formed', () => {
+test('layoutSvg: one panel per distinct (layout, shape), one box per run of a thread\'s registers, well-formed', () => {
   const svg = layoutSvg(parseText(SMALL).module);
   assert.is(wellFormed(svg), null);
   assert.is((svg.match(/<g class="layout"/g) ?? []).length, 2);
-  assert.is((svg.match(/<g class="cell">/g) ?? []).length, 16 * 32 + 32);
+  // sizePerThread [1, 4]: each thread holds 4 consecutive elements of a row in registers r..r+3.
+  assert.is((svg.match(/<g class="cell" data-run="4">/g) ?? []).length, (16 * 32) / 4 + 32 / 4);
+  assert.is((svg.match(/<g class="cell"/g) ?? []).length, (16 * 32) / 4 + 32 / 4);
   assert.ok(svg.includes('16x32  #ttg.blocked&lt;{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}&gt;'));
-  assert.ok(svg.includes('<title>[9, 20]: warp 3 lane 5 reg 0</title>'));
+  // (9, 20): lane = (9 % 8) * 4 + (20 / 4) % 4 = 5, warp = (9 / 8) * 2 + (20 / 16) % 2 = 3, registers 0..3.
+  assert.ok(svg.includes('<title>[9, 20..23]: warp 3 lane 5 reg 0 (to reg 3)</title>'));
   assert.ok(svg.includes('>warp 3</text>'));
   assert.ok(svg.includes('×16</text>'));
 });
 
-test('layoutSvg caps large tensors and handles the real examples', () => {
+test('layoutSvg draws one repetition of large tensors and handles the real examples', () => {
   const m = parseText(readFileSync(new URL('../../examples/ttir/matmul_kernel.sm80.ttgir', import.meta.url), 'utf8')).module;
   const uses = collectLayoutUses(m);
   assert.is(uses.length, 16);
   const svg = layoutSvg(m);
   assert.is(wellFormed(svg), null);
-  assert.ok(svg.includes(`showing the first ${MAX_CELLS}x${MAX_CELLS} elements`));
-  const cells = uses.reduce((n, u) => {
-    const r = u.shape.length === 1 ? Math.max(1, u.shape[0] / MAX_CELLS) : u.shape[0];
-    const c = u.shape.length === 1 ? Math.min(u.shape[0], MAX_CELLS) : u.shape[1];
-    return n + Math.min(r, MAX_CELLS) * Math.min(c, MAX_CELLS);
-  }, 0);
-  assert.is((svg.match(/<g class="cell">/g) ?? []).length, cells);
+  // 128x256 blocked [1, 8] x [1, 32] x [8, 1]: one repetition is 8 rows of 256, drawn 64 wide.
+  assert.ok(svg.includes(`one repetition of 8x256, repeated 16x1 times (the next starts at register 8) · showing its first 8x${MAX_CELLS} elements`));
   assert.is(wellFormed(layoutSvg(parseText('tt.func @f() { tt.return }').module)), null);
 });
 

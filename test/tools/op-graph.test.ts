@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { parseText } from '../../ir/parser.js';
-import { opGraphSvg, writeOpGraphSvg } from '../../tools/op-graph.js';
+import { FIT_PX, opGraphSvg, writeOpGraphSvg, type OpGraphOptions } from '../../tools/op-graph.js';
 
 registerAllDialects();
 
@@ -148,9 +148,12 @@ function irCounts(m: Operation): { ops: string[]; operands: number; regions: num
 
 const NUMERIC_ATTRS = ['x', 'y', 'width', 'height', 'rx', 'ry', 'refX', 'refY', 'markerWidth', 'markerHeight'];
 
-/** Renders `m`, parses the SVG and checks it against the IR; returns the parsed elements. */
-function checkSvg(m: Operation, label: string): XmlElement[] {
-  const svg = opGraphSvg(m);
+/** Everything drawn: no region collapsed. */
+const ALL: OpGraphOptions = { depth: 99 };
+
+/** Renders `m` with every region drawn, parses the SVG and checks it against the IR; returns the parsed elements. */
+function checkSvg(m: Operation, label: string, options: OpGraphOptions = ALL): XmlElement[] {
+  const svg = opGraphSvg(m, options);
   const rootEl = parseXml(svg);
   assert.is(rootEl.name, 'svg', label);
   assert.is(rootEl.attrs.get('xmlns'), 'http://www.w3.org/2000/svg', label);
@@ -289,9 +292,111 @@ test('several functions, multi-block regions, nested clusters, escaped symbol na
 test('a function op as the root draws just that function', () => {
   const m = parseText(TWO_FUNCS).module;
   const fn = m.regions[0].blocks[0].last!;
-  const els = allElements(parseXml(opGraphSvg(fn)));
+  const els = allElements(parseXml(opGraphSvg(fn, ALL)));
   assert.is(withClass(els, 'func').length, 1);
   assert.is(withClass(els, 'op').length, 9); // with the implicit scf.yield terminators
+});
+
+/** Texts of the `<text>` children of a group. */
+const textsOf = (g: XmlElement): string[] => g.children.filter((c) => c.name === 'text').map((t) => t.text);
+
+/** The ops nested in `op`'s regions and the distinct values defined outside `op` that it and they use. */
+function insideOf(op: Operation): { ops: number; outside: number } {
+  let ops = -1;
+  const outside = new Set<unknown>();
+  op.walk((inner) => {
+    ops++;
+    for (const o of inner.operands) if (!op.regions.some((r) => r.isAncestorOfValue(o.value))) outside.add(o.value);
+  }, 'pre');
+  return { ops, outside: outside.size };
+}
+
+test('default depth: the tt matmul fits the screen with its loop body collapsed into one box', () => {
+  const m = load('matmul_kernel.ttir');
+  const root = parseXml(opGraphSvg(m));
+  assert.ok(Math.max(Number(root.attrs.get('width')), Number(root.attrs.get('height'))) <= FIT_PX, 'long side within FIT_PX');
+  const els = allElements(root);
+  assert.is(withClass(els, 'region').length, 0, 'no region cluster drawn');
+  const boxes = withClass(els, 'collapsed');
+  assert.is(boxes.length, 1, 'one collapsed box');
+  assert.is(boxes[0].attrs.get('data-op'), 'scf.for');
+  let loop: Operation | null = null;
+  m.walk((op) => void (op.name === 'scf.for' && (loop = op)), 'pre');
+  const want = insideOf(loop!);
+  assert.ok(want.ops > 10, `the loop has ${want.ops} ops`);
+  assert.ok(textsOf(boxes[0]).includes(`[${want.ops} ops collapsed]`), textsOf(boxes[0]).join(' | '));
+  // One op box per op outside the loop; one arrow per distinct outside value the loop's ops use.
+  let outsideOps = 0;
+  m.walk((op) => (op.name === 'builtin.module' ? true : (outsideOps++, op.name !== 'scf.for')), 'pre');
+  assert.is(withClass(els, 'op').length, outsideOps - 1);
+  const id = boxes[0].attrs.get('id');
+  const into = withClass(els, 'edge').filter((e) => e.attrs.get('data-to') === id);
+  assert.is(into.length, want.outside, 'one arrow per distinct outside value the loop box uses');
+  assert.ok(withClass(els, 'note').some((t) => t.text.includes('--view-op-graph-depth=1 draws them all')));
+});
+
+const NESTED = `
+module {
+  func.func @outer(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+      %c = arith.cmpi slt, %i, %n : index
+      %v = scf.if %c -> (index) {
+        %z = arith.addi %i, %acc : index
+        scf.yield %z : index
+      } else {
+        scf.yield %n : index
+      }
+      scf.yield %v : index
+    }
+    return %r : index
+  }
+  func.func @other(%x: i32) -> i32 {
+    return %x : i32
+  }
+}`;
+
+test('--view-op-graph-depth: 0 collapses the loop, 1 draws the loop body and collapses the branch', () => {
+  const m = parseText(NESTED).module;
+  const d0 = allElements(parseXml(opGraphSvg(m, { depth: 0, func: 'outer' })));
+  // c0, c1, scf.for (collapsed), return; args: %n.
+  assert.equal(withClass(d0, 'op').map((g) => g.attrs.get('data-op')), ['arith.constant', 'arith.constant', 'scf.for', 'func.return']);
+  assert.is(withClass(d0, 'region').length, 0);
+  const loop = withClass(d0, 'collapsed')[0];
+  assert.ok(textsOf(loop).includes('[6 ops collapsed]'), textsOf(loop).join(' | '));
+  // Into the loop box, one arrow per distinct value: its operands %c0, %n, %c1 (%c0 again as the init, %n inside).
+  assert.is(withClass(d0, 'edge').filter((e) => e.attrs.get('data-to') === loop.attrs.get('id')).length, 3);
+  const d1 = allElements(parseXml(opGraphSvg(m, { depth: 1, func: 'outer' })));
+  assert.equal(withClass(d1, 'region').map((g) => textsOf(g)[0]), ['scf.for body']);
+  const branch = withClass(d1, 'collapsed');
+  assert.equal(branch.map((g) => g.attrs.get('data-op')), ['scf.if']);
+  assert.ok(textsOf(branch[0]).includes('[3 ops collapsed]'));
+  // The branch uses %c (its operand), %i, %acc and %n from outside it: one arrow each.
+  assert.is(withClass(d1, 'edge').filter((e) => e.attrs.get('data-to') === branch[0].attrs.get('id')).length, 4);
+  const all = allElements(parseXml(opGraphSvg(m, { func: 'outer' })));
+  assert.is(withClass(all, 'collapsed').length, 0, 'a small function is drawn whole by default');
+  assert.is(withClass(all, 'region').length, 3);
+});
+
+test('--view-op-graph-func draws one function; an unknown name is an error listing the functions', () => {
+  const m = parseText(NESTED).module;
+  const els = allElements(parseXml(opGraphSvg(m, { func: 'other' })));
+  assert.equal(withClass(els, 'func').map((g) => textsOf(g)[0]), ['func.func @other']);
+  assert.equal(withClass(els, 'op').map((g) => g.attrs.get('data-op')), ['func.return']);
+  assert.throws(() => opGraphSvg(m, { func: 'nope' }), /no function named 'nope' \(functions: outer, other\)/);
+});
+
+test('--view-op-graph-max-label cuts every label line to N characters, the tooltip keeps the full type', () => {
+  const m = load('matmul_kernel.sm90.ttgir');
+  const els = allElements(parseXml(opGraphSvg(m, { depth: 0, maxLabel: 16 })));
+  const lines = [...withClass(els, 'op'), ...withClass(els, 'arg')].flatMap(textsOf).filter((t) => !t.endsWith('collapsed]'));
+  assert.ok(lines.every((t) => t.length <= 16), lines.filter((t) => t.length > 16).join(' | '));
+  const cut = withClass(els, 'op').find((g) => textsOf(g).some((t) => t.endsWith('\u2026')))!;
+  const title = cut.children.find((c) => c.name === 'title')!.text;
+  const line = textsOf(cut).find((t) => t.endsWith('\u2026'))!;
+  assert.ok(title.includes(line.slice(0, -1)), `${line} is the start of something in ${title}`);
+  assert.ok(title.length > 16);
 });
 
 test('writeOpGraphSvg writes the file', () => {
