@@ -24,6 +24,19 @@ export interface PrintOptions {
   aliasNames?: Map<Attribute | Type, string>;
   /** `{-# ... #-}` section to print after the module. */
   resources?: string | null;
+  /** `--mlir-print-local-scope`: no alias definitions; attributes, types and locations printed where used. */
+  localScope?: boolean;
+  /** `--mlir-elide-elementsattrs-if-larger=N`: a non-splat dense attribute of more than N elements prints as `dense_resource<__elided__>`. */
+  elideElementsAttrsIfLarger?: number;
+  /** `--mlir-print-value-users`: each op ends with a comment naming the users of its results. */
+  valueUsers?: boolean;
+  /** `--mlir-print-skip-regions`: regions print as `{...}`. */
+  skipRegions?: boolean;
+}
+
+/** Whether `a` is a dense attribute that `limit` (`--mlir-elide-elementsattrs-if-larger`) elides. */
+function elided(a: Attribute, limit: number | undefined): boolean {
+  return limit !== undefined && a instanceof DenseElementsAttr && !a.isSplat && a.type.numElements > limit;
 }
 
 /** Prints IR as text. One instance prints one top-level operation. */
@@ -75,7 +88,10 @@ export class Printer implements FormatPrinter {
   printAttribute(a: Attribute): void {
     const alias = a instanceof Location ? this.locAliases.get(a) : this.aliases.get(a);
     if (alias !== undefined) this.out += alias;
-    else a.print(this);
+    else if (elided(a, this.options.elideElementsAttrsIfLarger)) {
+      this.out += 'dense_resource<__elided__> : ';
+      this.printType((a as DenseElementsAttr).type);
+    } else a.print(this);
   }
   printAttributeWithoutType(a: Attribute): void {
     if (a instanceof Location) {
@@ -86,6 +102,7 @@ export class Printer implements FormatPrinter {
     }
     const alias = this.aliases.get(a);
     if (alias !== undefined) this.out += alias;
+    else if (elided(a, this.options.elideElementsAttrsIfLarger)) this.out += 'dense_resource<__elided__>';
     else a.printWithoutType(this);
   }
   printStrippedType(t: Type): void {
@@ -147,6 +164,10 @@ export class Printer implements FormatPrinter {
     if (this.options.debugInfo) this.printInlineLoc(arg.loc);
   }
   printRegion(r: Region, opts: RegionPrintOptions = { printEntryBlockArgs: true }): void {
+    if (this.options.skipRegions) {
+      this.out += '{...}';
+      return;
+    }
     const parentOp = r.parent;
     const dialect = parentOp?.spec?.decl.defaultDialect;
     this.opPrefixes.push(dialect ? dialect + '.' : this.opPrefixes[this.opPrefixes.length - 1]);
@@ -247,6 +268,31 @@ export class Printer implements FormatPrinter {
       this.printAttributeWithoutType(op.loc);
       this.out += ')';
     }
+    if (this.options.valueUsers) this.printUsers(op);
+  }
+
+  /**
+   * `--mlir-print-value-users`: ` // users: %a, %b` (` // user:` for one, ` // unused` for none);
+   * with several results, one parenthesized list per result. A user without results is named
+   * by its op name.
+   */
+  private printUsers(op: Operation): void {
+    if (op.results.length === 0) return;
+    const userName = (user: Operation) => (user.results.length ? this.nameOf(user.results[0]) : user.name);
+    const lists = op.results.map((r) => [...new Set(r.users())].map(userName));
+    if (lists.every((l) => l.length === 0)) {
+      this.out += ' // unused';
+      return;
+    }
+    if (lists.length === 1) {
+      this.out += ` // ${lists[0].length === 1 ? 'user' : 'users'}: ${lists[0].join(', ')}`;
+      return;
+    }
+    this.out += ' // users: ' + lists.map((l) => (l.length ? `(${l.join(', ')})` : '(unused)')).join(', ');
+  }
+
+  private nameOf(v: Value): string {
+    return v.printGen === this.names.gen ? v.printName : '<<UNNAMED>>';
   }
 
   /** The op name as printed: without the prefix of the default dialect in effect (inherited from enclosing ops), or of builtin when none is. */
@@ -342,6 +388,7 @@ export class Printer implements FormatPrinter {
     // Aliases come from names the user gave, dialect attributes that name aliases and (with debug
     // info) locations: without any of them, the walk over every op would find nothing.
     if (!this.options.debugInfo && !this.options.aliasNames?.size && DialectAttr.withAliasNames === 0) return;
+    if (this.options.localScope) return;
     const collector = new AliasCollector(this.options.aliasNames);
     this.visitForAliases(root, collector);
     for (const [value, name] of collector.finish()) this.aliases.set(value, name);
