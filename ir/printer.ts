@@ -368,6 +368,16 @@ export class Printer implements FormatPrinter {
     return this.take();
   }
 
+  /** Prints a single op with the value names it has in the whole IR around it (for notes about it). */
+  printInScope(op: Operation): string {
+    let top = op;
+    while (top.parentOp) top = top.parentOp;
+    this.names = computeNames(top);
+    this.out = '';
+    this.printOperation(op);
+    return this.take();
+  }
+
   /** Visits the types, attributes (and locations) of `op` and of the ops nested in it, in pre-order. */
   private visitForAliases(op: Operation, collector: AliasCollector): void {
     const results = op.results;
@@ -550,6 +560,11 @@ export function printModule(op: Operation, options: PrintOptions = {}): string {
 /** Prints one op for messages and debugging. */
 export function printOp(op: Operation, options: PrintOptions = {}): string {
   return new Printer(options).printStandalone(op);
+}
+
+/** Prints one op with the value names of the IR it sits in (`%1 = "arith.addi"(%0, %0) ...`), as MLIR's notes show it. */
+export function printOpInScope(op: Operation, options: PrintOptions = {}): string {
+  return new Printer(options).printInScope(op);
 }
 
 /** Makes `Operation.toString` print the op in its custom form (done by every `Context`). */

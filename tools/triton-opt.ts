@@ -8,7 +8,7 @@ import { defaultContext } from '../ir/context.js';
 import { Diagnostic, DiagnosticError, type SourceFile } from '../ir/diagnostics.js';
 import type { Operation } from '../ir/ir.js';
 import { parseSourceFile, type ParsedFile } from '../ir/parser.js';
-import { printModule, printOp, type PrintOptions } from '../ir/printer.js';
+import { printModule, printOpInScope, type PrintOptions } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
 import { PassManager } from '../passes/manager.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
@@ -71,7 +71,7 @@ function printOptionsOf(o: OptOptions, parsed: ParsedFile): PrintOptions {
 function withOp(d: Diagnostic): Diagnostic {
   const op = d.operation as Operation | null;
   if (d.severity !== 'error' || !op) return d;
-  return d.attachNote(`see current operation: ${printOp(op, { generic: true })}`, op.srcPos);
+  return d.attachNote(`see current operation: ${printOpInScope(op, { generic: true })}`, op.srcPos);
 }
 
 function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], reports: PassManager[]): ChunkResult {
