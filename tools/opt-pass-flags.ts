@@ -71,7 +71,9 @@ export function checkFlags(args: readonly string[], known: ReadonlySet<string>, 
       if (takesValue.has(name) && !a.includes('=')) k++;
       continue;
     }
-    const near = nearMatches(name, [...known, ...defaultPassRegistry.names()].filter((n) => n.length > 1));
+    // `--no-X` forms are suggested only for a flag spelt with `no-`.
+    const candidates = [...known, ...defaultPassRegistry.names()].filter((n) => n.length > 1 && (!n.startsWith('no-') || name.startsWith('no-')));
+    const near = nearMatches(name, candidates);
     const hint = near.length ? `; did you mean ${near.map((n) => `'--${n}'`).join(', ')}?` : '; see --help';
     throw new UserError(`unknown option '${a.replace(/=[\s\S]*$/, '')}'${hint}`);
   }
