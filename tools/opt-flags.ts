@@ -104,9 +104,14 @@ export function pipelineFromArgs(args: string[]): string {
   return readPassFlags(args).pipeline;
 }
 
-function selection(flag: string, all: boolean, names: string[] | undefined): PassSelection {
+/**
+ * The passes a `--print-ir-after=a,b`-style flag names (given once or repeated: a string or a
+ * list; not a yargs array, which would take the input file after it too).
+ */
+function selection(flag: string, all: boolean, names: unknown): PassSelection {
   if (all) return 'all';
-  const list = (names ?? []).flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
+  const given = names === undefined ? [] : Array.isArray(names) ? names.map(String) : [String(names)];
+  const list = given.flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
   return list.length ? new Set(passNamesOf(flag, list)) : null;
 }
 
@@ -145,8 +150,8 @@ const OPTIONS: Record<string, Options> = {
   'verify-each': { type: 'boolean', default: true, describe: 'verify the IR after parsing and after each pass (--no-verify-each to skip)' },
   pipeline: { type: 'string', describe: "passes to run, e.g. 'canonicalize,cse,licm'", requiresArg: true },
   'pass-pipeline': { type: 'string', alias: 'p', describe: "MLIR spelling: 'builtin.module(cse,tt.func(licm))'", requiresArg: true },
-  'print-ir-before': { type: 'string', array: true, describe: 'print the IR before these passes' },
-  'print-ir-after': { type: 'string', array: true, describe: 'print the IR after these passes' },
+  'print-ir-before': { type: 'string', requiresArg: true, describe: 'print the IR before these passes' },
+  'print-ir-after': { type: 'string', requiresArg: true, describe: 'print the IR after these passes' },
   'print-ir-before-all': { type: 'boolean', default: false, describe: 'print the IR before every pass' },
   'print-ir-after-all': { type: 'boolean', default: false, describe: 'print the IR after every pass' },
   'print-ir-after-change': { type: 'boolean', default: false, describe: 'print the IR after passes that changed it' },
@@ -161,7 +166,7 @@ const OPTIONS: Record<string, Options> = {
   'view-op-graph': { type: 'string', describe: 'draw the data-flow graph of each function as SVG to FILE', requiresArg: true },
   'view-layout': { type: 'string', describe: 'draw the warp/lane/register owner of each element of each tensor layout as SVG to FILE', requiresArg: true },
   'debug-patterns': { type: 'boolean', default: false, describe: 'log each successful pattern application' },
-  'debug-only': { type: 'string', array: true, describe: 'log the pattern applications of these passes only' },
+  'debug-only': { type: 'string', requiresArg: true, describe: 'log the pattern applications of these passes only' },
   debug: { type: 'boolean', default: false, describe: 'show JavaScript stacks for internal errors' },
   'run-reproducer': { type: 'boolean', default: false, describe: 'run the pipeline recorded in the input reproducer' },
   'crash-reproducer': { type: 'string', describe: 'write the reproducer of a failing pass to FILE', requiresArg: true },
@@ -216,7 +221,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
   const elide = argv['mlir-elide-elementsattrs-if-larger'] as number | undefined;
   if (elide !== undefined && !(Number.isInteger(elide) && elide >= 0))
     throw new UserError(`--mlir-elide-elementsattrs-if-larger: expected a non-negative integer, got '${elide}'`);
-  const debugOnly = selection('debug-only', false, argv['debug-only'] as string[] | undefined);
+  const debugOnly = selection('debug-only', false, argv['debug-only']);
   return {
     input: inputs[0] ?? '-',
     output: argv.o as string | undefined,
@@ -238,8 +243,8 @@ export function parseOptArgs(raw: string[]): OptOptions {
     verifyDiagnostics: argv['verify-diagnostics'] as boolean,
     verifyEach: argv['verify-each'] as boolean,
     pipeline,
-    printBefore: selection('print-ir-before', argv['print-ir-before-all'] as boolean, argv['print-ir-before'] as string[] | undefined),
-    printAfter: selection('print-ir-after', argv['print-ir-after-all'] as boolean, argv['print-ir-after'] as string[] | undefined),
+    printBefore: selection('print-ir-before', argv['print-ir-before-all'] as boolean, argv['print-ir-before']),
+    printAfter: selection('print-ir-after', argv['print-ir-after-all'] as boolean, argv['print-ir-after']),
     printAfterChange: argv['print-ir-after-change'] as boolean,
     printAfterFailure: argv['print-ir-after-failure'] as boolean,
     printTreeDir: argv['print-ir-tree-dir'] as string | undefined,

@@ -128,7 +128,8 @@ function processChunkOf(src: SourceFile, o: OptOptions, entries: PipelineEntry[]
 function listPasses(): string {
   let out = 'Available passes:\n';
   for (const p of allPasses()) {
-    out += `  --${p.name}  -  ${p.summary}\n`;
+    const also = p.aliases?.length ? ` (also --${p.aliases.join(', --')})` : '';
+    out += `  --${p.name}  -  ${p.summary}${also}\n`;
     for (const [k, d] of Object.entries(p.options ?? {})) out += `      ${k}=<${d.type}> (default ${String(d.default)})  -  ${d.description}\n`;
   }
   return out;

@@ -43,6 +43,12 @@ test('--help and --version are output with code 0; unknown flags and a missing f
   assert.match(grid.stdout, /--grid: expected a non-negative integer, got 'x'/);
 });
 
+test('the input file may follow --arg specs', () => {
+  const r = runCli(['--grid=1', '--arg', 'ptr:f32:4:arange', '--arg', 'ptr:f32:4:ones', '--arg', 'ptr:f32:4', '--arg', 'i32:4', 'examples/ttir/add_kernel.ttir'], read);
+  assert.is(r.code, 0, r.stdout);
+  assert.match(r.stdout, /\* out_ptr: f32\[4\] min 1 max 4/);
+});
+
 test('minMax: a loop, fine on buffers far larger than the call stack allows to spread', () => {
   const big = Array.from({ length: 1 << 20 }, (_, k) => (k * 7919) % 1000003);
   assert.equal(minMax(big), [0, 1000002]);

@@ -55,6 +55,10 @@ test('mlir-opt 19 flags', () => {
   assert.is(o.outputSplitMarker, '// ===');
   assert.is(o.timingDisplay, 'tree');
   assert.equal([...(o.debugOnly as Set<string>)], ['cse', 'coalesce']);
+  // A value flag takes one argument: the input file after it stays the input.
+  const after = parseOptArgs(['--print-ir-after', 'cse', 'in.tir', '--cse', '--print-ir-after=licm']);
+  assert.is(after.input, 'in.tir');
+  assert.equal([...(after.printAfter as Set<string>)], ['cse', 'licm']);
   const d = parseOptArgs(['in.tir', '--split-input-file']);
   assert.is(d.splitInputFile, '// -----');
   assert.is(d.noImplicitModule, false);

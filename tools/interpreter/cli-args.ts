@@ -43,7 +43,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
     .usage('usage: $0 <file.ttir|-> --grid=X[,Y[,Z]] --arg SPEC... [options]\n\nRuns a tt/ttg kernel on the CPU interpreter and prints its buffers.')
     .epilogue(SPEC_HELP)
     .option('grid', { type: 'string', default: '1', describe: 'programs along x[,y[,z]]', requiresArg: true })
-    .option('arg', { type: 'string', array: true, default: [], describe: 'a kernel argument (see below); repeat per parameter', requiresArg: true })
+    // Not a yargs array: that would take the input file after `--arg X` as an argument too.
+    .option('arg', { type: 'string', describe: 'a kernel argument (see below); repeat per parameter', requiresArg: true })
     .option('kernel', { type: 'string', describe: 'the tt.func to run (default: the first)', requiresArg: true })
     .option('seed', { type: 'string', default: '1', describe: 'seed of the rand/randint buffer fills', requiresArg: true })
     .option('print', { type: 'string', choices: ['summary', 'full', 'none'], default: 'summary', describe: 'how much of each buffer to print' })
@@ -72,7 +73,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       file: files[0],
       kernel: (parsed.kernel as string | undefined) ?? null,
       grid: String(parsed.grid).split(',').map((s) => nonNegativeInt(s, '--grid')),
-      args: (parsed.arg as string[]).map(String),
+      args: parsed.arg === undefined ? [] : Array.isArray(parsed.arg) ? parsed.arg.map(String) : [String(parsed.arg)],
       seed: nonNegativeInt(String(parsed.seed), '--seed'),
       print: parsed.print as CliOptions['print'],
       pipeline: (parsed.pipeline as string | undefined) ?? null,
