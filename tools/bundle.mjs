@@ -28,6 +28,8 @@ const wordWrappingHelp = {
   },
 };
 
+/** The ESM-bundled CLIs with a --debug flag. */
+const DEBUGGABLE = new Set(['triton-translate', 'triton-run']);
 const plain = ['triton-translate', 'triton-run', 'filecheck', 'lit', 'not', 'fuzz', 'difftest'];
 for (const name of plain) {
   const outfile = `dist/bin/${name}.mjs`;
@@ -39,7 +41,7 @@ for (const name of plain) {
     target: 'node20',
     outfile,
     logLevel: 'warning',
-    banner: { js: ESM_REQUIRE + '\n' + DEBUG_SOURCE_MAPS },
+    banner: { js: DEBUGGABLE.has(name) ? ESM_REQUIRE + '\n' + DEBUG_SOURCE_MAPS : ESM_REQUIRE },
     sourcemap: true,
     plugins: [wordWrappingHelp],
   });

@@ -99,11 +99,6 @@ export function normalizeArgs(args: string[]): string[] {
   });
 }
 
-/** The pipeline text from `--pipeline`, `--pass-pipeline` and pass flags, in command-line order. */
-export function pipelineFromArgs(args: string[]): string {
-  return readPassFlags(args).pipeline;
-}
-
 /**
  * The passes a `--print-ir-after=a,b`-style flag names (given once or repeated: a string or a
  * list; not a yargs array, which would take the input file after it too).
