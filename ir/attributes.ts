@@ -91,17 +91,39 @@ export class FloatAttr extends Attribute {
   }
 }
 
-/** `"text"`. */
+/**
+ * `"text"`, or `"text" : type`. As in MLIR the value is a byte string: each character is one byte
+ * (0-255), so `"\FF"` keeps its byte; `textOf` decodes it as UTF-8 for display.
+ */
 export class StringAttr extends Attribute {
-  private constructor(readonly value: string) {
+  private constructor(readonly value: string, readonly type: Type | null) {
     super();
   }
-  static get(value: string): StringAttr {
-    return unique(`str:${value}`, () => new StringAttr(value));
+  static get(value: string, type: Type | null = null): StringAttr {
+    return unique(type ? `str:${value}:${type}` : `str:${value}`, () => new StringAttr(value, type));
   }
   print(p: AsmPrinter): void {
     p.write(quoteString(this.value));
+    if (!this.type) return;
+    p.write(' : ');
+    p.printType(this.type);
   }
+}
+
+/** The bytes (one character each) of `text` in UTF-8: how a string attribute holds text. */
+export function utf8Bytes(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text;
+  let out = '';
+  for (const b of new TextEncoder().encode(text)) out += String.fromCharCode(b);
+  return out;
+}
+
+/** The text a byte string (a string attribute's value) holds, decoded as UTF-8 (invalid bytes as U+FFFD). */
+export function textOf(bytes: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(bytes)) return bytes;
+  return new TextDecoder().decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0) & 0xff));
 }
 
 /** `unit`: an attribute whose presence is the information. */
@@ -615,15 +637,25 @@ export function formatScalar(v: DenseValue, elt: Type): string {
   return v.toString();
 }
 
-/** Quotes a string as MLIR does: `"`, `\` and non-printable bytes escaped as `\XX`. */
+/**
+ * Quotes a byte string as MLIR does (llvm::printEscapedString): `\\` for a backslash, printable
+ * ASCII as itself, every other byte (`"` included) as `\XX`. A character above 0xFF (text built by
+ * code, not parsed) is written as its UTF-8 bytes.
+ */
 export function quoteString(s: string): string {
   let out = '"';
   for (let k = 0; k < s.length; k++) {
     const c = s.charCodeAt(k);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += '\\\\';
-    else if (c < 0x20 || c === 0x7f) out += '\\' + c.toString(16).toUpperCase().padStart(2, '0');
-    else out += s[k];
+    if (c === 0x5c) out += '\\\\';
+    else if (c >= 0x20 && c < 0x7f && c !== 0x22) out += s[k];
+    else if (c <= 0xff) out += hexByte(c);
+    else {
+      const cp = s.codePointAt(k)!;
+      if (cp > 0xffff) k++;
+      for (const b of new TextEncoder().encode(String.fromCodePoint(cp))) out += hexByte(b);
+    }
   }
   return out + '"';
 }
+
+const hexByte = (b: number): string => '\\' + b.toString(16).toUpperCase().padStart(2, '0');

@@ -5,7 +5,7 @@
  * operations form an intrusive doubly-linked list, so insertion, erasure and RAUW are O(1)
  * per use and allocate nothing beyond the operand itself.
  */
-import { Attribute, FileLineColLoc, Location, UnknownLoc } from './attributes.js';
+import { Attribute, FileLineColLoc, Location, UnknownLoc, utf8Bytes } from './attributes.js';
 import type { SourcePos } from './diagnostics.js';
 import type { OpSpec } from './op-spec.js';
 import { Terminator, type Trait } from './traits.js';
@@ -224,7 +224,7 @@ export class Operation {
     if (this._loc) return this._loc;
     if (!this.srcFile) return UnknownLoc.get();
     const { line, col } = this.srcFile.position(this.srcOffset);
-    return FileLineColLoc.get(this.srcFile.name, line, col);
+    return FileLineColLoc.get(utf8Bytes(this.srcFile.name), line, col);
   }
   set loc(l: Location) {
     this._loc = l;

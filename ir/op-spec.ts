@@ -76,6 +76,8 @@ export interface AttrDecl {
 export interface RegionDecl {
   readonly name: string;
   readonly variadic?: boolean;
+  /** MLIR's `SizedRegion<N>`: the region must have exactly this many blocks. */
+  readonly blocks?: number;
 }
 
 /** Folding result: an attribute (constant) or an existing value per result. */

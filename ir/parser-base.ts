@@ -4,7 +4,7 @@
  */
 import type { AsmParser } from './asm.js';
 import {
-  ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
+  ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, utf8Bytes, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
   FusedLoc, IntegerAttr, Location, NameLoc, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr, UnknownLoc,
   boolAttr, floatFromBits, type DenseValue,
 } from './attributes.js';
@@ -469,7 +469,7 @@ export class ParserBase implements AsmParser {
         const s = this.stringToken(this.pos_++);
         if (this.is(T.Colon) && !type) {
           this.pos_++;
-          this.parseType();
+          return StringAttr.get(s, this.parseType());
         }
         return StringAttr.get(s);
       }
@@ -597,8 +597,14 @@ export class ParserBase implements AsmParser {
       if (this.parseOptionalKeyword('true')) return 1;
       if (this.parseOptionalKeyword('false')) return 0;
     }
-    if (elt instanceof FloatType) return this.parseFloat();
     const at = this.pos();
+    if (elt instanceof FloatType) {
+      // As MLIR: a hex integer is the bit pattern (how infinities and NaNs print); a decimal integer is a mistake.
+      if (this.is(T.HexInt)) return floatFromBits(BigInt(this.image(this.pos_++)), elt.kind);
+      if (this.is(T.Integer) || (this.is(T.Minus) && this.peekIs(1, T.Integer)))
+        this.error('unexpected decimal integer literal for a floating point value (add a trailing dot to make the literal a float)', at);
+      return this.parseFloat();
+    }
     const v = this.parseInteger();
     checkIntFits(this, v, elt, at);
     if (!Number.isSafeInteger(Number(v))) this.error(`array element ${v} is out of range: dense array elements are limited to 2^53-1 in magnitude`, at);
@@ -828,15 +834,22 @@ export function badEscape(image: string): number {
   return -1;
 }
 
-/** Decodes MLIR string escapes: `\"`, `\\`, `\n`, `\t`, and `\XX` hex bytes. */
+/**
+ * Decodes a string literal into its bytes (one character each, as `StringAttr` holds them): MLIR's
+ * escapes `\"`, `\\`, `\n`, `\t` and `\XX` give one byte, any other character its UTF-8 bytes.
+ */
 export function unescapeString(image: string): string {
   const body = image.slice(1, -1);
-  if (!body.includes('\\')) return body;
+  // eslint-disable-next-line no-control-regex
+  if (!body.includes('\\')) return /^[\x00-\x7f]*$/.test(body) ? body : utf8Bytes(body);
   let out = '';
   for (let k = 0; k < body.length; k++) {
     const c = body[k];
     if (c !== '\\') {
-      out += c;
+      const code = c.charCodeAt(0);
+      if (code < 0x80) out += c;
+      else if (code >= 0xd800 && code < 0xdc00) out += utf8Bytes(body.slice(k, ++k + 1));
+      else out += utf8Bytes(c);
       continue;
     }
     const n = body[++k];

@@ -48,6 +48,8 @@ export class Printer implements FormatPrinter {
   private readonly chunks: string[] = [];
   private readonly aliases = new Map<Attribute | Type, string>();
   private readonly locAliases = new Map<Location, string>();
+  /** Location aliases defined before the module rather than after it. */
+  private readonly locsAtTop = new Set<Location>();
   /**
    * The printed text of each type, once the aliases are fixed (while the body is printed): a
    * type prints the same every time then, and most ops print the same few types.
@@ -237,7 +239,13 @@ export class Printer implements FormatPrinter {
     return all;
   }
 
+  /**
+   * A block argument's location, printed in place. MLIR's parser resolves a `#loc` alias used
+   * before its definition only in an op's trailing `loc(...)`, so the aliases this location
+   * refers to (and its own, as MLIR does) are defined before the module, not after it.
+   */
   private printInlineLoc(l: Location): void {
+    if (this.locAliases.size) this.markLocAtTop(l);
     this.out += ' loc(';
     l.printBody(this);
     this.out += ')';
@@ -343,14 +351,17 @@ export class Printer implements FormatPrinter {
   /** Prints a top-level op (usually the module) with alias definitions around it. */
   printTopLevel(op: Operation): string {
     this.names = computeNames(op);
-    this.collectAliases(op);
-    const header = this.take();
+    const collector = this.collectAliases(op);
     this.typeTexts = new Map();
     this.printOperation(op);
     this.typeTexts = null;
     this.out += '\n';
     const body = this.take();
+    // The definitions before the module are known once the body is printed (block argument locations).
+    if (collector) this.printAliasDefinitions(collector);
+    const header = this.take();
     for (const [l, name] of [...this.locAliases].sort((a, b) => aliasOrder(a[1], b[1]))) {
+      if (this.locsAtTop.has(l)) continue;
       this.out += name + ' = ';
       l.print(this);
       this.out += '\n';
@@ -380,6 +391,8 @@ export class Printer implements FormatPrinter {
 
   /** Visits the types, attributes (and locations) of `op` and of the ops nested in it, in pre-order. */
   private visitForAliases(op: Operation, collector: AliasCollector): void {
+    // Locations in MLIR's order (which numbers their aliases): the op's own, then per block its arguments' and its ops'.
+    if (this.options.debugInfo) collector.visitLoc(op.loc, false);
     const results = op.results;
     for (let k = 0; k < results.length; k++) collector.visitTypeAgain(results[k].type);
     if (op.properties) for (const k in op.properties) collector.visitAttr(op.properties[k]);
@@ -387,28 +400,52 @@ export class Printer implements FormatPrinter {
     for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitType(a.type);
     const operands = op.operands;
     for (let k = 0; k < operands.length; k++) collector.visitTypeAgain(operands[k].value.type);
-    if (this.options.debugInfo) {
-      for (const r of op.regions) for (const b of r.blocks) for (const a of b.args) collector.visitLoc(a.loc, true);
-      collector.visitLoc(op.loc, false);
+    for (const r of op.regions) {
+      for (const b of r.blocks) {
+        if (this.options.debugInfo) for (const a of b.args) collector.visitLoc(a.loc, true);
+        for (let inner = b.first; inner; inner = inner.next) this.visitForAliases(inner, collector);
+      }
     }
-    for (const r of op.regions) for (const b of r.blocks) for (let inner = b.first; inner; inner = inner.next) this.visitForAliases(inner, collector);
   }
 
-  private collectAliases(root: Operation): void {
+  /** Names the aliases of everything under `root` (null when there can be none). */
+  private collectAliases(root: Operation): AliasCollector | null {
     // Aliases come from names the user gave, dialect attributes that name aliases and (with debug
     // info) locations: without any of them, the walk over every op would find nothing.
-    if (!this.options.debugInfo && !this.options.aliasNames?.size && DialectAttr.withAliasNames === 0) return;
-    if (this.options.localScope) return;
+    if (!this.options.debugInfo && !this.options.aliasNames?.size && DialectAttr.withAliasNames === 0) return null;
+    if (this.options.localScope) return null;
     const collector = new AliasCollector(this.options.aliasNames);
     this.visitForAliases(root, collector);
     for (const [value, name] of collector.finish()) this.aliases.set(value, name);
     for (const [value, name] of collector.locationNames()) this.locAliases.set(value, name);
-    const defs = [...this.aliases].sort((a, b) => collector.depth(a[0]) - collector.depth(b[0]) || aliasOrder(a[1], b[1]));
+    return collector;
+  }
+
+  /** Marks `l` and the locations nested in it as defined before the module. */
+  private markLocAtTop(l: Location): void {
+    if (this.locsAtTop.has(l)) return;
+    if (this.locAliases.has(l)) this.locsAtTop.add(l);
+    if (l instanceof NameLoc) this.markLocAtTop(l.child);
+    else if (l instanceof CallSiteLoc) {
+      this.markLocAtTop(l.callee);
+      this.markLocAtTop(l.caller);
+    } else if (l instanceof FusedLoc) for (const x of l.locations) this.markLocAtTop(x);
+  }
+
+  /** The alias definitions before the module: attributes, types and the locations block arguments need, by depth, then name (MLIR's order). */
+  private printAliasDefinitions(collector: AliasCollector): void {
+    const defs: [Attribute | Type | Location, string][] = [...this.aliases];
+    for (const l of this.locsAtTop) defs.push([l, this.locAliases.get(l)!]);
+    defs.sort((a, b) => collector.depth(a[0]) - collector.depth(b[0]) || aliasOrder(a[1], b[1]));
     for (const [value, name] of defs) {
       this.out += name + ' = ';
+      if (value instanceof Location) {
+        value.print(this);
+        this.out += '\n';
+        continue;
+      }
       this.aliases.delete(value); // print the definition itself, not the alias
-      if (value instanceof Type) value.print(this);
-      else value.print(this);
+      value.print(this);
       this.aliases.set(value, name);
       this.out += '\n';
     }
@@ -513,7 +550,9 @@ class AliasCollector {
     return d;
   }
 
+  /** The nesting depth of an alias, on one scale for attributes, types and locations (a leaf alias is 1). */
   depth(x: unknown): number {
+    if (x instanceof Location) return (this.locDepth.get(x) ?? 0) + 1;
     return this.depths.get(x) ?? 0;
   }
 

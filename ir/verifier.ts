@@ -212,6 +212,13 @@ class Verifier {
     const nr = op.regions.length;
     if (c.variadicRegions ? nr < c.regions : nr !== c.regions)
       this.fail(op, `requires ${c.variadicRegions ? 'at least ' : ''}${c.regions} region${c.regions === 1 && !c.variadicRegions ? '' : 's'}, but found ${nr}`);
+    if (!c.variadicRegions) {
+      const decls = spec.regionDecls;
+      for (let k = 0; k < decls.length; k++) {
+        const n = decls[k].blocks;
+        if (n !== undefined && op.regions[k].blocks.length !== n) this.fail(op, `region #${k} ('${decls[k].name}') failed to verify constraint: region with ${n} blocks`);
+      }
+    }
     const ns = op.successors.length;
     if (c.variadicSuccessors ? ns < c.successors : ns !== c.successors)
       this.fail(op, `requires ${c.variadicSuccessors ? 'at least ' : ''}${c.successors} successor${c.successors === 1 && !c.variadicSuccessors ? '' : 's'} but found ${ns}`);

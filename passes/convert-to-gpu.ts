@@ -27,6 +27,7 @@ import { FunctionLike } from '../ir/traits.js';
 import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
+import { MAX_TENSOR_ELEMENTS } from '../dialects/tt/util.js';
 
 /** An operand type a special op needs (converted just before the op, as Triton's patterns do). */
 interface OperandNeed {
@@ -285,6 +286,26 @@ function checkExistingLayouts(module: Operation, ctx: PassContext, target: GpuTa
 
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
 
+/**
+ * Every tensor this pass lays out must have a shape layouts can map (power-of-two dimensions, at
+ * most 2^20 elements, as Triton's); the first that does not is a located error at the op using it,
+ * not invalid IR after the pass.
+ */
+function checkShapesToLayOut(module: Operation, ctx: PassContext): void {
+  const checked = new Set<Type>();
+  module.walk((op) => {
+    const types = [...op.operandValues().map((v) => v.type), ...op.results.map((r) => r.type)];
+    for (const block of op.regions.flatMap((r) => r.blocks)) types.push(...block.args.map((a) => a.type));
+    for (const t of types) {
+      if (!(t instanceof RankedTensorType) || t.encoding || checked.has(t)) continue;
+      checked.add(t);
+      const odd = t.shape.find((n) => !isPow2(n));
+      if (odd !== undefined) ctx.fail(op, `uses tensor ${t}, which cannot be given a layout: dimension ${odd} is not a power of two`);
+      if (t.numElements > MAX_TENSOR_ELEMENTS) ctx.fail(op, `uses tensor ${t}, which cannot be given a layout: more than ${MAX_TENSOR_ELEMENTS} elements`);
+    }
+  }, 'pre');
+}
+
 /** The target the options describe; a bad option fails the pass. */
 function targetFromOptions(module: Operation, ctx: PassContext): GpuTarget {
   const shape = { 'num-warps': Number(ctx.options['num-warps']), 'threads-per-warp': Number(ctx.options['threads-per-warp']), 'num-ctas': Number(ctx.options['num-ctas']) };
@@ -303,6 +324,7 @@ function run(module: Operation, ctx: PassContext): void {
   const cfg: GpuConfig = { numWarps: target.numWarps, threadsPerWarp: target.threadsPerWarp, numCTAs: target.numCTAs };
   checkPreviousConversion(module, ctx, target);
   checkExistingLayouts(module, ctx, target);
+  checkShapesToLayOut(module, ctx);
   writeTarget(module, target);
 
   const conv = new Conversion(cfg);

@@ -232,7 +232,7 @@ export const ReduceOp = defineTTOp({
   operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
   results: [{ name: 'result', kind: 'variadic', type: TTType }],
   attrs: [{ name: 'axis', kind: I32Attr }],
-  regions: [{ name: 'combineOp' }],
+  regions: [{ name: 'combineOp', blocks: 1 }],
   traits: [Pure, SameOperandsShape, SameOperandsEncoding, SingleBlock],
   verify: verifyReduce,
 });
@@ -251,7 +251,7 @@ export const ScanOp = defineTTOp({
   operands: [{ name: 'srcs', kind: 'variadic', type: TTTensor }],
   results: [{ name: 'result', kind: 'variadic', type: TTTensor }],
   attrs: [{ name: 'axis', kind: I32Attr }, { name: 'reverse', kind: BoolAttr }],
-  regions: [{ name: 'combineOp' }],
+  regions: [{ name: 'combineOp', blocks: 1 }],
   traits: [Pure, SameOperandsAndResultEncoding, SameOperandsAndResultShape, SingleBlock],
   verify: verifyScan,
 });

@@ -3,7 +3,7 @@
  * back to the user's files through the preprocessor's source map (when there is one), so errors
  * show the original line with a caret, and ops get `loc("file":line:col)` of the user's source.
  */
-import { FileLineColLoc, NameLoc, type Location } from '../../ir/attributes.js';
+import { FileLineColLoc, NameLoc, utf8Bytes, type Location } from '../../ir/attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from '../../ir/diagnostics.js';
 
 /** What the preprocessor's map answers for an offset of the preprocessed text. */
@@ -69,7 +69,7 @@ export class DiagContext {
   /** `loc("file":line:col)` of an AST offset, wrapped in a name (`loc("x"(...))`) when `name` is given. */
   loc(offset: number, name?: string | null): Location {
     const p = this.position(offset);
-    const l = FileLineColLoc.get(p.file, p.line, p.col);
+    const l = FileLineColLoc.get(utf8Bytes(p.file), p.line, p.col);
     return name ? NameLoc.get(name, l) : l;
   }
 

@@ -86,6 +86,10 @@ for (const [name, path] of files) {
     a.forEach((op, k) => assert.ok(op.loc === b[k].loc, `location of op #${k} (${op.name}) changed`));
   });
 
+  test(`${name}: the debug-info form is Triton's own file, byte for byte (aliases, their order and place)`, () => {
+    assert.is(print(parse(original, name), { debugInfo: true }), original);
+  });
+
   test(`${name}: every op line matches Triton's own text`, () => {
     const ours = print(parse(original, name), { debugInfo: true });
     const want = opLines(original).filter((l) => l.trim());

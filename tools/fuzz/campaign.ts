@@ -87,11 +87,12 @@ export async function runCampaign(runner: FuzzRunner, options: CampaignOptions):
     const knownOpen = known.get(signature);
     const finding: CampaignFinding = { signature, outcome, path: null, knownOpen: knownOpen === true, hits: 1 };
     findings.set(signature, finding);
-    if (knownOpen !== undefined) {
-      log(`  known${knownOpen ? ' open' : ''} finding again: ${signature}`);
+    if (knownOpen === true) {
+      log(`  known open finding again: ${signature}`);
       continue;
     }
-    log(`  new finding: ${signature}`);
+    // The signature of a fixed finding: a regression, or another bug with the same message (all hangs share one).
+    log(knownOpen === false ? `  finding with a fixed finding's signature: ${signature}` : `  new finding: ${signature}`);
     const small = await minimizeFinding(runner, target, text, signature, options.minimizeSeconds);
     log(`  minimized ${text.length} -> ${small.length} characters`);
     if (options.save) {

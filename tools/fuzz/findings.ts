@@ -4,7 +4,7 @@
  * findings live under `test/fixtures/fuzz/` (replayed by `test/tools/fuzz-replay.test.ts`); known
  * open ones under `test/fixtures/fuzz-open/` (not replayed, but not reported as new either).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signatureHash, type Outcome, type OutcomeClass } from './outcome.js';
 import { TARGETS, type TargetName } from './targets.js';
@@ -57,7 +57,9 @@ export function loadFindings(dir: string): SavedFinding[] {
 export function saveFinding(dir: string, target: TargetName, outcome: Outcome, signature: string, text: string, seed: number): string {
   const folder = join(dir, target);
   mkdirSync(folder, { recursive: true });
-  const hash = signatureHash(signature);
+  // A second input with the signature of a saved one (every hang shares one) gets its own name.
+  let hash = signatureHash(signature);
+  if (existsSync(join(folder, `${hash}.json`))) hash += '-' + signatureHash(text);
   const inputPath = join(folder, `${hash}.${TARGETS[target].extension}`);
   const record: FindingRecord = { target, class: outcome.class, message: outcome.message, signature, seed, date: new Date().toISOString().slice(0, 10) };
   writeFileSync(inputPath, text);

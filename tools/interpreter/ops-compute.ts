@@ -1,4 +1,5 @@
 /** tt compute ops: dot, reduce, scan (running their combiner regions), fp_to_fp, clampf, precise math, mulhiui, bitcast, assert, print. */
+import { textOf } from '../../ir/attributes.js';
 import type { Region } from '../../ir/ir.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import * as tt from '../../dialects/tt/index.js';
@@ -162,14 +163,14 @@ const assertOp = impl(tt.AssertOp, (check, it) => {
   const d = c.data as Int32Array;
   for (let k = 0; k < d.length; k++) {
     if (d[k]) continue;
-    fail(`assertion failed: ${check.message ?? ''} (lane ${laneText(k, c.shape)}, program (${it.pid.join(', ')}))`);
+    fail(`assertion failed: ${textOf(check.message ?? '')} (lane ${laneText(k, c.shape)}, program (${it.pid.join(', ')}))`);
   }
   return [];
 });
 
 /** tt.print: one line per element of each argument (a single line for scalars), collected in `prints`. */
 const printOp = impl(tt.PrintOp, (print, it) => {
-  const prefix = print.prefix ?? '';
+  const prefix = textOf(print.prefix ?? '');
   const hex = print.hex === true;
   const ins = print.args.map((v) => it.get(v));
   const pid = `pid (${it.pid.join(', ')})`;
