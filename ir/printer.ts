@@ -179,6 +179,7 @@ export class Printer implements FormatPrinter {
     r.blocks.forEach((b, k) => {
       const showLabel = k > 0 || (opts.printEntryBlockArgs && b.args.length > 0) || (opts.printEmptyBlock === true && b.empty);
       if (showLabel) this.printBlockLabel(b, k === 0);
+      if (this.options.valueUsers) this.printArgumentUsers(b);
       const elideTerminator = opts.printBlockTerminators === false;
       for (let op = b.first; op; op = op.next) {
         if (elideTerminator && op === b.last && op.hasTrait(Terminator) && op.numOperands === 0 && k === 0) continue;
@@ -297,6 +298,14 @@ export class Printer implements FormatPrinter {
       return;
     }
     this.out += ' // users: ' + lists.map((l) => (l.length ? `(${l.join(', ')})` : '(unused)')).join(', ');
+  }
+
+  /** `--mlir-print-value-users` for block arguments: a `// %a is used by %1, %0` (or `is unused`) line each. */
+  private printArgumentUsers(b: Block): void {
+    for (const a of b.args) {
+      const users = [...new Set(a.users())].map((user) => (user.results.length ? this.nameOf(user.results[0]) : user.name));
+      this.out += `${this.indent}// ${this.nameOf(a)} ${users.length ? `is used by ${users.join(', ')}` : 'is unused'}\n`;
+    }
   }
 
   private nameOf(v: Value): string {
