@@ -61,6 +61,8 @@ export type Severity = 'error' | 'warning' | 'remark' | 'note';
 /** One diagnostic with optional attached notes. */
 export class Diagnostic {
   notes: Diagnostic[] = [];
+  /** The operation the diagnostic is about, when it was reported on one (for `--mlir-print-op-on-diagnostic`). */
+  operation: object | null = null;
   constructor(
     readonly severity: Severity,
     readonly message: string,
@@ -88,7 +90,7 @@ function formatOne(d: Diagnostic): string {
     return `${where}${d.severity}: ${d.message}`;
   }
   const { line, col } = d.pos.source.position(d.pos.offset);
-  const [text, at] = excerpt(d.pos.source.lineText(d.pos.offset), col - 1);
+  const [text, at] = printable(...excerpt(d.pos.source.lineText(d.pos.offset), col - 1));
   const caret = ' '.repeat(Math.max(0, at)) + '^';
   return `${d.pos.source.name}:${line}:${col}: ${d.severity}: ${d.message}\n${text}\n${caret}`;
 }
@@ -103,6 +105,31 @@ function excerpt(line: string, at: number): [string, number] {
   const head = start > 0 ? '...' : '';
   const tail = start + MAX_EXCERPT < line.length ? '...' : '';
   return [head + line.slice(start, start + MAX_EXCERPT) + tail, at - start + head.length];
+}
+
+/** Whether `c` is shown as it is in a source excerpt: not a control character and not U+FFFD (an undecodable byte). */
+function shownAsIs(c: number): boolean {
+  return c === 9 || (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c !== 0xfffd);
+}
+
+/**
+ * `line` with control characters and undecodable bytes escaped (`\x01`, `\ufffd`), so that a
+ * binary input never sends raw bytes to the terminal; the caret's column moves with the escapes.
+ */
+function printable(line: string, at: number): [string, number] {
+  let out = '';
+  let caret = at;
+  for (let k = 0; k < line.length; k++) {
+    const c = line.charCodeAt(k);
+    if (shownAsIs(c)) {
+      out += line[k];
+      continue;
+    }
+    const escaped = c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+    if (k < at) caret += escaped.length - 1;
+    out += escaped;
+  }
+  return [out, caret];
 }
 
 /** Thrown to abort processing with a user-facing diagnostic (never an internal bug). */

@@ -52,6 +52,8 @@ export interface ParsedFile {
   resources: string | null;
   /** User-chosen alias names, kept by the printer. */
   aliasNames: Map<Attribute | Type, string>;
+  /** Whether `module` was made by the parser around the file's top-level ops (the file is not a single module). */
+  implicitModule: boolean;
 }
 
 const AUTO_NAME = /^(?:\d+|arg\d+|cst(?:_\d+)?|c-?\d+(?:_[a-z0-9]+)?(?:_\d+)?|true|false|true_\d+|false_\d+)$/;
@@ -101,9 +103,10 @@ export class Parser extends ParserBase implements PlanParser {
     this.popIsolated();
     const first = body.first;
     let module: Operation;
-    if (first && first === body.last && first.name === 'builtin.module') {
-      first.remove();
-      module = first;
+    const implicitModule = !(first && first === body.last && first.name === 'builtin.module');
+    if (!implicitModule) {
+      first!.remove();
+      module = first!;
     } else {
       // As MLIR does, the implicit module is placed at the start of the file: a diagnostic about it
       // (nothing to compile, say) still names the file, line and column.
@@ -112,7 +115,7 @@ export class Parser extends ParserBase implements PlanParser {
       // Its printed location is MLIR's: the file at line 0, column 0.
       module.loc = FileLineColLoc.get(utf8Bytes(this.source.name), 0, 0);
     }
-    return { module, resources, aliasNames: this.aliasDefinitions() };
+    return { module, resources, aliasNames: this.aliasDefinitions(), implicitModule };
   }
 
   private parseResources(): string {

@@ -24,6 +24,19 @@ export interface PrintOptions {
   aliasNames?: Map<Attribute | Type, string>;
   /** `{-# ... #-}` section to print after the module. */
   resources?: string | null;
+  /** `--mlir-print-local-scope`: no alias definitions; attributes, types and locations printed where used. */
+  localScope?: boolean;
+  /** `--mlir-elide-elementsattrs-if-larger=N`: a non-splat dense attribute of more than N elements prints as `dense_resource<__elided__>`. */
+  elideElementsAttrsIfLarger?: number;
+  /** `--mlir-print-value-users`: each op ends with a comment naming the users of its results. */
+  valueUsers?: boolean;
+  /** `--mlir-print-skip-regions`: regions print as `{...}`. */
+  skipRegions?: boolean;
+}
+
+/** Whether `a` is a dense attribute that `limit` (`--mlir-elide-elementsattrs-if-larger`) elides. */
+function elided(a: Attribute, limit: number | undefined): boolean {
+  return limit !== undefined && a instanceof DenseElementsAttr && !a.isSplat && a.type.numElements > limit;
 }
 
 /** Prints IR as text. One instance prints one top-level operation. */
@@ -79,7 +92,10 @@ export class Printer implements FormatPrinter {
   printAttribute(a: Attribute): void {
     const alias = a instanceof Location ? this.locAliases.get(a) : this.aliases.get(a);
     if (alias !== undefined) this.out += alias;
-    else a.print(this);
+    else if (elided(a, this.options.elideElementsAttrsIfLarger)) {
+      this.out += 'dense_resource<__elided__> : ';
+      this.printType((a as DenseElementsAttr).type);
+    } else a.print(this);
   }
   printAttributeWithoutType(a: Attribute): void {
     if (a instanceof Location) {
@@ -90,6 +106,7 @@ export class Printer implements FormatPrinter {
     }
     const alias = this.aliases.get(a);
     if (alias !== undefined) this.out += alias;
+    else if (elided(a, this.options.elideElementsAttrsIfLarger)) this.out += 'dense_resource<__elided__>';
     else a.printWithoutType(this);
   }
   printStrippedType(t: Type): void {
@@ -151,6 +168,10 @@ export class Printer implements FormatPrinter {
     if (this.options.debugInfo) this.printArgLoc(arg);
   }
   printRegion(r: Region, opts: RegionPrintOptions = { printEntryBlockArgs: true }): void {
+    if (this.options.skipRegions) {
+      this.out += '{...}';
+      return;
+    }
     const parentOp = r.parent;
     const dialect = parentOp?.spec?.decl.defaultDialect;
     this.opPrefixes.push(dialect ? dialect + '.' : this.opPrefixes[this.opPrefixes.length - 1]);
@@ -160,6 +181,7 @@ export class Printer implements FormatPrinter {
     r.blocks.forEach((b, k) => {
       const showLabel = k > 0 || (opts.printEntryBlockArgs && b.args.length > 0) || (opts.printEmptyBlock === true && b.empty);
       if (showLabel) this.printBlockLabel(b, k === 0);
+      if (this.options.valueUsers) this.printArgumentUsers(b);
       const elideTerminator = opts.printBlockTerminators === false;
       for (let op = b.first; op; op = op.next) {
         if (elideTerminator && op === b.last && op.hasTrait(Terminator) && op.numOperands === 0 && k === 0) continue;
@@ -260,6 +282,39 @@ export class Printer implements FormatPrinter {
       this.printAttributeWithoutType(op.loc);
       this.out += ')';
     }
+    if (this.options.valueUsers) this.printUsers(op);
+  }
+
+  /**
+   * `--mlir-print-value-users`: ` // users: %a, %b` (` // user:` for one, ` // unused` for none);
+   * with several results, one parenthesized list per result. A user without results is named
+   * by its op name.
+   */
+  private printUsers(op: Operation): void {
+    if (op.results.length === 0) return;
+    const userName = (user: Operation) => (user.results.length ? this.nameOf(user.results[0]) : user.name);
+    const lists = op.results.map((r) => [...new Set(r.users())].map(userName));
+    if (lists.every((l) => l.length === 0)) {
+      this.out += ' // unused';
+      return;
+    }
+    if (lists.length === 1) {
+      this.out += ` // ${lists[0].length === 1 ? 'user' : 'users'}: ${lists[0].join(', ')}`;
+      return;
+    }
+    this.out += ' // users: ' + lists.map((l) => (l.length ? `(${l.join(', ')})` : '(unused)')).join(', ');
+  }
+
+  /** `--mlir-print-value-users` for block arguments: a `// %a is used by %1, %0` (or `is unused`) line each. */
+  private printArgumentUsers(b: Block): void {
+    for (const a of b.args) {
+      const users = [...new Set(a.users())].map((user) => (user.results.length ? this.nameOf(user.results[0]) : user.name));
+      this.out += `${this.indent}// ${this.nameOf(a)} ${users.length ? `is used by ${users.join(', ')}` : 'is unused'}\n`;
+    }
+  }
+
+  private nameOf(v: Value): string {
+    return v.printGen === this.names.gen ? v.printName : '<<UNNAMED>>';
   }
 
   /** The op name as printed: without the prefix of the default dialect in effect (inherited from enclosing ops), or of builtin when none is. */
@@ -338,6 +393,16 @@ export class Printer implements FormatPrinter {
     return this.take();
   }
 
+  /** Prints a single op with the value names it has in the whole IR around it (for notes about it). */
+  printInScope(op: Operation): string {
+    let top = op;
+    while (top.parentOp) top = top.parentOp;
+    this.names = computeNames(top);
+    this.out = '';
+    this.printOperation(op);
+    return this.take();
+  }
+
   /** Visits the types, attributes (and locations) of `op` and of the ops nested in it, in pre-order. */
   /** The ops and block arguments whose locations printing `root` writes (a dry run, for `collectAliases`). */
   private locatedPrinted(root: Operation): Set<BlockArgument | Operation> {
@@ -371,6 +436,7 @@ export class Printer implements FormatPrinter {
     // Aliases come from names the user gave, dialect attributes that name aliases and (with debug
     // info) locations: without any of them, the walk over every op would find nothing.
     if (!this.options.debugInfo && !this.options.aliasNames?.size && DialectAttr.withAliasNames === 0) return null;
+    if (this.options.localScope) return null;
     const collector = new AliasCollector(this.options.aliasNames);
     // Only what is printed has its location printed (and aliased): not the arguments a custom form
     // leaves out (scf.for's induction variable), nor an elided terminator. MLIR finds them by
@@ -560,6 +626,11 @@ export function printModule(op: Operation, options: PrintOptions = {}): string {
 /** Prints one op for messages and debugging. */
 export function printOp(op: Operation, options: PrintOptions = {}): string {
   return new Printer(options).printStandalone(op);
+}
+
+/** Prints one op with the value names of the IR it sits in (`%1 = "arith.addi"(%0, %0) ...`), as MLIR's notes show it. */
+export function printOpInScope(op: Operation, options: PrintOptions = {}): string {
+  return new Printer(options).printInScope(op);
 }
 
 /** Makes `Operation.toString` print the op in its custom form (done by every `Context`). */

@@ -13,7 +13,9 @@ import { GraphRegion, IsolatedFromAbove, NoRegionArguments, NoTerminator, Single
 
 /** Builds an error diagnostic located at `op` (source position if parsed, else its location). */
 export function opError(op: Operation, message: string): Diagnostic {
-  return new Diagnostic('error', `'${op.name}' op ${message}`, op.srcPos, op.srcPos ? null : locText(op.loc));
+  const d = new Diagnostic('error', `'${op.name}' op ${message}`, op.srcPos, op.srcPos ? null : locText(op.loc));
+  d.operation = op;
+  return d;
 }
 
 /** A compact textual form of a location for diagnostics without source text. */

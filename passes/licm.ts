@@ -88,6 +88,7 @@ function run(fn: Operation, ctx: PassContext): void {
 /** The `licm` pass. */
 export const licm: PassDecl = {
   name: 'licm',
+  aliases: ['loop-invariant-code-motion'],
   summary: 'Hoist loop-invariant, side-effect-free operations out of loops',
   anchor: 'function',
   statistics: { 'num-hoisted': 'number of operations hoisted out of loops' },

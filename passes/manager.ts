@@ -29,6 +29,10 @@ export interface PassManagerOptions {
   timing?: boolean;
   statistics?: boolean;
   debugPatterns?: boolean;
+  /** `--debug-only=PASSES`: the pattern log of these passes only. */
+  debugOnly?: PassSelection;
+  /** `--mlir-timing-display`: the timing report as a flat list (default) or nested under each op's pipeline. */
+  timingDisplay?: 'list' | 'tree';
   /** Rethrow internal errors (keeps the JavaScript stack, for `--debug`). */
   debug?: boolean;
   /** Where reproducers go (default: the OS temporary folder); null disables them. */
@@ -58,6 +62,8 @@ export interface PassRunResult {
 
 interface PassRecord {
   name: string;
+  /** The ops a function pass ran on (`tt.func`), for the timing tree; null for a module pass. */
+  scope: string | null;
   ms: number;
   stats: Map<string, number>;
 }
@@ -110,16 +116,17 @@ export class PassManager {
       const before = needSnapshot ? printModule(module, { debugInfo: true }) : '';
       if (this.selected(o.printBefore, name)) this.log(this.header('Before', name) + this.print(module));
       const ctx = new PassContext(entry.pass, entry.options, analyses);
-      if (o.debugPatterns)
+      if (o.debugPatterns || this.selected(o.debugOnly, name))
         ctx.onPatternApplied = (pattern, op) => this.log(`pattern '${pattern}' applied to '${op.name}'${where(op)} in pass '${name}'\n`);
       const t0 = performance.now();
       let current: Operation = module;
       // A compiler bug (an exception a pass did not turn into a diagnostic), as opposed to a located
       // error a pass reports on purpose about its input.
       let internal = false;
+      const targets = targetsOf(module, entry);
       const failure = (() => {
         try {
-          for (const target of targetsOf(module, entry)) {
+          for (const target of targets) {
             current = target;
             entry.pass.run(target, ctx);
           }
@@ -137,7 +144,8 @@ export class PassManager {
       for (const rw of ctx.rewriters) {
         for (const [key, v] of Object.entries(rw.counts)) if (v) stats.set(`ops-${key}`, (stats.get(`ops-${key}`) ?? 0) + v);
       }
-      this.records.push({ name, ms, stats });
+      const scope = targets.length === 1 && targets[0] === module ? null : entry.nest ?? ([...new Set(targets.map((t) => t.name))].sort().join("' | '") || 'function');
+      this.records.push({ name, scope, ms, stats });
       remarks.push(...ctx.remarks);
       analyses.invalidate(ctx.preserved);
       const invalid = !failure && o.verifyEach !== false ? verifyDiagnostic(module) : null;
@@ -190,6 +198,26 @@ export class PassManager {
     }
   }
 
+  /** The timing rows as MLIR's tree: consecutive function passes nested under `'tt.func' Pipeline`. */
+  private timingTree(row: (ms: number, name: string) => string): string {
+    let out = '';
+    for (let k = 0; k < this.records.length; ) {
+      const scope = this.records[k].scope;
+      if (scope === null) {
+        out += row(this.records[k].ms, this.records[k].name);
+        k++;
+        continue;
+      }
+      let end = k;
+      while (end < this.records.length && this.records[end].scope === scope) end++;
+      const group = this.records.slice(k, end);
+      out += row(group.reduce((a, r) => a + r.ms, 0), `'${scope}' Pipeline`);
+      for (const r of group) out += row(r.ms, '  ' + r.name);
+      k = end;
+    }
+    return out;
+  }
+
   /** The `--timing` and `--pass-statistics` reports (empty when neither is on). */
   report(): string {
     let out = '';
@@ -208,7 +236,8 @@ export class PassManager {
       const row = (ms: number, name: string) =>
         `  ${(ms / 1000).toFixed(4).padStart(8)} (${((100 * ms) / (total || 1)).toFixed(1).padStart(5)}%)  ${name}\n`;
       if (this.parseMs) out += row(this.parseMs, 'Parser');
-      for (const r of this.records) out += row(r.ms, r.name);
+      if (this.options.timingDisplay === 'tree') out += this.timingTree(row);
+      else for (const r of this.records) out += row(r.ms, r.name);
       out += row(total, 'Total');
     }
     return out;

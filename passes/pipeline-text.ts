@@ -5,7 +5,8 @@
  */
 import { Diagnostic, DiagnosticError, SourceFile } from '../ir/diagnostics.js';
 import type { OptionValue, PassDecl, PassOptionDecl, PassOptions } from './pass.js';
-import { allPasses, lookupPass, NAMED_PIPELINES, nearMatches } from './registry.js';
+import { defaultPassRegistry, lookupPass, NAMED_PIPELINES, nearMatches } from './registry.js';
+import { upstreamWithoutEquivalent } from './upstream-names.js';
 
 /** One pass to run, with its options, optionally restricted to ops named `nest` (e.g. `tt.func`). */
 export interface PipelineEntry {
@@ -85,7 +86,9 @@ class PipelineParser {
     }
     const pass = lookupPass(name);
     if (!pass) {
-      const near = nearMatches(name, [...allPasses().map((p) => p.name), ...Object.keys(NAMED_PIPELINES)]);
+      const upstream = upstreamWithoutEquivalent(name);
+      if (upstream) this.fail(upstream, start);
+      const near = nearMatches(name, [...defaultPassRegistry.names(), ...Object.keys(NAMED_PIPELINES)]);
       this.fail(`'${name}' does not refer to a registered pass or pass pipeline${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(', ')}?` : ''}`, start);
     }
     const options = defaultOptions(pass);

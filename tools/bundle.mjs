@@ -14,7 +14,22 @@ import { build } from 'esbuild';
 
 // Some bundled CommonJS dependencies (yargs) call require(); give ESM output a require.
 const ESM_REQUIRE = "import { createRequire as __tirCreateRequire } from 'node:module'; const require = __tirCreateRequire(import.meta.url);";
+// Each bundle ships its source map (dist/bin/NAME.*.map). Under --debug an ESM bundle runs itself
+// again with Node's --enable-source-maps, so that stacks name the TypeScript sources (the map is
+// read only then: it costs start-up time).
+const DEBUG_SOURCE_MAPS =
+  "if (process.argv.includes('--debug') && !process.execArgv.includes('--enable-source-maps')) { const r = require('node:child_process').spawnSync(process.execPath, ['--enable-source-maps', ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' }); process.exit(r.status ?? 1); }";
 
+/** yargs' ESM build lays out --help with a wrap that cuts words; its CommonJS build (wrap-ansi) wraps at spaces. */
+const wordWrappingHelp = {
+  name: 'word-wrapping-help',
+  setup(b) {
+    b.onResolve({ filter: /^cliui$/ }, () => ({ path: join(process.cwd(), 'node_modules/cliui/build/index.cjs') }));
+  },
+};
+
+/** The ESM-bundled CLIs with a --debug flag. */
+const DEBUGGABLE = new Set(['triton-translate', 'triton-run']);
 const plain = ['triton-translate', 'triton-run', 'filecheck', 'lit', 'not', 'fuzz', 'difftest'];
 for (const name of plain) {
   const outfile = `dist/bin/${name}.mjs`;
@@ -26,7 +41,9 @@ for (const name of plain) {
     target: 'node20',
     outfile,
     logLevel: 'warning',
-    banner: { js: ESM_REQUIRE },
+    banner: { js: DEBUGGABLE.has(name) ? ESM_REQUIRE + '\n' + DEBUG_SOURCE_MAPS : ESM_REQUIRE },
+    sourcemap: true,
+    plugins: [wordWrappingHelp],
   });
   chmodSync(outfile, 0o755);
 }
@@ -74,6 +91,8 @@ try {
       target: 'node20',
       outfile: `dist/bin/${name}.cjs`,
       logLevel: 'warning',
+      sourcemap: true,
+      plugins: [wordWrappingHelp],
     });
     const bin = `dist/bin/${name}.mjs`;
     writeFileSync(bin, launcher.replace('__BUNDLE__', name));

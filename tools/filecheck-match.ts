@@ -200,7 +200,7 @@ export class Matcher {
       if (m === null) continue;
       if (pat.implicit) {
         const flag = `-implicit-check-not='${pat.text}'`;
-        this.out += formatDiag('command line', 1, 22, 'error', 'CHECK-NOT: excluded string found in input', flag);
+        this.out += formatDiag('command line', 1, 22, 'error', 'IMPLICIT-CHECK-NOT: excluded string found in input', flag);
       } else this.checkError(pat, `${pat.name}: excluded string found in input`);
       this.note(m.start, 'found here', m.end - m.start);
       this.annotations.push({ key: this.key(pat), start: m.start, end: m.end, head: '!', note: 'error: no match expected', error: true });

@@ -48,14 +48,18 @@ export function runTool(tool: string, main: () => void | Promise<void>, debug = 
   }
 }
 
-/** Splits text at lines that are exactly `// -----` (as mlir-opt does). */
-export function splitInput(name: string, text: string, split: boolean): SourceFile[] {
-  if (!split) return [new SourceFile(name, text)];
+/**
+ * Splits text at lines that are exactly `marker` up to surrounding blanks (mlir-opt's
+ * `--split-input-file[=MARKER]`, `// -----` by default); one chunk when `marker` is null.
+ */
+export function splitInput(name: string, text: string, marker: string | null): SourceFile[] {
+  if (marker === null) return [new SourceFile(name, text)];
+  const wanted = marker.trim();
   const lines = text.split('\n');
   const chunks: SourceFile[] = [];
   let start = 0;
   for (let k = 0; k <= lines.length; k++) {
-    if (k < lines.length && !/^\s*\/\/ -----\s*$/.test(lines[k])) continue;
+    if (k < lines.length && lines[k].trim() !== wanted) continue;
     chunks.push(new SourceFile(name, lines.slice(start, k).join('\n'), start));
     start = k + 1;
   }

@@ -20,18 +20,25 @@ const { fileURLToPath } = require('node:url');
 
 const file = fileURLToPath(new URL(`./${BUNDLE}.cjs`, import.meta.url));
 const dir = fileURLToPath(new URL('.', import.meta.url));
-let cachedData;
-try {
-  cachedData = readFileSync(fileURLToPath(new URL(`./${BUNDLE}.cache`, import.meta.url)));
-} catch {
-  cachedData = undefined; // no cache: compile as usual
+// Under --debug the bundle is loaded plainly, with its source map (stacks name the TypeScript
+// sources); the code cache is for the fast path only.
+if (process.argv.includes('--debug')) {
+  process.setSourceMapsEnabled(true);
+  require(file);
+} else {
+  let cachedData;
+  try {
+    cachedData = readFileSync(fileURLToPath(new URL(`./${BUNDLE}.cache`, import.meta.url)));
+  } catch {
+    cachedData = undefined; // no cache: compile as usual
+  }
+  // Same wrapper as Node's CommonJS loader, on the bundle's first line (line numbers stay those of the file).
+  const source = readFileSync(file, 'utf8').replace(/^#!/, '//');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
+  if (process.env.TRITON_IR_CODE_CACHE_OUT) writeFileSync(process.env.TRITON_IR_CODE_CACHE_OUT, script.createCachedData());
 }
-// Same wrapper as Node's CommonJS loader, on the bundle's first line (line numbers stay those of the file).
-const source = readFileSync(file, 'utf8').replace(/^#!/, '//');
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: file,
-  cachedData,
-});
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
-if (process.env.TRITON_IR_CODE_CACHE_OUT) writeFileSync(process.env.TRITON_IR_CODE_CACHE_OUT, script.createCachedData());

@@ -278,6 +278,20 @@ function report(path: string, r: TestResult, verbose: boolean): void {
   if (verbose) process.stdout.write(`${r.status}: ${shown}\n`);
 }
 
+/** How many progress lines a run prints at most (one every total/PROGRESS_LINES finished files). */
+const PROGRESS_LINES = 20;
+
+/**
+ * The progress line after `done` of `total` tests finished (`failed` of them failing), or null
+ * when this count gets none: about PROGRESS_LINES lines a run, and always one at the end.
+ */
+export function progressLine(done: number, total: number, failed: number, elapsedMs: number): string | null {
+  const every = Math.max(1, Math.ceil(total / PROGRESS_LINES));
+  if (done % every !== 0 && done !== total) return null;
+  const percent = Math.floor((100 * done) / total);
+  return `-- ${done}/${total} tests (${percent}%), ${failed} failed, ${(elapsedMs / 1000).toFixed(0)} s\n`;
+}
+
 /** Parsed command line of the lit CLI. */
 interface LitArgs {
   paths: string[];
@@ -331,6 +345,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const cfg = makeConfig();
   const counts = { passed: 0, failed: 0, skipped: 0 };
+  const started = performance.now();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < tests.length) {
@@ -340,6 +355,9 @@ async function main(argv: string[]): Promise<number> {
       if (r.status === 'PASS' || r.status === 'XFAIL') counts.passed++;
       else if (r.status === 'UNSUPPORTED') counts.skipped++;
       else counts.failed++;
+      const done = counts.passed + counts.failed + counts.skipped;
+      const progress = args.verbose ? null : progressLine(done, tests.length, counts.failed, performance.now() - started);
+      if (progress) process.stdout.write(progress);
     }
   };
   try {

@@ -3,12 +3,12 @@
  * `triton-opt`: parses, verifies, transforms (pass pipelines) and prints Triton IR, with
  * mlir-opt's flags for debugging pipelines.
  */
-import { writeFileSync } from 'node:fs';
 import { registerAllDialects } from '../dialects/index.js';
 import { defaultContext } from '../ir/context.js';
-import { DiagnosticError, type Diagnostic, type SourceFile } from '../ir/diagnostics.js';
-import { parseSourceFile } from '../ir/parser.js';
-import { printModule } from '../ir/printer.js';
+import { Diagnostic, DiagnosticError, type SourceFile } from '../ir/diagnostics.js';
+import type { Operation } from '../ir/ir.js';
+import { parseSourceFile, type ParsedFile } from '../ir/parser.js';
+import { printModule, printOpInScope, type PrintOptions } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
 import { PassManager } from '../passes/manager.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
@@ -20,6 +20,8 @@ import type { OptOptions } from './opt-flags.js';
 import { writeOpGraphSvg } from './op-graph.js';
 import { writeLayoutSvg } from './view-layout.js';
 import { checkDiagnostics } from './verify-diagnostics.js';
+import { checkOutputPath, writeOutput } from './output-file.js';
+import { verifyRoundtrip } from './verify-roundtrip.js';
 
 registerAllDialects();
 
@@ -36,15 +38,61 @@ function reproducerPipeline(resources: string | null): string {
   return m[1];
 }
 
+/**
+ * The op to process: the module, or under `--no-implicit-module` the input's single top-level op
+ * as it is (an error when the input has several, or a module pass must run on another op).
+ */
+function rootOf(parsed: ParsedFile, src: SourceFile, o: OptOptions, pipeline: PipelineEntry[]): Operation {
+  if (!o.noImplicitModule || !parsed.implicitModule) return parsed.module;
+  const body = parsed.module.region(0).blocks[0];
+  const count = body ? body.ops.length : 0;
+  if (count !== 1) throw new DiagnosticError(new Diagnostic('error', `source must contain a single top-level operation, found: ${count}`, { source: src, offset: 0 }));
+  const root = body.first!;
+  root.remove();
+  const modulePass = pipeline.find((e) => e.pass.anchor === 'module' && !e.nest);
+  if (modulePass) throw new DiagnosticError(new Diagnostic('error', `can't run '${modulePass.pass.name}' (a 'builtin.module' pass) on a '${root.name}' op`, root.srcPos));
+  return root;
+}
+
+/** The printing flags of the command line. */
+function printOptionsOf(o: OptOptions, parsed: ParsedFile): PrintOptions {
+  return {
+    generic: o.printOpGeneric,
+    debugInfo: o.printDebuginfo,
+    aliasNames: parsed.aliasNames,
+    localScope: o.printLocalScope,
+    elideElementsAttrsIfLarger: o.elideElementsAttrsIfLarger,
+    valueUsers: o.printValueUsers,
+    skipRegions: o.printSkipRegions,
+  };
+}
+
+/** `--mlir-print-op-on-diagnostic`: errors reported on an op get a note showing the op (generic form). */
+function withOp(d: Diagnostic): Diagnostic {
+  const op = d.operation as Operation | null;
+  if (d.severity !== 'error' || !op) return d;
+  return d.attachNote(`see current operation: ${printOpInScope(op, { generic: true })}`, op.srcPos);
+}
+
 function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], reports: PassManager[]): ChunkResult {
+  const r = processChunkOf(src, o, entries, reports);
+  return o.printOpOnDiagnostic ? { ...r, diagnostics: r.diagnostics.map(withOp) } : r;
+}
+
+function processChunkOf(src: SourceFile, o: OptOptions, entries: PipelineEntry[], reports: PassManager[]): ChunkResult {
   try {
     const t0 = performance.now();
     const parsed = parseSourceFile(src, { allowUnregisteredDialect: o.allowUnregisteredDialect });
     const parseMs = performance.now() - t0;
-    const d = o.verifyEach ? verifyDiagnostic(parsed.module, { allowUnregistered: o.allowUnregisteredDialect }) : null;
-    if (d) return { text: null, diagnostics: [d] };
     const pipeline = o.runReproducer ? parsePipeline(reproducerPipeline(parsed.resources)) : entries;
-    const printOptions = { generic: o.printOpGeneric, debugInfo: o.printDebuginfo, aliasNames: parsed.aliasNames };
+    const root = rootOf(parsed, src, o, pipeline);
+    const d = o.verifyEach ? verifyDiagnostic(root, { allowUnregistered: o.allowUnregisteredDialect }) : null;
+    if (d) return { text: null, diagnostics: [d] };
+    if (o.verifyRoundtrip) {
+      const problem = verifyRoundtrip(root, o.allowUnregisteredDialect);
+      if (problem) return { text: null, diagnostics: [problem] };
+    }
+    const printOptions = printOptionsOf(o, parsed);
     const pm = new PassManager(pipeline, {
       verifyEach: o.verifyEach,
       printBefore: o.printBefore,
@@ -55,6 +103,8 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
       timing: o.timing,
       statistics: o.passStatistics,
       debugPatterns: o.debugPatterns,
+      debugOnly: o.debugOnly,
+      timingDisplay: o.timingDisplay,
       debug: o.debug,
       reproducerFile: o.crashReproducer,
       // Reproducers are rebuilt from the source on a failure; no copy of the module per pass.
@@ -63,12 +113,12 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
     });
     pm.addParseTime(parseMs);
     reports.push(pm);
-    const r = pm.run(parsed.module);
+    const r = pm.run(root);
     if (!r.ok) return { text: null, diagnostics: r.diagnostics };
-    if (o.viewOpGraph) writeOpGraphSvg(parsed.module, o.viewOpGraph, { depth: o.viewOpGraphDepth, func: o.viewOpGraphFunc, maxLabel: o.viewOpGraphMaxLabel });
-    if (o.viewLayout) writeLayoutSvg(parsed.module, o.viewLayout);
+    if (o.viewOpGraph) writeOpGraphSvg(root, o.viewOpGraph, { depth: o.viewOpGraphDepth, func: o.viewOpGraphFunc, maxLabel: o.viewOpGraphMaxLabel });
+    if (o.viewLayout) writeLayoutSvg(root, o.viewLayout);
     const resources = o.runReproducer ? null : parsed.resources;
-    return { text: printModule(parsed.module, { ...printOptions, resources }), diagnostics: r.diagnostics };
+    return { text: printModule(root, { ...printOptions, resources }), diagnostics: r.diagnostics };
   } catch (e) {
     if (e instanceof DiagnosticError) return { text: null, diagnostics: [e.diagnostic] };
     throw e;
@@ -78,13 +128,34 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
 function listPasses(): string {
   let out = 'Available passes:\n';
   for (const p of allPasses()) {
-    out += `  --${p.name}  -  ${p.summary}\n`;
+    const also = p.aliases?.length ? ` (also --${p.aliases.join(', --')})` : '';
+    out += `  --${p.name}  -  ${p.summary}${also}\n`;
     for (const [k, d] of Object.entries(p.options ?? {})) out += `      ${k}=<${d.type}> (default ${String(d.default)})  -  ${d.description}\n`;
   }
   return out;
 }
 
+/** `--show-dialects`, as mlir-opt prints it. */
+function showDialects(): string {
+  return `Available Dialects: ${[...defaultContext.dialects.keys()].sort().join(',')}\n`;
+}
+
+/** Every file the command line asks to write, with the flag that names it. */
+function outputPaths(o: OptOptions): [string, string][] {
+  const out: [string, string | undefined][] = [
+    ['-o', o.output],
+    ['--view-op-graph', o.viewOpGraph],
+    ['--view-layout', o.viewLayout],
+    ['--crash-reproducer', o.crashReproducer],
+  ];
+  return out.filter((e): e is [string, string] => e[1] !== undefined);
+}
+
 function run(o: OptOptions): number {
+  if (o.showDialects) {
+    process.stdout.write(showDialects());
+    return 0;
+  }
   if (o.listPasses) {
     process.stdout.write(listPasses());
     return 0;
@@ -102,6 +173,7 @@ function run(o: OptOptions): number {
     return 1;
   }
   if (o.dumpPassPipeline) process.stderr.write(pipelineText(entries) + '\n');
+  for (const [flag, path] of outputPaths(o)) checkOutputPath(flag, path, [o.input], o.force);
   const text = readInput(o.input);
   const chunks = splitInput(o.input === '-' ? '<stdin>' : o.input, text, o.splitInputFile);
   const outputs: string[] = [];
@@ -120,11 +192,8 @@ function run(o: OptOptions): number {
     if (r.text !== null) outputs.push(r.text);
   }
   for (const pm of reports) process.stderr.write(pm.report());
-  const joined = outputs.join('// -----\n');
-  if (!failed || o.verifyDiagnostics) {
-    if (o.output) writeFileSync(o.output, joined);
-    else process.stdout.write(joined);
-  }
+  const joined = outputs.join(o.outputSplitMarker + '\n');
+  if (!failed || o.verifyDiagnostics) writeOutput(o.output, joined);
   return failed ? 1 : 0;
 }
 

@@ -7,7 +7,6 @@
  * `--emit-metadata` for the launcher and `--emit-ttgir` for the ttg IR the PTX comes from) and
  * `--to-nvptx-ir` (the nvptx dialect before printing).
  */
-import { writeFileSync } from 'node:fs';
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
 import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import yargs from 'yargs';
@@ -20,6 +19,7 @@ import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
+import { checkOutputPath, writeOutput } from './output-file.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 import type { GpuTarget } from '../dialects/ttg/target.js';
 import { compileSpace, isVariantWorker, serveVariants, type Translate } from './variants.js';
@@ -40,8 +40,8 @@ interface TargetArgs {
 function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
   const arch = archOf(args);
   const r = compileToPtx(module, { target: targetOf(args, arch), residencyHint: args['residency-hint'] !== false });
-  if (args['emit-metadata']) writeFileSync(args['emit-metadata'], metadataJson(r.kernels, arch));
-  if (args['emit-ttgir']) writeFileSync(args['emit-ttgir'], printModule(module));
+  if (args['emit-metadata']) writeOutput(args['emit-metadata'], metadataJson(r.kernels, arch));
+  if (args['emit-ttgir']) writeOutput(args['emit-ttgir'], printModule(module));
   return r;
 }
 
@@ -155,14 +155,16 @@ function fromC(
     const module = compileTritonC(source.text, source.name, all[k], options);
     const d = verifyDiagnostic(module);
     if (d) throw new DiagnosticError(d);
-    const text = translation.run(module, argv);
-    if (argv.o) writeFileSync(argv.o, text);
-    else process.stdout.write(text);
+    writeOutput(argv.o, translation.run(module, argv));
     return;
   }
-  const out = compileC(source, all[k], options);
-  if (argv.o) writeFileSync(argv.o, out);
-  else process.stdout.write(out);
+  writeOutput(argv.o, compileC(source, all[k], options));
+}
+
+/** Checks every file the command line asks to write (`-o`, `--emit-metadata`, `--emit-ttgir`) before any work. */
+function checkOutputs(argv: TargetArgs & { o?: string; force?: boolean }, inputs: readonly string[]): void {
+  const paths: [string, string | undefined][] = [['-o', argv.o], ['--emit-metadata', argv['emit-metadata']], ['--emit-ttgir', argv['emit-ttgir']]];
+  for (const [flag, path] of paths) if (path !== undefined) checkOutputPath(flag, path, inputs, argv.force === true);
 }
 
 function main(): Promise<void> | void {
@@ -170,7 +172,8 @@ function main(): Promise<void> | void {
   let y = yargs(rest)
     .scriptName('triton-translate')
     .usage('$0 [file|-] --<translation> [-o out]\n\nTranslates Triton IR to other formats.')
-    .option('o', { type: 'string', describe: 'output file (default: stdout)', requiresArg: true })
+    .option('o', { type: 'string', describe: "output file (default: stdout; '-': stdout)", requiresArg: true })
+    .option('force', { type: 'boolean', default: false, describe: 'let -o overwrite the input file' })
     .option('allow-unregistered-dialect', { type: 'boolean', default: false, describe: 'accept ops of unknown dialects' })
     .option('list-translations', { type: 'boolean', default: false, describe: 'list the available translations' })
     .option('from-c', { type: 'boolean', default: false, describe: 'the input is Triton-C (with -DNAME=VALUE and -DNAME=[v1, v2] lists)' })
@@ -182,12 +185,16 @@ function main(): Promise<void> | void {
     .option('num-warps', { type: 'number', describe: 'with --to-ptx: warps per program for tt-level input (default 4)', requiresArg: true })
     .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes, CTAs per SM) as JSON', requiresArg: true })
     .option('emit-ttgir', { type: 'string', describe: 'with --to-ptx: write the ttg IR the PTX is lowered from (after the passes), which Triton can compile too', requiresArg: true })
+    .option('debug', { type: 'boolean', default: false, describe: 'show JavaScript stacks (mapped to the TypeScript sources) for internal errors' })
     .option('residency-hint', { type: 'boolean', default: true, describe: 'with --to-ptx: ask the launcher for fewer CTAs per SM where scattered loads gain from it (--no-residency-hint: as many as fit)' });
   for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
   const argv = y
     .strictOptions()
     .version('0.1.0')
     .help()
+    .alias('h', 'help')
+    // yargs wraps at 80 columns by default, inside words when a description is long; use the terminal's width.
+    .wrap(Math.min(120, process.stdout.columns ?? 100))
     .fail((msg, err) => {
       throw new UserError(err?.message ?? msg);
     })
@@ -200,6 +207,7 @@ function main(): Promise<void> | void {
   if (argv['from-c']) {
     const inputs = argv._.map(String);
     if (inputs.length !== 1) throw new UserError('--from-c needs exactly one input file');
+    checkOutputs(argv, inputs);
     const source = new SourceFile(inputs[0], readInput(inputs[0]));
     try {
       if (chosen.length > 1) throw new UserError(`choose at most one translation with --from-c`);
@@ -218,6 +226,7 @@ function main(): Promise<void> | void {
   const inputs = argv._.map(String);
   if (inputs.length > 1) throw new UserError(`expected at most one input file, got ${inputs.length}`);
   const input = inputs[0] ?? '-';
+  checkOutputs(argv, [input]);
   const source = new SourceFile(input === '-' ? '<stdin>' : input, readInput(input));
   const allow = argv['allow-unregistered-dialect'];
   const diag = (d: Diagnostic) => {
@@ -228,9 +237,7 @@ function main(): Promise<void> | void {
     const parsed = parseSourceFile(source, { allowUnregisteredDialect: allow });
     const d = verifyDiagnostic(parsed.module, { allowUnregistered: allow });
     if (d) return diag(d);
-    const out = chosen[0].run(parsed.module, argv);
-    if (argv.o) writeFileSync(argv.o, out);
-    else process.stdout.write(out);
+    writeOutput(argv.o, chosen[0].run(parsed.module, argv));
   } catch (e) {
     if (e instanceof DiagnosticError) return diag(e.diagnostic);
     throw e;
@@ -238,4 +245,4 @@ function main(): Promise<void> | void {
 }
 
 if (isVariantWorker()) serveVariants(translateByFlag);
-else runTool('triton-translate', main);
+else runTool('triton-translate', main, process.argv.includes('--debug'));

@@ -25,7 +25,7 @@ test('lit/passes/alloc-shared.tir', () => {
 /** Runs a lit file as `--split-input-file --test-print-allocation --verify-diagnostics` does; returns the problems. */
 function verifyLit(text: string): string[] {
   const problems: string[] = [];
-  for (const src of splitInput('test-print-allocation.tir', text, true)) {
+  for (const src of splitInput('test-print-allocation.tir', text, '// -----')) {
     const { module } = parseSourceFile(src);
     const ctx = new PassContext(testPrintAllocation, {}, new AnalysisCache());
     testPrintAllocation.run(module, ctx);

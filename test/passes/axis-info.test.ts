@@ -156,7 +156,7 @@ test('loop-carried values need more than one sweep and reach the fixed point', (
 /** Runs a lit file as `--split-input-file --test-print-axis-info --verify-diagnostics` does; returns the problems. */
 function verifyLit(name: string, text: string): string[] {
   const problems: string[] = [];
-  for (const src of splitInput(name, text, true)) {
+  for (const src of splitInput(name, text, '// -----')) {
     const { module } = parseSourceFile(src);
     const ctx = new PassContext(testPrintAxisInfo, {}, new AnalysisCache());
     testPrintAxisInfo.run(module, ctx);

@@ -100,11 +100,22 @@ function check(f: Fixture, r: RunResult): string[] {
   if (f.line !== null && line !== f.line) problems.push(`error points at line ${line}, expected line ${f.line}`);
   const source = readFileSync(f.path, 'utf8').split('\n');
   const srcLine = (source[line - 1] ?? '').replace(/\r$/, '');
-  if (lines[1] !== srcLine) problems.push(`second stderr line is not source line ${line}`);
+  // Control characters and undecodable bytes are shown escaped (`\x01`, `\ufffd`): no raw bytes reach the terminal.
+  if (lines[1] !== escaped(srcLine)) problems.push(`second stderr line is not source line ${line} (with non-printable characters escaped)`);
+  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(stderr)) problems.push('stderr contains raw control characters');
   const caret = lines[2] ?? '';
+  const caretCol = escaped(srcLine.slice(0, col - 1)).length + 1;
   if (!/^\s*\^$/.test(caret)) problems.push('third stderr line is not a caret line');
-  else if (caret.length !== col) problems.push(`caret is at column ${caret.length}, the header says ${col}`);
+  else if (caret.length !== caretCol) problems.push(`caret is at column ${caret.length}, expected ${caretCol} (column ${col} of the source line)`);
   return withOutput(problems, stderr);
+}
+
+/** A source line as diagnostics show it: C0/C1 control characters (but tab) and U+FFFD escaped. */
+function escaped(text: string): string {
+  return text.replace(/[\x00-\x08\x0a-\x1f\x7f-\x9f\ufffd]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** Appends the tool's stderr to a non-empty problem list, for the failure message. */

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { evalFeatureExpr, parseTestFile, substitutePercent, substituteTools } from '../../tools/lit.js';
+import { evalFeatureExpr, parseTestFile, progressLine, substitutePercent, substituteTools } from '../../tools/lit.js';
 
 const tools = new Map([['FileCheck', '/opt/FileCheck'], ['not', '/bin/not']]);
 
@@ -31,6 +31,15 @@ test('feature expressions', () => {
   assert.not.ok(evalFeatureExpr('a && c', f));
   assert.ok(evalFeatureExpr('*', f));
   assert.throws(() => evalFeatureExpr('a &&', f));
+});
+
+test('progress: about 20 lines a run, the last at the end', () => {
+  const lines = Array.from({ length: 842 }, (_, k) => progressLine(k + 1, 842, 0, 1000)).filter((l) => l !== null);
+  assert.ok(lines.length >= 19 && lines.length <= 21, `${lines.length} lines`);
+  assert.is(lines[lines.length - 1], '-- 842/842 tests (100%), 0 failed, 1 s\n');
+  assert.is(progressLine(43, 842, 2, 12_400), '-- 43/842 tests (5%), 2 failed, 12 s\n');
+  assert.is(progressLine(44, 842, 2, 12_400), null);
+  assert.equal([1, 2, 3].map((k) => progressLine(k, 3, 0, 0) !== null), [true, true, true]);
 });
 
 test.run();

@@ -2,7 +2,7 @@
  * The `triton-run` command line: parses a module, allocates and fills buffers from `--arg`
  * specs, runs a kernel over a grid, and reports the buffers and `tt.print` output.
  *
- *   triton-run kernel.ttir --grid=4,1,1 --arg ptr:f32:1024:rand --arg ptr:f32:1024:rand
+ *   triton-run kernel.ttir|- --grid=4,1,1 --arg ptr:f32:1024:rand --arg ptr:f32:1024:rand
  *              --arg ptr:f32:1024 --arg i32:1000 [--kernel=name] [--seed=1] [--print=summary|full|none]
  *              [--pipeline=canonicalize,cse]
  */
@@ -16,6 +16,8 @@ import { symbolNameOf } from '../../ir/function-syntax.js';
 import { runPipeline } from '../../passes/manager.js';
 import { type ArgValue, interpret } from './interpreter.js';
 import { type Buffer, Memory, eltTypeByName } from './memory.js';
+import { nonNegativeInt, parseCliArgs } from './cli-args.js';
+import { DiagnosticError } from '../../ir/diagnostics.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -24,58 +26,6 @@ registerAllPasses();
 export interface CliResult {
   stdout: string;
   code: number;
-}
-
-/** Parsed command-line options. */
-interface CliOptions {
-  file: string | null;
-  kernel: string | null;
-  grid: number[];
-  args: string[];
-  seed: number;
-  print: 'summary' | 'full' | 'none';
-  pipeline: string | null;
-}
-
-const USAGE = `usage: triton-run <file.ttir> --grid=X[,Y[,Z]] --arg SPEC... [--kernel=NAME] [--seed=N] [--print=summary|full|none] [--pipeline=PASSES]
-  SPEC: ptr:<elt>:<count>[:<init>]   a new buffer (elt f16|bf16|f32|f64|i1|i8|i16|i32|i64;
-                                     init zeros (default)|ones|rand|randint|arange|<number>)
-        <type>:<value>               a scalar (i32:1000, f32:0.5, i64:-3, i1:1)`;
-
-function parseArgs(argv: readonly string[]): CliOptions {
-  const o: CliOptions = { file: null, kernel: null, grid: [1, 1, 1], args: [], seed: 1, print: 'summary', pipeline: null };
-  for (let k = 0; k < argv.length; k++) {
-    const a = argv[k];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const v = argv[++k];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--grid') o.grid = value().split(',').map((s) => positiveInt(s, '--grid'));
-    else if (flag === '--arg') o.args.push(value());
-    else if (flag === '--kernel') o.kernel = value();
-    else if (flag === '--seed') o.seed = positiveInt(value(), '--seed');
-    else if (flag === '--pipeline') o.pipeline = value();
-    else if (flag === '--print') o.print = oneOf(value(), ['summary', 'full', 'none'] as const, '--print');
-    else if (flag === '--help' || flag === '-h') throw new Error(USAGE);
-    else if (flag.startsWith('-')) throw new Error(`unknown option '${flag}'\n${USAGE}`);
-    else if (o.file === null) o.file = a;
-    else throw new Error(`unexpected argument '${a}'`);
-  }
-  return o;
-}
-
-function positiveInt(s: string, what: string): number {
-  const n = Number(s);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${what}: expected a non-negative integer, got '${s}'`);
-  return n;
-}
-
-function oneOf<T extends string>(s: string, options: readonly T[], what: string): T {
-  if (!(options as readonly string[]).includes(s)) throw new Error(`${what}: expected one of ${options.join(', ')}, got '${s}'`);
-  return s as T;
 }
 
 /** A small deterministic PRNG (mulberry32) so runs are reproducible. */
@@ -96,7 +46,7 @@ function makeArg(spec: string, mem: Memory, name: string, random: () => number):
   if (parts[0] === 'ptr') {
     if (parts.length < 3) throw new Error(`--arg ${spec}: expected ptr:<elt>:<count>[:<init>]`);
     const elt = eltTypeByName(parts[1]);
-    const b = mem.alloc(elt, positiveInt(parts[2], `--arg ${spec}`), name);
+    const b = mem.alloc(elt, nonNegativeInt(parts[2], `--arg ${spec}`), name);
     const init = parts.slice(3).join(':') || 'zeros';
     const isInt = parts[1].startsWith('i');
     const fill: Record<string, (k: number) => number> = {
@@ -119,14 +69,26 @@ function makeArg(spec: string, mem: Memory, name: string, random: () => number):
   return n;
 }
 
+/** The smallest and largest of `values` (a loop: spreading a large buffer into Math.min overflows the stack). */
+export function minMax(values: readonly number[]): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const x of values) {
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  return [lo, hi];
+}
+
 /** min / max / mean / sum and the first values of a buffer. */
 function summarize(b: Buffer, full: boolean): string {
   const v = b.toNumbers();
   const finite = v.filter(Number.isFinite);
   const sum = finite.reduce((a, x) => a + x, 0);
   const head = full ? v : v.slice(0, 8);
+  const [lo, hi] = minMax(finite);
   const stats = finite.length
-    ? `min ${fmt(Math.min(...finite))} max ${fmt(Math.max(...finite))} mean ${fmt(sum / finite.length)} sum ${fmt(sum)}`
+    ? `min ${fmt(lo)} max ${fmt(hi)} mean ${fmt(sum / finite.length)} sum ${fmt(sum)}`
     : 'no finite values';
   const nonFinite = v.length - finite.length ? ` (${v.length - finite.length} non-finite)` : '';
   return `${b.name}: ${b.elt}[${b.length}] ${stats}${nonFinite}\n  [${head.map(fmt).join(', ')}${full || v.length <= 8 ? '' : ', ...'}]`;
@@ -146,13 +108,19 @@ function kernelOf(module: Operation, name: string | null): string {
   return names[0];
 }
 
-/** Runs the CLI on `argv` (without `node script`) with `read` to load the input file. */
+/**
+ * Runs the CLI on `argv` (without `node script`) with `read` to load the input file (`-`: stdin);
+ * `--help` and `--version` are output with code 0.
+ */
 export function runCli(argv: readonly string[], read: (path: string) => string): CliResult {
   const out: string[] = [];
+  let debug = false;
   try {
-    const o = parseArgs(argv);
-    if (!o.file) throw new Error(USAGE);
-    const { module } = parseText(read(o.file), {}, o.file);
+    const parsed = parseCliArgs(argv);
+    if ('text' in parsed) return { stdout: parsed.text, code: 0 };
+    const o = parsed.options;
+    debug = o.debug;
+    const { module } = parseText(read(o.file), {}, o.file === '-' ? '<stdin>' : o.file);
     verify(module);
     if (o.pipeline) runPipeline(module, o.pipeline);
     const kernel = kernelOf(module, o.kernel);
@@ -173,7 +141,8 @@ export function runCli(argv: readonly string[], read: (path: string) => string):
     }
     return { stdout: out.join('\n') + '\n', code: 0 };
   } catch (e) {
-    out.push(`triton-run: ${e instanceof Error ? e.message : String(e)}`);
+    if (debug && !(e instanceof DiagnosticError)) throw e;
+    out.push(e instanceof DiagnosticError ? e.diagnostic.format() : `triton-run: ${e instanceof Error ? e.message : String(e)}`);
     return { stdout: out.join('\n') + '\n', code: 1 };
   }
 }
