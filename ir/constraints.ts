@@ -55,7 +55,7 @@ export const AnyShaped = typeIs('shaped type', (t) => t instanceof ShapedType);
 /** The i1 type with the shape of `t` (for comparisons). */
 export function boolLike(t: Type): Type {
   if (t instanceof RankedTensorType) return t.withElementType(i(1));
-  if (t instanceof VectorType) return VectorType.get(t.shape, i(1));
+  if (t instanceof VectorType) return VectorType.get(t.shape, i(1), t.scalable);
   return i(1);
 }
 
