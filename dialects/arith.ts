@@ -21,6 +21,7 @@ import {
   castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold, splatInt, intConstant,
 } from './arith-canonicalize.js';
 import { defineOp, type DeclOf } from '../ir/op-def.js';
+import { AddUIExtendedOp, MulSIExtendedOp, MulUIExtendedOp, RoundingMode } from './arith-extended.js';
 import { Commutative, ConstantLike, Elementwise, Pure, SameOperandsAndResultShape, SameOperandsAndResultType, SameTypeOperands } from '../ir/traits.js';
 
 /** `arith.cmpi` predicates, by their i64 value. */
@@ -308,10 +309,21 @@ export const ExtSIOp = defineOp(cast('extsi', 'integer sign extension operation'
 export const ExtUIOp = defineOp(cast('extui', 'integer zero extension operation', SignlessIntegerLike, SignlessIntegerLike, wider));
 /** `arith.trunci`: integer truncation operation. */
 export const TruncIOp = defineOp(cast('trunci', 'integer truncation operation', SignlessIntegerLike, SignlessIntegerLike, narrower));
-/** `arith.extf`: cast from floating-point to wider floating-point. */
-export const ExtFOp = defineOp(cast('extf', 'cast from floating-point to wider floating-point', FloatLike, FloatLike, wider));
-/** `arith.truncf`: cast from floating-point to narrower floating-point. */
-export const TruncFOp = defineOp(cast('truncf', 'cast from floating-point to narrower floating-point', FloatLike, FloatLike, narrower));
+const optionalFastmath = { name: 'fastmath', kind: fastmathConstraint, optional: true } as const;
+/** `arith.extf`: cast from floating-point to wider floating-point, with optional fastmath flags. */
+// Typed as the other casts (`DeclOf<'in', 'out'>`) so that the tables over all casts keep one type; the optional
+// attributes are reached by name.
+export const ExtFOp = defineOp({
+  ...cast('extf', 'cast from floating-point to wider floating-point', FloatLike, FloatLike, wider),
+  attrs: [optionalFastmath],
+  format: '$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)',
+} as unknown as DeclOf<'in', 'out'>);
+/** `arith.truncf`: cast from floating-point to narrower floating-point (`%h = arith.truncf %f to_nearest_even : f32 to f16`). */
+export const TruncFOp = defineOp({
+  ...cast('truncf', 'cast from floating-point to narrower floating-point', FloatLike, FloatLike, narrower),
+  attrs: [{ name: 'roundingmode', kind: RoundingMode, optional: true }, optionalFastmath],
+  format: '$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)',
+} as unknown as DeclOf<'in', 'out'>);
 /** `arith.sitofp`: cast from integer type to floating-point. */
 export const SIToFPOp = defineOp(cast('sitofp', 'cast from integer type to floating-point', SignlessIntegerLike, FloatLike, anyCast));
 /** `arith.uitofp`: cast from unsigned integer type to floating-point. */
@@ -355,6 +367,9 @@ export const arithDialect: DialectDecl = {
     MaxUIOp,
     MinSIOp,
     MinUIOp,
+    AddUIExtendedOp,
+    MulSIExtendedOp,
+    MulUIExtendedOp,
     AddFOp,
     SubFOp,
     MulFOp,
