@@ -322,7 +322,7 @@ export class Printer implements FormatPrinter {
       this.out += '\n';
     }
     const trailer = this.take();
-    const resources = this.options.resources ? '\n' + this.options.resources + '\n\n' : ''; // blank lines around it, as mlir-opt
+    const resources = this.options.resources ? '\n' + this.options.resources + '\n' : ''; // a blank line before `{-#`, as mlir-opt
     return header + body + trailer + resources;
   }
 
