@@ -95,12 +95,12 @@ export const CallIndirectOp = defineOp({
     results: (env) => (env.operand('callee')?.[0] as FunctionType | undefined)?.results.slice(),
   },
   verify(op) {
+    // MLIR's `TypesMatchWith` constraints between the callee's type and the operands and results.
     const ft = op.operand(0).type as FunctionType;
-    if (ft.inputs.length !== op.numOperands - 1) return 'incorrect number of operands for callee';
-    for (let k = 0; k < ft.inputs.length; k++)
-      if (ft.inputs[k] !== op.operand(k + 1).type) return `operand type mismatch: expected operand type '${ft.inputs[k]}', but provided '${op.operand(k + 1).type}' for operand number ${k}`;
-    if (ft.results.length !== op.numResults) return 'incorrect number of results for callee';
-    for (let k = 0; k < ft.results.length; k++) if (ft.results[k] !== op.result(k).type) return `result type mismatch at index ${k}`;
+    const args = op.operandTypes().slice(1);
+    if (ft.inputs.length !== args.length || ft.inputs.some((t, k) => t !== args[k])) return 'failed to verify that callee input types match argument types';
+    const results = op.resultTypes();
+    if (ft.results.length !== results.length || ft.results.some((t, k) => t !== results[k])) return 'failed to verify that callee result types match result types';
   },
 });
 

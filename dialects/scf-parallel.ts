@@ -168,7 +168,7 @@ function verifyReduceRegions(op: Operation): string | void {
     const block = op.regions[k].blocks[0];
     if (!block || !block.first) return `${k}-th reduction has an empty body`;
     if (block.args.length !== 2 || block.args.some((a) => a.type !== type))
-      return `expected two block arguments with type ${type} in the ${k}-th reduction region`;
+      return `expected two block arguments with type '${type}' in the ${k}-th reduction region`;
     if (block.last?.name !== 'scf.reduce.return') return "reduction bodies must be terminated with an 'scf.reduce.return' op";
   }
 }
@@ -197,7 +197,7 @@ export const ReduceReturnOp = defineOp({
     if (!region || !reduce) return;
     const k = reduce.regions.indexOf(region);
     const want = k >= 0 && k < reduce.numOperands ? reduce.operand(k).type : undefined;
-    if (want && want !== op.operand(0).type) return `must have type ${want} (the type of the reduction inputs)`;
+    if (want && want !== op.operand(0).type) return `must have type '${want}' (the type of the reduction inputs)`;
   },
 });
 
@@ -268,7 +268,7 @@ function verifyIndexSwitch(op: Operation): string | void {
     if (!y || y.name !== 'scf.yield') return `expected region to end with scf.yield, but got ${y ? y.name : 'nothing'}`;
     if (y.numOperands !== op.numResults) return `expected each region to return ${op.numResults} values, but ${name} returns ${y.numOperands}`;
     for (let k = 0; k < op.numResults; k++)
-      if (y.operand(k).type !== op.result(k).type) return `expected result #${k} of each region to be ${op.result(k).type}`;
+      if (y.operand(k).type !== op.result(k).type) return `expected result #${k} of each region to be '${op.result(k).type}'`;
   };
   const d = check(op.regions[0], 'default region');
   if (d) return d;

@@ -41,6 +41,11 @@ export class AffineMapAttr extends BuiltinStructuredAttr {
   override aliasName(): string {
     return 'map';
   }
+  /** Whether this is the identity map of `rank` dimensions (`(d0, d1) -> (d0, d1)`). */
+  isIdentity(rank: number): boolean {
+    if (this.numDims !== rank || this.numSymbols !== 0 || this.results.length !== rank) return false;
+    return this.results.every((e, k) => e.kind === 'dim' && e.position === k);
+  }
   print(p: AsmPrinter): void {
     p.write(`affine_map<${dimsAndSymbols(this.numDims, this.numSymbols)} -> (${this.results.map((e) => affineToString(e)).join(', ')})>`);
   }

@@ -385,13 +385,17 @@ export class ParserBase implements AsmParser {
     if (elt instanceof FunctionType || elt instanceof NoneType || elt instanceof TupleType) this.error('invalid memref element type', eltAt);
     let layout: Attribute | null = null;
     let space: Attribute | null = null;
+    let sawLayout = false;
     while (this.parseOptionalPunct(',')) {
       const at = this.pos();
       const a = this.parseAttribute();
       const isLayout = a instanceof AffineMapAttr || a instanceof StridedLayoutAttr;
-      if (isLayout && !space && !layout) layout = isIdentityMap(a, shape.length) ? null : a;
-      else if (!space && !isLayout) space = a;
-      else this.error(space ? 'multiple memory spaces specified in memref type' : 'expected memory space to be last in memref type', at);
+      if (space) this.error(isLayout ? 'expected memory space to be last in memref type' : 'multiple memory spaces specified in memref type', at);
+      if (isLayout && sawLayout) this.error('multiple layouts specified in memref type', at);
+      if (isLayout) {
+        sawLayout = true;
+        layout = a instanceof AffineMapAttr && a.isIdentity(shape.length) ? null : a; // MLIR drops identity layouts
+      } else space = a;
     }
     this.parsePunct('>');
     return MemRefType.get(shape, elt, layout, space);
@@ -445,6 +449,9 @@ export class ParserBase implements AsmParser {
           shape.push(d);
           scalable.push(false);
         }
+      } else if (this.is(T.HexInt) && this.image().startsWith('0x')) {
+        // `0xf32` lexes as a hex integer: a zero dimension, which vectors may not have.
+        this.error('vector types must have positive constant sizes');
       } else if (this.eat(T.LSquare)) {
         shape.push(Number(this.parseInteger()));
         scalable.push(true);
@@ -850,12 +857,6 @@ function simpleType(word: string): Type | undefined {
   else if (word in FLOAT_KINDS) t = FloatType.get(word);
   if (t) SIMPLE_TYPES.set(word, t);
   return t;
-}
-
-/** Whether `a` is the identity map of `rank` dimensions, which MLIR drops from a memref type. */
-function isIdentityMap(a: Attribute, rank: number): boolean {
-  if (!(a instanceof AffineMapAttr) || a.numDims !== rank || a.numSymbols !== 0 || a.results.length !== rank) return false;
-  return a.results.every((e, k) => e.kind === 'dim' && e.position === k);
 }
 
 function checkElementType(p: ParserBase, t: Type): void {
