@@ -22,6 +22,7 @@ import {
 } from './arith-canonicalize.js';
 import { defineOp, type DeclOf } from '../ir/op-def.js';
 import { AddUIExtendedOp, MulSIExtendedOp, MulUIExtendedOp, RoundingMode } from './arith-extended.js';
+export { AddUIExtendedOp, MulSIExtendedOp, MulUIExtendedOp, RoundingMode };
 import { Commutative, ConstantLike, Elementwise, Pure, SameOperandsAndResultShape, SameOperandsAndResultType, SameTypeOperands } from '../ir/traits.js';
 
 /** `arith.cmpi` predicates, by their i64 value. */
