@@ -12,8 +12,9 @@ import {
 import type { Operation } from '../ir/ir.js';
 import type { DialectDecl, OpDecl } from '../ir/op-spec.js';
 import {
-  FloatType, IndexType, IntegerType, type Type, bitWidth, elementTypeOf, shapeOf,
+  FloatType, IndexType, IntegerType, type Type, VectorType, bitWidth, elementTypeOf, shapeOf,
 } from '../ir/types.js';
+import { DenseComplexElementsAttr, DenseResourceAttr, DenseStringElementsAttr } from '../ir/builtin-attrs.js';
 import {
   FASTMATH_NONE, OVERFLOW_NONE, arithAttrParsers, fastmathConstraint, overflowConstraint,
 } from './arith-attrs.js';
@@ -126,11 +127,20 @@ function constantNames(op: Operation): (string | null)[] {
   return ['cst'];
 }
 
+/** Elements attributes besides `dense<...>` of numbers: resources, complex and string elements. */
+function isOtherElementsAttr(a: Attribute | undefined): a is DenseResourceAttr | DenseComplexElementsAttr | DenseStringElementsAttr {
+  return a instanceof DenseResourceAttr || a instanceof DenseComplexElementsAttr || a instanceof DenseStringElementsAttr;
+}
+
 function verifyConstant(op: Operation): string | void {
   const v = op.getAttr('value');
   const t = op.result(0).type;
-  if (v instanceof IntegerAttr || v instanceof FloatAttr || v instanceof DenseElementsAttr) {
+  if (v instanceof IntegerAttr || v instanceof FloatAttr || v instanceof DenseElementsAttr || isOtherElementsAttr(v)) {
     if (v.type !== t) return 'failed to verify that all of {value, result} have same type';
+    const splat = v instanceof DenseElementsAttr ? v.isSplat : v instanceof DenseComplexElementsAttr || v instanceof DenseStringElementsAttr ? v.values.length === 1 : false;
+    // (MLIR's message, spelling included.)
+    if (t instanceof VectorType && t.isScalable && !splat)
+      return "intializing scalable vectors with elements attribute is not supported unless it's a vector splat";
   } else return 'value must be an integer, float, or elements attribute';
 }
 
@@ -401,7 +411,7 @@ export const arithDialect: DialectDecl = {
 
 function typeOfTyped(a: Attribute | undefined): Type[] | undefined {
 if (a instanceof IntegerAttr || a instanceof FloatAttr) return [a.type];
-if (a instanceof DenseElementsAttr) return [a.type];
+if (a instanceof DenseElementsAttr || isOtherElementsAttr(a)) return [a.type];
 if (a instanceof TypeAttr) return [a.value];
 return undefined;
 }
