@@ -20,6 +20,8 @@ import {
 } from './builtin-attr-parser.js';
 import { AffineMapAttr, StridedLayoutAttr, type DistinctAttr } from './builtin-attrs.js';
 import { denseComplexOrString } from './dense-extra.js';
+import { intLiteralBounds } from './int-literal-range.js';
+import { shapePrefixAt } from './shape-text.js';
 
 /** Parser options shared by the tools. */
 export interface ParseOptions {
@@ -379,9 +381,8 @@ export class ParserBase implements AsmParser {
       this.parsePunct('>');
       return UnrankedMemRefType.get(elt, space);
     }
-    const shape = this.parseDimensionList(true);
     const eltAt = this.pos();
-    const elt = this.parseType();
+    const { shape, elt } = this.parseShapeAndElementType();
     if (elt instanceof FunctionType || elt instanceof NoneType || elt instanceof TupleType) this.error('invalid memref element type', eltAt);
     let layout: Attribute | null = null;
     let space: Attribute | null = null;
@@ -412,13 +413,27 @@ export class ParserBase implements AsmParser {
       this.parsePunct('>');
       return UnrankedTensorType.get(elt);
     }
-    const shape = this.parseDimensionList(true);
-    const elt = this.parseType();
+    const { shape, elt } = this.parseShapeAndElementType();
     checkElementType(this, elt);
     let enc: Attribute | null = null;
     if (this.parseOptionalPunct(',')) enc = this.parseAttribute();
     this.parsePunct('>');
     return RankedTensorType.get(shape, elt, enc);
+  }
+
+  /** `4x?xf32`; `0xf32` and `0x4xf32` lex as hex integers (then maybe more words), so those are re-read from the text. */
+  private parseShapeAndElementType(): { shape: number[]; elt: Type } {
+    const lead = this.is(T.HexInt) ? shapePrefixAt(this.text, this.startOf()) : null;
+    if (!lead) return { shape: this.parseDimensionList(true), elt: this.parseType() };
+    while (this.endOf() <= lead.eltStart) this.pos_++;
+    if (this.startOf() === lead.eltStart) return { shape: lead.shape, elt: this.parseType() };
+    // The element type's word starts inside this token and runs over the tokens glued to it.
+    let end = this.endOf();
+    for (this.pos_++; !this.atEnd() && this.startOf() === end && (this.is(T.BareId) || this.is(T.Integer) || this.is(T.HexInt)); this.pos_++) end = this.endOf();
+    const word = this.text.slice(lead.eltStart, end);
+    const elt = simpleType(word) ?? (this.pos_--, this.parseKeywordType(word));
+    if (!elt) this.error(`unknown type '${word}'`, this.posAt(lead.eltStart));
+    return { shape: lead.shape, elt };
   }
 
   /** `*x` is lexed as `*` then the identifier `xf32`; re-read the element type from it. */
@@ -865,22 +880,9 @@ function checkElementType(p: ParserBase, t: Type): void {
 
 /** Reports an integer literal out of `t`'s range at `pos` (a position, or an offset in `p`'s source). */
 function checkIntFits(p: ParserBase, v: bigint, t: Type, pos: SourcePos | number): void {
-  let bounds = INT_BOUNDS.get(t);
-  if (!bounds) {
-    const width = t instanceof IntegerType ? t.width : 64;
-    const unsigned = t instanceof IntegerType && t.signedness === 'unsigned';
-    const signed = t instanceof IntegerType && t.signedness === 'signed';
-    // As MLIR: signless accepts both the signed and the unsigned range (`-1 : i1` is true); i0 holds only 0.
-    const lo = unsigned || width === 0 ? 0n : -(1n << BigInt(width - 1));
-    const hi = width === 0 ? 0n : signed ? (1n << BigInt(width - 1)) - 1n : (1n << BigInt(width)) - 1n;
-    INT_BOUNDS.set(t, (bounds = [lo, hi]));
-  }
-  if (v < bounds[0] || v > bounds[1])
-    p.error(`integer constant out of range for attribute`, typeof pos === 'number' ? { source: p.source, offset: pos } : pos);
+  const [lo, hi] = intLiteralBounds(t);
+  if (v < lo || v > hi) p.error(`integer constant out of range for attribute`, typeof pos === 'number' ? { source: p.source, offset: pos } : pos);
 }
-
-/** The range of integer literals each type accepts (types are uniqued, so keyed by identity). */
-const INT_BOUNDS = new Map<Type, readonly [bigint, bigint]>();
 
 function hexFloat(bits: bigint, t: FloatType): FloatAttr {
   const v = floatFromBits(bits, t.kind);

@@ -12,3 +12,6 @@
 // RUN: triton-opt %t.b > %t.back
 // RUN: diff %t.back %t.theirs
 // RUN: FileCheck %S/../ir/builtin-attrs-types.tir --input-file=%t.back
+// RUN: triton-opt %S/../ir/zero-dim-shapes.tir --print-op-generic | mlir-opt --allow-unregistered-dialect --mlir-print-op-generic > %t.z1
+// RUN: mlir-opt --allow-unregistered-dialect %S/../ir/zero-dim-shapes.tir --mlir-print-op-generic > %t.z2
+// RUN: diff %t.z1 %t.z2
