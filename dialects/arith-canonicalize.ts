@@ -304,8 +304,11 @@ export const castFolds: Record<string, Fold> = {
   uitofp: intToFloat(false),
   // extf c -> c at the wider type
   extf: floatToFloat,
-  // truncf c -> c rounded to the narrower type
-  truncf: floatToFloat,
+  // truncf c -> c rounded to the narrower type (to nearest even: another rounding mode is not folded)
+  truncf: (op, operands) => {
+    const mode = op.getAttr('roundingmode');
+    return mode instanceof IntegerAttr && mode.value !== 0n ? null : floatToFloat(op, operands);
+  },
 };
 
 // ---- patterns ------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ import {
 import type { Operation } from '../ir/ir.js';
 import type { DialectDecl, OpDecl } from '../ir/op-spec.js';
 import {
-  FloatType, IndexType, IntegerType, type Type, bitWidth, elementTypeOf, shapeOf,
+  FloatType, IndexType, IntegerType, type Type, VectorType, bitWidth, elementTypeOf, shapeOf,
 } from '../ir/types.js';
+import { DenseComplexElementsAttr, DenseResourceAttr, DenseStringElementsAttr } from '../ir/builtin-attrs.js';
 import {
   FASTMATH_NONE, OVERFLOW_NONE, arithAttrParsers, fastmathConstraint, overflowConstraint,
 } from './arith-attrs.js';
@@ -21,6 +22,8 @@ import {
   castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold, splatInt, intConstant,
 } from './arith-canonicalize.js';
 import { defineOp, type DeclOf } from '../ir/op-def.js';
+import { AddUIExtendedOp, MulSIExtendedOp, MulUIExtendedOp, RoundingMode } from './arith-extended.js';
+export { AddUIExtendedOp, MulSIExtendedOp, MulUIExtendedOp, RoundingMode };
 import { Commutative, ConstantLike, Elementwise, Pure, SameOperandsAndResultShape, SameOperandsAndResultType, SameTypeOperands } from '../ir/traits.js';
 
 /** `arith.cmpi` predicates, by their i64 value. */
@@ -124,11 +127,20 @@ function constantNames(op: Operation): (string | null)[] {
   return ['cst'];
 }
 
+/** Elements attributes besides `dense<...>` of numbers: resources, complex and string elements. */
+function isOtherElementsAttr(a: Attribute | undefined): a is DenseResourceAttr | DenseComplexElementsAttr | DenseStringElementsAttr {
+  return a instanceof DenseResourceAttr || a instanceof DenseComplexElementsAttr || a instanceof DenseStringElementsAttr;
+}
+
 function verifyConstant(op: Operation): string | void {
   const v = op.getAttr('value');
   const t = op.result(0).type;
-  if (v instanceof IntegerAttr || v instanceof FloatAttr || v instanceof DenseElementsAttr) {
+  if (v instanceof IntegerAttr || v instanceof FloatAttr || v instanceof DenseElementsAttr || isOtherElementsAttr(v)) {
     if (v.type !== t) return 'failed to verify that all of {value, result} have same type';
+    const splat = v instanceof DenseElementsAttr ? v.isSplat : v instanceof DenseComplexElementsAttr || v instanceof DenseStringElementsAttr ? v.values.length === 1 : false;
+    // (MLIR's message, spelling included.)
+    if (t instanceof VectorType && t.isScalable && !splat)
+      return "intializing scalable vectors with elements attribute is not supported unless it's a vector splat";
   } else return 'value must be an integer, float, or elements attribute';
 }
 
@@ -308,10 +320,21 @@ export const ExtSIOp = defineOp(cast('extsi', 'integer sign extension operation'
 export const ExtUIOp = defineOp(cast('extui', 'integer zero extension operation', SignlessIntegerLike, SignlessIntegerLike, wider));
 /** `arith.trunci`: integer truncation operation. */
 export const TruncIOp = defineOp(cast('trunci', 'integer truncation operation', SignlessIntegerLike, SignlessIntegerLike, narrower));
-/** `arith.extf`: cast from floating-point to wider floating-point. */
-export const ExtFOp = defineOp(cast('extf', 'cast from floating-point to wider floating-point', FloatLike, FloatLike, wider));
-/** `arith.truncf`: cast from floating-point to narrower floating-point. */
-export const TruncFOp = defineOp(cast('truncf', 'cast from floating-point to narrower floating-point', FloatLike, FloatLike, narrower));
+const optionalFastmath = { name: 'fastmath', kind: fastmathConstraint, optional: true } as const;
+/** `arith.extf`: cast from floating-point to wider floating-point, with optional fastmath flags. */
+// Typed as the other casts (`DeclOf<'in', 'out'>`) so that the tables over all casts keep one type; the optional
+// attributes are reached by name.
+export const ExtFOp = defineOp({
+  ...cast('extf', 'cast from floating-point to wider floating-point', FloatLike, FloatLike, wider),
+  attrs: [optionalFastmath],
+  format: '$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)',
+} as unknown as DeclOf<'in', 'out'>);
+/** `arith.truncf`: cast from floating-point to narrower floating-point (`%h = arith.truncf %f to_nearest_even : f32 to f16`). */
+export const TruncFOp = defineOp({
+  ...cast('truncf', 'cast from floating-point to narrower floating-point', FloatLike, FloatLike, narrower),
+  attrs: [{ name: 'roundingmode', kind: RoundingMode, optional: true }, optionalFastmath],
+  format: '$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)',
+} as unknown as DeclOf<'in', 'out'>);
 /** `arith.sitofp`: cast from integer type to floating-point. */
 export const SIToFPOp = defineOp(cast('sitofp', 'cast from integer type to floating-point', SignlessIntegerLike, FloatLike, anyCast));
 /** `arith.uitofp`: cast from unsigned integer type to floating-point. */
@@ -355,6 +378,9 @@ export const arithDialect: DialectDecl = {
     MaxUIOp,
     MinSIOp,
     MinUIOp,
+    AddUIExtendedOp,
+    MulSIExtendedOp,
+    MulUIExtendedOp,
     AddFOp,
     SubFOp,
     MulFOp,
@@ -385,7 +411,7 @@ export const arithDialect: DialectDecl = {
 
 function typeOfTyped(a: Attribute | undefined): Type[] | undefined {
 if (a instanceof IntegerAttr || a instanceof FloatAttr) return [a.type];
-if (a instanceof DenseElementsAttr) return [a.type];
+if (a instanceof DenseElementsAttr || isOtherElementsAttr(a)) return [a.type];
 if (a instanceof TypeAttr) return [a.value];
 return undefined;
 }

@@ -2,7 +2,7 @@
  * The func dialect (`func.func`, `func.return`, `func.call`), for interop with upstream MLIR.
  */
 import { FunctionType } from '../ir/types.js';
-import { AnyType, FlatSymbolRefAttr } from '../ir/constraints.js';
+import { AnyType, FlatSymbolRefAttr, typeIs } from '../ir/constraints.js';
 import { SymbolRefAttr } from '../ir/attributes.js';
 import { FUNCTION_ATTRS, functionSyntax, functionTypeOf } from '../ir/function-syntax.js';
 import type { Operation } from '../ir/ir.js';
@@ -81,6 +81,46 @@ export const CallOp = defineOp({
   verify: (op) => verifyCallLike(op, ['func.func']),
 });
 
+const FunctionTyped = typeIs('function type', (t) => t instanceof FunctionType);
+
+/** `func.call_indirect`: calls a function value: `%r = func.call_indirect %f(%a) : (i32) -> i32`. */
+export const CallIndirectOp = defineOp({
+  name: 'func.call_indirect',
+  summary: 'indirect call operation',
+  operands: [{ name: 'callee', type: FunctionTyped }, { name: 'callee_operands', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'results', kind: 'variadic', type: AnyType }],
+  format: '$callee `(` $callee_operands `)` attr-dict `:` type($callee)',
+  inferTypes: {
+    callee_operands: (env) => (env.operand('callee')?.[0] as FunctionType | undefined)?.inputs.slice(),
+    results: (env) => (env.operand('callee')?.[0] as FunctionType | undefined)?.results.slice(),
+  },
+  verify(op) {
+    // MLIR's `TypesMatchWith` constraints between the callee's type and the operands and results.
+    const ft = op.operand(0).type as FunctionType;
+    const args = op.operandTypes().slice(1);
+    if (ft.inputs.length !== args.length || ft.inputs.some((t, k) => t !== args[k])) return 'failed to verify that callee input types match argument types';
+    const results = op.resultTypes();
+    if (ft.results.length !== results.length || ft.results.some((t, k) => t !== results[k])) return 'failed to verify that callee result types match result types';
+  },
+});
+
+/** `func.constant`: a function as a value: `%f = func.constant @g : (i32) -> i32`. */
+export const ConstantOp = defineOp({
+  name: 'func.constant',
+  summary: 'constant',
+  results: [{ name: 'result', type: AnyType }],
+  attrs: [{ name: 'value', kind: FlatSymbolRefAttr }],
+  traits: [Pure],
+  format: '$value attr-dict `:` type($result)',
+  resultNames: () => ['f'],
+  verify(op) {
+    const ref = op.getAttr('value') as SymbolRefAttr;
+    const fn = lookupSymbol(op, ref.root);
+    if (!fn || fn.name !== 'func.func') return `reference to undefined function '${ref.root}'`;
+    if (functionTypeOf(fn) !== op.result(0).type) return 'reference to function with mismatched type';
+  },
+});
+
 /** The func dialect table. */
 export const funcDialect: DialectDecl = {
   name: 'func',
@@ -89,5 +129,7 @@ export const funcDialect: DialectDecl = {
     FuncOp,
     ReturnOp,
     CallOp,
+    CallIndirectOp,
+    ConstantOp,
   ],
 };

@@ -7,6 +7,8 @@ import type { FormatParser, FormatPrinter, OperandRef, RegionArg } from '../ir/f
 import { Block, Operation, Region as RegionClass, type Region, type Value } from '../ir/ir.js';
 import type { DialectDecl } from '../ir/op-spec.js';
 import { FunctionType, IntegerType, IndexType, printResultTypes, type Type } from '../ir/types.js';
+import { IndexSwitchOp, ParallelOp, ReduceOp, ReduceReturnOp } from './scf-parallel.js';
+export { IndexSwitchOp, ParallelOp, ReduceOp, ReduceReturnOp };
 import { forInvariantIterArgs, forZeroTrips, ifConstantCondition } from './scf-canonicalize.js';
 import { defineOp } from '../ir/op-def.js';
 import { HasParent, LoopLike, NoRegionArguments, Pure, RecursiveMemoryEffects, ReturnLike, SingleBlock, Terminator } from '../ir/traits.js';
@@ -320,5 +322,9 @@ export const scfDialect: DialectDecl = {
     ConditionOp,
     YieldOp,
     ExecuteRegionOp,
+    ParallelOp,
+    ReduceOp,
+    ReduceReturnOp,
+    IndexSwitchOp,
   ],
 };

@@ -24,7 +24,7 @@ export abstract class Attribute {
 /** Normalizes an integer to the value range of its type (signless and signed ints are signed). */
 export function normalizeInt(value: bigint, type: Type): bigint {
   if (type instanceof IntegerType) {
-    if (type.width === 1) return value & 1n;
+    if (type.width === 1 && type.signedness === 'signless') return value & 1n;
     return type.signedness === 'unsigned' ? BigInt.asUintN(type.width, value) : BigInt.asIntN(type.width, value);
   }
   if (type instanceof IndexType) return BigInt.asIntN(64, value);

@@ -2,6 +2,7 @@
  * Reusable type and attribute constraints for op declarations (the `AnyType`, `I32Attr`, ...
  * of ODS). Dialects combine these; a constraint knows how to check, describe, parse and print.
  */
+import { DenseComplexElementsAttr, DenseResourceAttr, DenseStringElementsAttr } from './builtin-attrs.js';
 import type { AsmParser, AsmPrinter } from './asm.js';
 import {
   ArrayAttr, Attribute, DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr,
@@ -55,7 +56,7 @@ export const AnyShaped = typeIs('shaped type', (t) => t instanceof ShapedType);
 /** The i1 type with the shape of `t` (for comparisons). */
 export function boolLike(t: Type): Type {
   if (t instanceof RankedTensorType) return t.withElementType(i(1));
-  if (t instanceof VectorType) return VectorType.get(t.shape, i(1));
+  if (t instanceof VectorType) return VectorType.get(t.shape, i(1), t.scalable);
   return i(1);
 }
 
@@ -126,7 +127,9 @@ export const SymVisibilityAttr: AttrConstraint<StringAttr, string> = {
   check: (a) => a instanceof StringAttr && ['public', 'private', 'nested'].includes(a.value),
 };
 export const FloatAttrC = attrIs('floating-point attribute', (a) => a instanceof FloatAttr);
-export const TypedAttr = attrIs('typed attribute', (a) => a instanceof IntegerAttr || a instanceof FloatAttr || a instanceof DenseElementsAttr);
+export const TypedAttr = attrIs('typed attribute', (a) =>
+  a instanceof IntegerAttr || a instanceof FloatAttr || a instanceof DenseElementsAttr ||
+  a instanceof DenseResourceAttr || a instanceof DenseComplexElementsAttr || a instanceof DenseStringElementsAttr);
 export const ArrayAttrC = attrIs('array attribute', (a) => a instanceof ArrayAttr);
 export const DictAttrC = attrIs('dictionary attribute', (a) => a instanceof DictionaryAttr);
 export const DictArrayAttr = attrIs('array of dictionary attributes', (a) => a instanceof ArrayAttr && a.value.every((x) => x instanceof DictionaryAttr));

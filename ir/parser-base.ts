@@ -13,8 +13,15 @@ import { KIND_NAMES, PUNCT, T, TokenStream, TokenWindow, type TokenType } from '
 import { defaultContext, type Context } from './context.js';
 import {
   DYNAMIC, FLOAT_KINDS, FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, RankedTensorType,
-  ShapedType, TupleType, Type, UnrankedTensorType, VectorType, i,
+  ShapedType, TupleType, Type, UnrankedTensorType, VectorType, i, ComplexType, MemRefType, UnrankedMemRefType,
 } from './types.js';
+import {
+  parseAffineMapAttr, parseAffineSetAttr, parseDenseResourceAttr, parseDistinctAttr, parseStridedLayoutAttr,
+} from './builtin-attr-parser.js';
+import { AffineMapAttr, StridedLayoutAttr, type DistinctAttr } from './builtin-attrs.js';
+import { denseComplexOrString } from './dense-extra.js';
+import { intLiteralBounds } from './int-literal-range.js';
+import { shapePrefixAt } from './shape-text.js';
 
 /** Parser options shared by the tools. */
 export interface ParseOptions {
@@ -37,12 +44,16 @@ interface AliasTable {
   attrs: Map<string, AliasEntry>;
   types: Map<string, AliasEntry>;
   order: string[];
+  /** `distinct[N]<...>` attributes by their id in this file. */
+  distinct: Map<bigint, DistinctAttr>;
 }
 
 /** Top-level alias definitions: a line starting with `#name =` or `!name =`. */
 const ALIAS_DEF = /^[ \t]*([#!])([A-Za-z_][\w$.\-]*)[ \t]*=/gm;
 
 const SIMPLE_TYPES = new Map<string, Type>();
+/** Builtin types spelled `keyword<...>`. */
+const KEYWORD_TYPES = new Set(['tensor', 'vector', 'tuple', 'memref', 'complex']);
 
 /** Token cursor plus the type/attribute/location grammar. */
 /**
@@ -244,7 +255,7 @@ export class ParserBase implements AsmParser {
 
   /** Finds every top-level `#name = ...` and `!name = ...` so aliases can be used before their definition. */
   private scanAliases(): AliasTable {
-    const table: AliasTable = { attrs: new Map(), types: new Map(), order: [] };
+    const table: AliasTable = { attrs: new Map(), types: new Map(), order: [], distinct: new Map() };
     const text = this.source.text;
     ALIAS_DEF.lastIndex = 0;
     for (let m = ALIAS_DEF.exec(text); m; m = ALIAS_DEF.exec(text)) {
@@ -326,18 +337,69 @@ export class ParserBase implements AsmParser {
       this.pos_++;
       return simple;
     }
+    const keyword = this.parseKeywordType(word);
+    if (keyword) return keyword;
+    if (/^[su]?i\d+$/.test(word)) this.error('integer bitwidth is limited to 16777215 bits');
+    this.error(`unknown type '${word}'`);
+  }
+
+  /** A builtin type spelled `word<...>`, with the cursor on the token that names it; undefined for another word. */
+  private parseKeywordType(word: string): Type | undefined {
     switch (word) {
       case 'tensor':
         return this.parseTensorType();
       case 'vector':
         return this.parseVectorType();
+      case 'memref':
+        return this.parseMemRefType();
+      case 'complex': {
+        this.pos_++;
+        this.parsePunct('<');
+        const at = this.pos();
+        const elt = this.parseType();
+        if (!(elt instanceof IntegerType || elt instanceof FloatType)) this.error('invalid element type for complex', at);
+        this.parsePunct('>');
+        return ComplexType.get(elt);
+      }
       case 'tuple': {
         this.pos_++;
         return TupleType.get(this.parseCommaList('<', '>', () => this.parseType()));
       }
     }
-    if (/^[su]?i\d+$/.test(word)) this.error('integer bitwidth is limited to 16777215 bits');
-    this.error(`unknown type '${word}'`);
+    return undefined;
+  }
+
+  /** `memref<4x?xf32, layout, memorySpace>` or `memref<*xf32, memorySpace>`. */
+  private parseMemRefType(): Type {
+    this.pos_++;
+    this.parsePunct('<');
+    if (this.eat(T.Star)) {
+      const x = this.parseOptionalKeyword();
+      if (x === undefined || !x.startsWith('x')) this.error("expected 'x' in unranked memref type");
+      const elt = this.parseTypeAfterX(x);
+      const space = this.parseOptionalPunct(',') ? this.parseAttribute() : null;
+      this.parsePunct('>');
+      return UnrankedMemRefType.get(elt, space);
+    }
+    const eltAt = this.pos();
+    const { shape, elt } = this.parseShapeAndElementType();
+    if (elt instanceof FunctionType || elt instanceof NoneType || elt instanceof TupleType) this.error('invalid memref element type', eltAt);
+    let layout: Attribute | null = null;
+    let space: Attribute | null = null;
+    let sawLayout = false;
+    while (this.parseOptionalPunct(',')) {
+      const at = this.pos();
+      const a = this.parseAttribute();
+      const isLayout = a instanceof AffineMapAttr || a instanceof StridedLayoutAttr;
+      if (space) this.error(isLayout ? 'expected memory space to be last in memref type' : 'multiple memory spaces specified in memref type', at);
+      if (isLayout && sawLayout) this.error('multiple layouts specified in memref type', at);
+      if (isLayout) {
+        sawLayout = true;
+        layout = a instanceof AffineMapAttr && a.isIdentity(shape.length) ? null : a; // MLIR drops identity layouts
+      } else space = a;
+    }
+    this.parsePunct('>');
+    return MemRefType.get(shape, elt, layout, space);
   }
 
   private parseTensorType(): Type {
@@ -351,8 +413,7 @@ export class ParserBase implements AsmParser {
       this.parsePunct('>');
       return UnrankedTensorType.get(elt);
     }
-    const shape = this.parseDimensionList(true);
-    const elt = this.parseType();
+    const { shape, elt } = this.parseShapeAndElementType();
     checkElementType(this, elt);
     let enc: Attribute | null = null;
     if (this.parseOptionalPunct(',')) enc = this.parseAttribute();
@@ -360,23 +421,72 @@ export class ParserBase implements AsmParser {
     return RankedTensorType.get(shape, elt, enc);
   }
 
+  /** `4x?xf32`; `0xf32` and `0x4xf32` lex as hex integers (then maybe more words), so those are re-read from the text. */
+  private parseShapeAndElementType(): { shape: number[]; elt: Type } {
+    const lead = this.is(T.HexInt) ? shapePrefixAt(this.text, this.startOf()) : null;
+    if (!lead) return { shape: this.parseDimensionList(true), elt: this.parseType() };
+    while (this.endOf() <= lead.eltStart) this.pos_++;
+    if (this.startOf() === lead.eltStart) return { shape: lead.shape, elt: this.parseType() };
+    // The element type's word starts inside this token and runs over the tokens glued to it.
+    let end = this.endOf();
+    for (this.pos_++; !this.atEnd() && this.startOf() === end && (this.is(T.BareId) || this.is(T.Integer) || this.is(T.HexInt)); this.pos_++) end = this.endOf();
+    const word = this.text.slice(lead.eltStart, end);
+    const elt = simpleType(word) ?? (this.pos_--, this.parseKeywordType(word));
+    if (!elt) this.error(`unknown type '${word}'`, this.posAt(lead.eltStart));
+    return { shape: lead.shape, elt };
+  }
+
   /** `*x` is lexed as `*` then the identifier `xf32`; re-read the element type from it. */
   private parseTypeAfterX(word: string): Type {
     if (word === 'x') return this.parseType();
     const rest = word.slice(1);
     const ty = simpleType(rest);
-    if (!ty) this.error(`unknown type '${rest}'`);
-    return ty;
+    if (ty) return ty;
+    // `xcomplex<f32>`: step back onto the word; the keyword type's parser skips it.
+    this.pos_--;
+    const keyword = this.parseKeywordType(rest);
+    if (!keyword) this.error(`unknown type '${rest}'`, this.posOf(this.pos_ - 1));
+    return keyword;
   }
 
+  /** `vector<4x[8]xf32>` (bracketed dimensions are scalable) or `vector<f32>` (0-d). */
   private parseVectorType(): Type {
     this.pos_++;
     this.parsePunct('<');
-    const shape = this.parseDimensionList(false);
-    if (shape.length === 0) this.error('vector types must have at least one dimension');
-    const elt = this.parseType();
+    const shape: number[] = [];
+    const scalable: boolean[] = [];
+    let elt: Type | undefined;
+    let eltAt = this.pos();
+    while (!elt) {
+      eltAt = this.pos();
+      if (this.is(T.DimList)) {
+        for (const d of this.parseDimensionList(false)) {
+          shape.push(d);
+          scalable.push(false);
+        }
+      } else if (this.is(T.HexInt) && this.image().startsWith('0x')) {
+        // `0xf32` lexes as a hex integer: a zero dimension, which vectors may not have.
+        this.error('vector types must have positive constant sizes');
+      } else if (this.eat(T.LSquare)) {
+        shape.push(Number(this.parseInteger()));
+        scalable.push(true);
+        this.parsePunct(']');
+        // `]xf32` lexes as `]` `xf32`, `]x4xf32` as `]` `x4xf32`: split the dimensions off the word.
+        const word = this.parseOptionalKeyword();
+        if (word === undefined || !word.startsWith('x')) this.error("expected 'x' in vector dimension list");
+        let rest = word.slice(1);
+        for (let m = /^(\d+)x/.exec(rest); m; m = /^(\d+)x/.exec(rest)) {
+          shape.push(Number(m[1]));
+          scalable.push(false);
+          rest = rest.slice(m[0].length);
+        }
+        if (rest) elt = this.parseTypeAfterX('x' + rest);
+      } else elt = this.parseType();
+    }
+    if (shape.includes(0)) this.error('vector types must have positive constant sizes', eltAt);
+    if (!(elt instanceof IntegerType || elt instanceof IndexType || elt instanceof FloatType)) this.error('vector elements must be int/index/float type', eltAt);
     this.parsePunct('>');
-    return VectorType.get(shape, elt);
+    return VectorType.get(shape, elt, scalable);
   }
 
   parseDimensionList(allowDynamic: boolean): number[] {
@@ -573,8 +683,18 @@ export class ParserBase implements AsmParser {
         return this.parseDenseArray();
       case 'loc':
         return this.parseLocation();
+      case 'affine_map':
+        return parseAffineMapAttr(this);
+      case 'affine_set':
+        return parseAffineSetAttr(this);
+      case 'strided':
+        return parseStridedLayoutAttr(this);
+      case 'distinct':
+        return parseDistinctAttr(this, this.aliases.distinct);
+      case 'dense_resource':
+        return parseDenseResourceAttr(this, type);
     }
-    if (SIMPLE_TYPES.has(word) || simpleType(word) || word === 'tensor' || word === 'vector' || word === 'tuple')
+    if (SIMPLE_TYPES.has(word) || simpleType(word) || KEYWORD_TYPES.has(word))
       return TypeAttr.get(this.parseType());
     this.error(`expected attribute value, found '${word}'`);
   }
@@ -611,7 +731,7 @@ export class ParserBase implements AsmParser {
     return Number(v);
   }
 
-  private parseDense(type?: Type): DenseElementsAttr {
+  private parseDense(type?: Type): Attribute {
     const start = this.pos();
     this.pos_++;
     this.parsePunct('<');
@@ -627,6 +747,8 @@ export class ParserBase implements AsmParser {
       ty = this.parseType();
     }
     if (!(ty instanceof ShapedType)) this.error(`elements literal must be a shaped type, got ${ty}`, start);
+    const extra = denseComplexOrString(this, raw ?? nested, ty, literalStart);
+    if (extra) return extra;
     if (raw !== null) return DenseElementsAttr.get(ty, [], raw);
     return DenseElementsAttr.get(ty, flattenDense(this, nested, ty, literalStart));
   }
@@ -634,6 +756,15 @@ export class ParserBase implements AsmParser {
   /** A scalar, or a nested list of scalars, kept as raw tokens until the type is known. */
   private parseDenseLiteral(): unknown {
     if (this.is(T.LSquare)) return this.parseCommaList('[', ']', () => this.parseDenseLiteral());
+    if (this.is(T.String)) return { str: this.stringToken(this.pos_++), pos: this.posOf(this.pos_ - 1) };
+    const at = this.pos();
+    if (this.eat(T.LParen)) {
+      const re = this.parseDenseLiteral();
+      this.parsePunct(',');
+      const im = this.parseDenseLiteral();
+      this.parsePunct(')');
+      return { complex: [re, im], pos: at };
+    }
     const neg = this.parseOptionalPunct('-');
     const kind = this.kind();
     if (kind === T.EOF) this.error('expected element literal');
@@ -731,7 +862,7 @@ function simpleType(word: string): Type | undefined {
   const cached = SIMPLE_TYPES.get(word);
   if (cached) return cached;
   let t: Type | undefined;
-  const m = /^(s|u)?i([1-9]\d*)$/.exec(word);
+  const m = /^(s|u)?i(0|[1-9]\d*)$/.exec(word);
   if (m) {
     const width = Number(m[2]);
     if (width > 16777215) return undefined;
@@ -749,27 +880,21 @@ function checkElementType(p: ParserBase, t: Type): void {
 
 /** Reports an integer literal out of `t`'s range at `pos` (a position, or an offset in `p`'s source). */
 function checkIntFits(p: ParserBase, v: bigint, t: Type, pos: SourcePos | number): void {
-  let bounds = INT_BOUNDS.get(t);
-  if (!bounds) {
-    const width = t instanceof IntegerType ? t.width : 64;
-    const unsigned = t instanceof IntegerType && t.signedness === 'unsigned';
-    const lo = unsigned ? 0n : width === 1 ? 0n : -(1n << BigInt(width - 1));
-    const hi = (1n << BigInt(width)) - 1n; // signless accepts the unsigned range too, as MLIR does
-    INT_BOUNDS.set(t, (bounds = [lo, hi]));
-  }
-  if (v < bounds[0] || v > bounds[1])
-    p.error(`integer constant out of range for attribute`, typeof pos === 'number' ? { source: p.source, offset: pos } : pos);
+  const [lo, hi] = intLiteralBounds(t);
+  if (v < lo || v > hi) p.error(`integer constant out of range for attribute`, typeof pos === 'number' ? { source: p.source, offset: pos } : pos);
 }
-
-/** The range of integer literals each type accepts (types are uniqued, so keyed by identity). */
-const INT_BOUNDS = new Map<Type, readonly [bigint, bigint]>();
 
 function hexFloat(bits: bigint, t: FloatType): FloatAttr {
   const v = floatFromBits(bits, t.kind);
   return FloatAttr.get(v, t, Number.isNaN(v) ? bits : null);
 }
 
-interface RawElement {
+/** One scalar of a dense literal as read, before the element type is known. */
+export interface RawElement {
+  /** A string element (`dense<["a", "b"]>`). */
+  str?: string;
+  /** A complex element: `(re, im)`. */
+  complex?: [unknown, unknown];
   text?: string;
   neg?: boolean;
   kind?: TokenType;
@@ -777,9 +902,15 @@ interface RawElement {
   pos?: SourcePos;
 }
 
-function flattenDense(p: ParserBase, lit: unknown, type: ShapedType, pos: SourcePos): DenseValue[] {
-  const elt = type.elementType;
-  const out: DenseValue[] = [];
+/**
+ * The elements of a dense literal in row-major order, checked against the type's shape (one value is a
+ * splat); `leaf` reads one scalar (by default a number of the element type).
+ */
+export function flattenDense<V = DenseValue>(
+  p: ParserBase, lit: unknown, type: ShapedType, pos: SourcePos,
+  leaf: (e: RawElement) => V = (e) => elementValue(p, e, type.elementType) as V,
+): V[] {
+  const out: V[] = [];
   const shape = type.shape;
   const mismatch = (): never =>
     p.error(`inferred shape of elements literal ([${literalShape(lit).join(', ')}]) does not match type ([${shape.join(', ')}])`, pos);
@@ -790,7 +921,7 @@ function flattenDense(p: ParserBase, lit: unknown, type: ShapedType, pos: Source
       return;
     }
     if (dim !== 0 && dim !== shape.length) mismatch();
-    out.push(elementValue(p, node as RawElement, elt));
+    out.push(leaf(node as RawElement));
   };
   visit(lit, 0);
   if (out.length !== 1 && out.length !== type.numElements) mismatch();
@@ -804,7 +935,9 @@ function literalShape(lit: unknown): number[] {
   return out;
 }
 
-function elementValue(p: ParserBase, e: RawElement, elt: Type): DenseValue {
+/** The value of one scalar of a dense literal in element type `elt` (an error when it does not fit). */
+export function elementValue(p: ParserBase, e: RawElement, elt: Type): DenseValue {
+  if (e.str !== undefined || e.complex) p.error(`expected ${elt} literal, found ${e.str !== undefined ? 'string' : 'complex value'}`, e.pos);
   if (e.bool !== undefined) {
     if (!(elt instanceof IntegerType && elt.width === 1)) p.error(`expected ${elt} literal, found boolean`, e.pos);
     return e.bool ? 1n : 0n;

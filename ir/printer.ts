@@ -13,6 +13,7 @@ import { type Block, type BlockArgument, type Operation, type Region, type Value
 import { computeNames, type NameTable } from './names.js';
 import { Terminator } from './traits.js';
 import { FunctionType, RankedTensorType, ShapedType, Type, TupleType, setPlainTextImpl, printResultTypes, DialectType } from './types.js';
+import { ComplexType, MemRefType, UnrankedMemRefType } from './types.js';
 
 /** Printing options, mirroring mlir-opt's flags. */
 export interface PrintOptions {
@@ -381,7 +382,7 @@ export class Printer implements FormatPrinter {
       this.out += '\n';
     }
     const trailer = this.take();
-    const resources = this.options.resources ? this.options.resources + '\n' : '';
+    const resources = this.options.resources ? '\n' + this.options.resources + '\n' : ''; // a blank line before `{-#`, as mlir-opt
     return header + body + trailer + resources;
   }
 
@@ -524,7 +525,7 @@ class AliasCollector {
     } else if (t instanceof ShapedType) d = this.visitType(t.elementType);
     else if (t instanceof FunctionType) for (const x of [...t.inputs, ...t.results]) d = Math.max(d, this.visitType(x));
     else if (t instanceof TupleType) for (const x of t.types) d = Math.max(d, this.visitType(x));
-    else if (t instanceof DialectType) d = this.visitNested(t);
+    else if (t instanceof DialectType || t instanceof MemRefType || t instanceof UnrankedMemRefType || t instanceof ComplexType) d = this.visitNested(t);
     if (this.userNames?.has(t)) {
       this.order.push(t);
       d++;

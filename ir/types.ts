@@ -195,18 +195,94 @@ export class UnrankedTensorType extends Type {
   }
 }
 
-/** `vector<AxBxT>`. */
+/** `vector<AxBxT>`, `vector<[8]xf32>` (scalable dimensions in brackets), `vector<f32>` (0-d). */
 export class VectorType extends ShapedType {
-  private constructor(readonly shape: readonly number[], readonly elementType: Type) {
+  private constructor(readonly shape: readonly number[], readonly elementType: Type, readonly scalable: readonly boolean[]) {
     super();
   }
-  static get(shape: readonly number[], elementType: Type): VectorType {
-    return unique(`v:${shape.join('x')}:${elementType.id}`, () => new VectorType([...shape], elementType));
+  /** `scalable[k]` marks dimension k as scalable (default: none). */
+  static get(shape: readonly number[], elementType: Type, scalable: readonly boolean[] = []): VectorType {
+    const flags = shape.map((_, k) => scalable[k] === true);
+    const key = `v:${shape.map((d, k) => (flags[k] ? `[${d}]` : d)).join('x')}:${elementType.id}`;
+    return unique(key, () => new VectorType([...shape], elementType, flags));
+  }
+  /** Whether any dimension is scalable. */
+  get isScalable(): boolean {
+    return this.scalable.includes(true);
   }
   print(p: AsmPrinter): void {
     p.write('vector<');
+    this.shape.forEach((d, k) => p.write(this.scalable[k] ? `[${d}]x` : `${d}x`));
+    p.printType(this.elementType);
+    p.write('>');
+  }
+}
+
+/** `complex<f32>`. */
+export class ComplexType extends Type {
+  private constructor(readonly elementType: Type) {
+    super();
+  }
+  static get(elementType: Type): ComplexType {
+    return unique(`complex:${elementType.id}`, () => new ComplexType(elementType));
+  }
+  print(p: AsmPrinter): void {
+    p.write('complex<');
+    p.printType(this.elementType);
+    p.write('>');
+  }
+}
+
+/**
+ * `memref<4x?xf32, layout, memorySpace>`; the layout (`strided<...>`, `affine_map<...>`) and memory space are
+ * attributes. Not a `ShapedType` here: the passes treat shaped types as tensors and vectors, values, not buffers.
+ */
+export class MemRefType extends Type {
+  private constructor(
+    readonly shape: readonly number[],
+    readonly elementType: Type,
+    readonly layout: Attribute | null,
+    readonly memorySpace: Attribute | null,
+  ) {
+    super();
+  }
+  static get(shape: readonly number[], elementType: Type, layout: Attribute | null = null, memorySpace: Attribute | null = null): MemRefType {
+    const key = `m:${shape.join('x')}:${elementType.id}:${layout ? layout.id : 0}:${memorySpace ? memorySpace.id : 0}`;
+    return unique(key, () => new MemRefType([...shape], elementType, layout, memorySpace));
+  }
+  print(p: AsmPrinter): void {
+    p.write('memref<');
     printShape(p, this.shape);
     p.printType(this.elementType);
+    if (this.layout) {
+      p.write(', ');
+      p.printAttribute(this.layout);
+    }
+    printMemorySpace(p, this.memorySpace);
+    p.write('>');
+  }
+}
+
+/** `, space`; an integer memory space of type i64 prints without its type, as MLIR prints it. */
+function printMemorySpace(p: AsmPrinter, space: Attribute | null): void {
+  if (!space) return;
+  p.write(', ');
+  if ((space as { type?: unknown }).type === IntegerType.get(64) && 'value' in space) p.printAttributeWithoutType(space);
+  else p.printAttribute(space);
+}
+
+/** `memref<*xf32, memorySpace>`. */
+export class UnrankedMemRefType extends Type {
+  private constructor(readonly elementType: Type, readonly memorySpace: Attribute | null) {
+    super();
+  }
+  static get(elementType: Type, memorySpace: Attribute | null = null): UnrankedMemRefType {
+    return unique(`um:${elementType.id}:${memorySpace ? memorySpace.id : 0}`, () => new UnrankedMemRefType(elementType, memorySpace));
+  }
+  print(p: AsmPrinter): void {
+    p.write('memref<*x');
+    p.printType(this.elementType);
+    printMemorySpace(p, this.memorySpace);
     p.write('>');
   }
 }
@@ -269,7 +345,7 @@ export function elementTypeOf(t: Type): Type {
 /** The same shape and encoding as `like` with element type `elt` (or `elt` itself for scalars). */
 export function sameShapeAs(like: Type, elt: Type): Type {
   if (like instanceof RankedTensorType) return like.withElementType(elt);
-  if (like instanceof VectorType) return VectorType.get(like.shape, elt);
+  if (like instanceof VectorType) return VectorType.get(like.shape, elt, like.scalable);
   if (like instanceof UnrankedTensorType) return UnrankedTensorType.get(elt);
   return elt;
 }
