@@ -2,9 +2,10 @@
  * The first half of the MLIR-syntax parser: token cursor, types, attributes, locations and
  * aliases. `ir/parser.ts` extends it with operations, blocks and regions.
  */
+import { badEscape, unescapeString } from './string-literal.js';
 import type { AsmParser } from './asm.js';
 import {
-  ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, utf8Bytes, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
+  ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
   FusedLoc, IntegerAttr, Location, NameLoc, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr, UnknownLoc,
   boolAttr, floatFromBits, type DenseValue,
 } from './attributes.js';
@@ -498,7 +499,12 @@ export class ParserBase implements AsmParser {
       if (parts[k] === '?') {
         if (!allowDynamic) this.error('expected static shape', this.posOf(t));
         dims.push(DYNAMIC);
-      } else dims.push(Number(parts[k]));
+      } else {
+        const d = Number(parts[k]);
+        // Kept exactly or rejected: 999999999999999999999 printed back as 1e+29.
+        if (!Number.isSafeInteger(d)) this.error(`dimension ${parts[k]} is out of range: dimensions are limited to 2^53-1`, this.posOf(t));
+        dims.push(d);
+      }
     }
     return dims;
   }
@@ -951,50 +957,6 @@ export function elementValue(p: ParserBase, e: RawElement, elt: Type): DenseValu
   const v = e.neg ? -BigInt(e.text!) : BigInt(e.text!);
   checkIntFits(p, v, elt, e.pos!);
   return IntegerAttr.get(v, elt).value;
-}
-
-/** Offset (within `image`) of the first invalid escape, or -1. MLIR accepts `\"`, `\\`, `\n`, `\t` and `\XX` hex bytes. */
-export function badEscape(image: string): number {
-  for (let k = image.indexOf('\\'); k >= 0 && k < image.length; k = image.indexOf('\\', k + 2)) {
-    const n = image[k + 1];
-    if (n === '"' || n === '\\' || n === 'n' || n === 't') continue;
-    if (/^[0-9a-fA-F]{2}$/.test(image.slice(k + 1, k + 3))) {
-      k++;
-      continue;
-    }
-    return k;
-  }
-  return -1;
-}
-
-/**
- * Decodes a string literal into its bytes (one character each, as `StringAttr` holds them): MLIR's
- * escapes `\"`, `\\`, `\n`, `\t` and `\XX` give one byte, any other character its UTF-8 bytes.
- */
-export function unescapeString(image: string): string {
-  const body = image.slice(1, -1);
-  // eslint-disable-next-line no-control-regex
-  if (!body.includes('\\')) return /^[\x00-\x7f]*$/.test(body) ? body : utf8Bytes(body);
-  let out = '';
-  for (let k = 0; k < body.length; k++) {
-    const c = body[k];
-    if (c !== '\\') {
-      const code = c.charCodeAt(0);
-      if (code < 0x80) out += c;
-      else if (code >= 0xd800 && code < 0xdc00) out += utf8Bytes(body.slice(k, ++k + 1));
-      else out += utf8Bytes(c);
-      continue;
-    }
-    const n = body[++k];
-    if (n === 'n') out += '\n';
-    else if (n === 't') out += '\t';
-    else if (n === '"' || n === '\\') out += n;
-    else {
-      out += String.fromCharCode(parseInt(body.slice(k, k + 2), 16));
-      k++;
-    }
-  }
-  return out;
 }
 
 function symbolText(image: string): string {

@@ -131,7 +131,7 @@ export const NVIDIA_MMA: StructSpec = {
     if (major < 1 || major > 3) return `versionMajor must be 1, 2 or 3, got ${major}`;
     const instr = v.instrShape as number[];
     // Out-of-range values get the 32-bit field check's message (it runs after this one).
-    if (instr.some((d) => !Number.isSafeInteger(d) || Math.abs(d) >= 2 ** 31)) return checkCTA(v, (v.warpsPerCTA as number[]).length);
+    if (instr.some((d) => !Number.isSafeInteger(d) || d < -(2 ** 31) || d >= 2 ** 31)) return checkCTA(v, (v.warpsPerCTA as number[]).length);
     // The instruction a warp (v2: mma.sync m16n8) or warp group (v3: wgmma m64nNkK, 16 rows a warp) runs.
     if (major === 2 && !(instr.length >= 2 && instr.slice(0, -2).every((d) => d === 1) && instr[instr.length - 2] === 16 && instr[instr.length - 1] === 8)) {
       return `instrShape of a version-2 mma must be [16, 8] (mma.sync m16n8), got [${instr.join(', ')}]`;

@@ -112,6 +112,9 @@ export class PaddedSharedAttr extends DialectAttr {
     } else {
       return p.error("#ttg.padded_shared expects either {offset, block} or {order, shape}", pos);
     }
+    // Kept as doubles: a value outside 32 bits would not print back exactly (fuzz finding b85da12c).
+    const big = [...pairs.flatMap((x) => [x.interval, x.padding]), ...offset.flat(), ...block.flat()].find((x) => !(x >= -(2 ** 31) && x < 2 ** 31));
+    if (big !== undefined) return p.error(`${BigInt(big)} is out of range in #ttg.padded_shared: its values are 32-bit integers`, pos);
     const msg = verifyPaddedShared(pairs, offset, block);
     if (msg) return p.error(msg, pos);
     return PaddedSharedAttr.get(pairs, offset, block);

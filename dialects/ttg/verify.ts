@@ -10,6 +10,7 @@ import { NVMMA_SHARED, isDistributed, isSharedLayout, isTtgLayout, layoutRank, t
 import { MemDescType } from './types.js';
 import { PaddedSharedAttr } from './padded-shared.js';
 import { MAX_TENSOR_ELEMENTS } from '../tt/util.js';
+import { toLinearLayout } from './layout-lib.js';
 
 /**
  * Checks a ttg layout against the ranked tensor it encodes: the layout is self-consistent,
@@ -27,6 +28,26 @@ export function verifyEncoding(attr: Attribute, t: RankedTensorType): string | v
   if (t.numElements > MAX_TENSOR_ELEMENTS) return `tensor ${t} has more than ${MAX_TENSOR_ELEMENTS} elements, the most a tensor may have`;
   const rank = layoutRank(attr);
   if (rank !== null && rank !== t.rank) return `layout ${attr} has rank ${rank} but the tensor ${t} has rank ${t.rank}`;
+  return checkSlots(attr, t);
+}
+
+/**
+ * A distributed layout places each element in (registers per thread) x (threads) slots, copies
+ * included; more than 2^20 (the most elements a tensor may have) means registers that only repeat
+ * others by the hundred thousand (`sizePerThread = [1, 1048576]` on a 32x128 tensor), which every
+ * analysis and the target would enumerate: an error here, where the layout enters.
+ */
+function checkSlots(attr: Attribute, t: RankedTensorType): string | void {
+  if (!isDistributed(attr)) return;
+  let ll;
+  try {
+    ll = toLinearLayout(attr, t.shape);
+  } catch {
+    return; // a layout the library does not map is reported by whoever needs it
+  }
+  const regs = ll.inSize('register');
+  const slots = regs * ll.inSize('lane') * ll.inSize('warp');
+  if (slots > MAX_TENSOR_ELEMENTS) return `layout ${attr} gives tensor ${t} ${regs} registers per thread, ${slots} slots in all (copies included); at most ${MAX_TENSOR_ELEMENTS}`;
 }
 
 /**
