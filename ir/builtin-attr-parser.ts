@@ -142,6 +142,7 @@ export function parseDistinctAttr(p: AsmParser, ids: Map<bigint, DistinctAttr>):
   p.parsePunct('[');
   const idAt = p.pos();
   const id = p.parseInteger();
+  if (id < 0n || id >= 1n << 64n) p.error('expected an unsigned 64-bit integer', idAt);
   p.parsePunct(']');
   p.parsePunct('<');
   const referenced: Attribute = p.parseOptionalPunct('>') ? UnitAttr.get() : parseThen(p, () => p.parseAttribute(), '>');
@@ -150,7 +151,7 @@ export function parseDistinctAttr(p: AsmParser, ids: Map<bigint, DistinctAttr>):
     if (known.referenced !== referenced) p.error('referenced attribute does not match previous definition: ' + known.referenced, idAt);
     return known;
   }
-  const made = new DistinctAttr(referenced, Number(id));
+  const made = new DistinctAttr(referenced, id);
   ids.set(id, made);
   return made;
 }

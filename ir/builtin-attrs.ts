@@ -103,7 +103,7 @@ export class StridedLayoutAttr extends BuiltinStructuredAttr {
 export class DistinctAttr extends BuiltinStructuredAttr {
   readonly mnemonic = 'distinct';
   /** Makes a new distinct attribute (never equal to another one), printed as `distinct[number]`. */
-  constructor(readonly referenced: Attribute, readonly number: number) {
+  constructor(readonly referenced: Attribute, readonly number: bigint) {
     super();
   }
   override aliasName(): string | null {
