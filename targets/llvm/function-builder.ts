@@ -37,9 +37,6 @@ export function bitsOf(llvm: string): number {
 /** Whether an LLVM scalar type is a float type. */
 export const isFloat = (llvm: string): boolean => llvm === 'half' || llvm === 'float' || llvm === 'double';
 
-/** The integer type of the same width (`i32` for `float`). */
-export const intOf = (llvm: string): string => `i${bitsOf(llvm)}`;
-
 /** An immediate in LLVM syntax: integers in decimal, floats as exact hexadecimal bit patterns. */
 export function constantText(attr: IntegerAttr | FloatAttr, llvm: string): string {
   if (attr instanceof IntegerAttr) {

@@ -8,7 +8,7 @@
 import { FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import * as nvptx from '../../dialects/nvptx.js';
-import { bitsOf, constantText, intOf, isFloat, noTranslation, type FunctionBuilder } from './function-builder.js';
+import { bitsOf, constantText, isFloat, noTranslation, type FunctionBuilder } from './function-builder.js';
 
 /** How one op translates. */
 export type Translate = (f: FunctionBuilder, op: Operation) => void;
