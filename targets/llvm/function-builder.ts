@@ -11,7 +11,7 @@ import { opError } from '../../ir/verifier.js';
 
 /** A located error for an op (or a form of an op) that has no LLVM translation. */
 export function noTranslation(op: Operation, what: string): DiagnosticError {
-  return new DiagnosticError(opError(op, `has no LLVM translation${what ? ` for ${what}` : ''} (the table is targets/llvm/instructions.ts and memory.ts)`));
+  return new DiagnosticError(opError(op, `has no LLVM translation${what ? ` for ${what}` : ''} (docs/llvm.md lists what --to-llvm translates)`));
 }
 
 /** The LLVM type of a register type: i1..i64, half, float, double; bf16 travels as i16 (LLVM 14's NVPTX backend has no bfloat arithmetic or conversions). */
