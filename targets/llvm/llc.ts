@@ -1,6 +1,7 @@
 /**
  * LLVM's own PTX for a module, a second opinion on ours: the text `module.ts` writes goes through
- * `llc` from LLVM 14 (`llc-14 -march=nvptx64 -mcpu=sm_80 -O3`), which parses and verifies it
+ * `llc` from LLVM 14 (`llc-14 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 -O3`: PTX ISA 7.5, the newest
+ * LLVM 14 writes, for the cache-eviction qualifiers of our loads), which parses and verifies it
  * before code generation. LLVM 14's NVPTX backend stops at sm_86, so this is sm_80 PTX.
  */
 import { spawnSync } from 'node:child_process';
@@ -35,7 +36,7 @@ export function findLlc(): string | null {
 export function llcToPtx(text: string): string {
   const llc = findLlc();
   if (!llc) throw new LlcUnavailable(`--via-llvm needs llc from LLVM 14 with the NVPTX backend, which was not found: ${LLC_HINT}`);
-  const r = spawnSync(llc, ['-march=nvptx64', `-mcpu=${LLC_CPU}`, '-O3', '-o', '-', '-'], { input: text, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(llc, ['-march=nvptx64', `-mcpu=${LLC_CPU}`, '-mattr=+ptx75', '-O3', '-o', '-', '-'], { input: text, encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw new Error(`internal error: could not run ${llc}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`internal error: ${llc} rejected the generated LLVM IR:\n${r.stderr.trim()}`);
   return r.stdout;
