@@ -5,7 +5,7 @@
  */
 import { FloatAttr, IntegerAttr, floatBits } from '../../ir/attributes.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
-import type { Operation, Value } from '../../ir/ir.js';
+import type { Block, Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
 import { opError } from '../../ir/verifier.js';
 
@@ -97,6 +97,7 @@ export class FunctionBuilder {
   /** The label of the IR block being translated (split blocks are named after it). */
   private base = '';
   private splits = 0;
+  private readonly labels = new Map<Block, string>();
 
   /**
    * @param declare records a declaration the module needs (an intrinsic), once per name
@@ -110,6 +111,13 @@ export class FunctionBuilder {
   /** The LLVM type of `v`. */
   typeOf(v: Value, op: Operation = this.op): string {
     return llvmType(v.type, op);
+  }
+  /** The label of a block of the function: `bb<index in its region>`. */
+  labelOf(b: Block): string {
+    if (!this.labels.size) this.op.region(0).blocks.forEach((block, i) => this.labels.set(block, `bb${i}`));
+    const label = this.labels.get(b);
+    if (!label) throw new Error('internal error: a branch to a block of another region');
+    return label;
   }
   /** The text of `v` as an operand: its name, or the constant it stands for. */
   value(v: Value): string {

@@ -6,7 +6,7 @@
  * maxnreg) that mark kernels for LLVM's NVPTX backend.
  */
 import { IntegerAttr, StringAttr } from '../../ir/attributes.js';
-import type { Block, Operation } from '../../ir/ir.js';
+import type { Operation } from '../../ir/ir.js';
 import * as cf from '../../dialects/cf.js';
 import * as func from '../../dialects/func.js';
 import { maxRegisters } from '../nvptx/ptx-printer.js';
@@ -23,34 +23,30 @@ export const NVPTX_DATA_LAYOUT = 'e-i64:64-i128:128-v16:16-v32:32-n16:32:64';
 const CONTROL: [string, Translate][] = [
   [cf.BrOp.name, (f, op) => {
     const br = cf.BrOp.view(op);
-    f.edge(labelOf(br.dest), br.destOperands);
-    f.emit(`br label %${labelOf(br.dest)}`);
+    f.edge(f.labelOf(br.dest), br.destOperands);
+    f.emit(`br label %${f.labelOf(br.dest)}`);
   }],
   [cf.CondBrOp.name, (f, op) => {
     const br = cf.CondBrOp.view(op);
     const cond = f.value(br.condition);
-    let falseLabel = labelOf(br.falseDest);
+    let falseLabel = f.labelOf(br.falseDest);
     // one block cannot be both successors with different phi inputs: the false edge goes through a block of its own
     const viaEdge = br.trueDest === br.falseDest;
     const edgeLabel = `${falseLabel}.from${f.lines.length}`;
-    f.edge(labelOf(br.trueDest), br.trueDestOperands);
+    f.edge(f.labelOf(br.trueDest), br.trueDestOperands);
     if (!viaEdge) f.edge(falseLabel, br.falseDestOperands);
     else falseLabel = edgeLabel;
-    f.emit(`br i1 ${cond}, label %${labelOf(br.trueDest)}, label %${falseLabel}`);
+    f.emit(`br i1 ${cond}, label %${f.labelOf(br.trueDest)}, label %${falseLabel}`);
     if (!viaEdge) return;
     f.startBlock(edgeLabel);
-    f.edge(labelOf(br.falseDest), br.falseDestOperands);
-    f.emit(`br label %${labelOf(br.falseDest)}`);
+    f.edge(f.labelOf(br.falseDest), br.falseDestOperands);
+    f.emit(`br label %${f.labelOf(br.falseDest)}`);
   }],
   [func.ReturnOp.name, (f) => f.emit('ret void')],
 ];
 
 /** Every op the translation knows: op name → translation. */
 export const TRANSLATIONS = new Map<string, Translate>([...REGISTER_INSTRUCTIONS, ...MEMORY_INSTRUCTIONS, ...CONTROL]);
-
-/** Labels of the blocks of the kernel being translated. */
-const labels = new Map<Block, string>();
-const labelOf = (b: Block): string => labels.get(b)!;
 
 /** Translates one op through the table; an op with no entry is a located error. */
 function translateOp(f: FunctionBuilder, op: Operation): void {
@@ -63,13 +59,11 @@ function translateOp(f: FunctionBuilder, op: Operation): void {
 function translateKernel(kernel: Operation, declare: (name: string, text: string) => void, arch: Arch): { text: string; annotations: string[][] } {
   const name = (kernel.getAttr('sym_name') as StringAttr).value;
   const region = kernel.region(0);
-  labels.clear();
-  region.blocks.forEach((b, i) => labels.set(b, `bb${i}`));
   const f = new FunctionBuilder(declare, kernel);
   const entry = region.entry!;
   const params = entry.args.map((a) => f.typed(a));
   region.blocks.forEach((b, i) => {
-    f.startBlock(labelOf(b), i === 0 ? [] : b.args);
+    f.startBlock(f.labelOf(b), i === 0 ? [] : b.args);
     for (const op of b) translateOp(f, op);
   });
   const body = f.finish();

@@ -125,5 +125,5 @@ while IFS=$'\t' read -r -a f; do
     echo "ok     $stem$how"
   fi
 done < <(python3 tools/gpu/list_builds.py "${cases[@]}")
-echo "built $ok, failed ${#failed[@]}${failed[*]:+: ${failed[*]}} (arch $arch, into $out${via_llvm:+, LLVM's PTX into $out/llvm})"
+echo "built $ok, failed ${#failed[@]}${failed[*]:+: ${failed[*]}} (arch $arch, into $out${via_llvm:+, LLVM PTX into $out/llvm})"
 [ ${#failed[@]} -eq 0 ]
