@@ -341,7 +341,8 @@ const testp: Translate = (f, op) => {
   if (test === 'number') return f.define(op.result(0), `fcmp ord ${lt} ${x}, ${x}`);
   if (test !== 'infinite' && test !== 'finite') throw noTranslation(op, `the form '${ptxOf(op)}'`);
   const magnitude = f.compute(callText(f, lt, `llvm.fabs.${suffixOf(lt)}`, [{ type: lt, text: x }]));
-  f.define(op.result(0), `fcmp ${test === 'infinite' ? 'oeq' : 'one'} ${lt} ${magnitude}, 0x7FF0000000000000`);
+  const infinity = lt === 'half' ? '0xH7C00' : '0x7FF0000000000000';
+  f.define(op.result(0), `fcmp ${test === 'infinite' ? 'oeq' : 'one'} ${lt} ${magnitude}, ${infinity}`);
 };
 
 /** `nvptx.imm`: the constant itself stands for the register. */
