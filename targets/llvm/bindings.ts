@@ -65,10 +65,10 @@ export function verifyWithLlvm(text: string, name: string, bitcodePath?: string)
       encoding: 'utf8',
       maxBuffer: 1 << 30,
     });
-    if (r.error) throw new Error(`internal error: could not run LLVM in a child process: ${r.error.message}`);
+    if (r.error) throw new Error(`could not run LLVM in a child process: ${r.error.message}`);
     if (r.status === 2) throw new LlvmUnavailable(`${LLVM_BINDINGS} is installed but does not load (${r.stderr.trim()}); reinstall it: ${SETUP_HINT}`);
-    if (r.status === 3) throw new Error(`internal error: the generated LLVM IR does not verify:\n${r.stderr.trim()}`);
-    if (r.status !== 0) throw new Error(`internal error: LLVM could not parse the generated LLVM IR (llvm-bindings ${r.signal ? `died of ${r.signal}` : `exited with ${r.status}`}, as it does on text it cannot parse; '--to-ptx --via-llvm' runs llc-14 on the same text and prints LLVM's message)`);
+    if (r.status === 3) throw new Error(`the generated LLVM IR does not verify:\n${r.stderr.trim()}`);
+    if (r.status !== 0) throw new Error(`LLVM could not parse the generated LLVM IR (llvm-bindings ${r.signal ? `died of ${r.signal}` : `exited with ${r.status}`}, as it does on text it cannot parse; '--to-ptx --via-llvm' runs llc-14 on the same text and prints LLVM's message)`);
     return r.stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -116,7 +116,7 @@ export class FunctionBuilder {
   labelOf(b: Block): string {
     if (!this.labels.size) this.op.region(0).blocks.forEach((block, i) => this.labels.set(block, `bb${i}`));
     const label = this.labels.get(b);
-    if (!label) throw new Error('internal error: a branch to a block of another region');
+    if (!label) throw new Error('a branch to a block of another region');
     return label;
   }
   /** The text of `v` as an operand: its name, or the constant it stands for. */
@@ -209,9 +209,9 @@ export class FunctionBuilder {
     this.incoming.set(label, list);
   }
   /**
-   * Runs `body` only where `guard` holds: a branch to a block of its own and back. `values` gives,
-   * for each result, its value from `body` and the one it keeps where the guard is false; the
-   * results are phis of the two.
+   * Runs `body` only where `guard` holds: a branch to a block of its own and back. `body` returns,
+   * for each of its op's results, the value computed inside and the one kept where the guard is
+   * false; the results are phis of the two (without a guard, the values computed).
    */
   guarded(guard: Value | undefined, body: () => { results: Value[]; inside: string[]; outside: string[] } | void): void {
     if (!guard) {

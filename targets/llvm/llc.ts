@@ -37,7 +37,7 @@ export function llcToPtx(text: string): string {
   const llc = findLlc();
   if (!llc) throw new LlcUnavailable(`--via-llvm needs llc from LLVM 14 with the NVPTX backend, which was not found: ${LLC_HINT}`);
   const r = spawnSync(llc, ['-march=nvptx64', `-mcpu=${LLC_CPU}`, '-mattr=+ptx75', '-O3', '-o', '-', '-'], { input: text, encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.error) throw new Error(`internal error: could not run ${llc}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`internal error: ${llc} rejected the generated LLVM IR:\n${r.stderr.trim()}`);
+  if (r.error) throw new Error(`could not run ${llc}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${llc} rejected the generated LLVM IR:\n${r.stderr.trim()}`);
   return r.stdout;
 }
