@@ -4,6 +4,7 @@
 // tool names, and runs every RUN line under `bash -o pipefail -c`.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { delimiter, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +87,16 @@ function ownTool(repo: string, name: string): string {
   return existsSync(tsx) ? `${shellQuote(tsx)} ${shellQuote(ts)}` : `npx tsx ${shellQuote(ts)}`;
 }
 
+/** Whether the package `name` resolves from the repository (an optional part: `llvm-bindings`, docs/llvm.md). */
+function resolvesFrom(repo: string, name: string): boolean {
+  try {
+    createRequire(join(repo, 'package.json')).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Detects the available features and builds the tool-name substitutions. */
 function makeConfig(): LitConfig {
   const repo = findRepoRoot();
@@ -100,6 +111,8 @@ function makeConfig(): LitConfig {
   ]);
   if (which('ptxas')) features.add('ptxas');
   if (which('python3')) features.add('python3');
+  if (which('llc-14')) features.add('llc-14');
+  if (resolvesFrom(repo, 'llvm-bindings')) features.add('llvm-bindings');
   if (which('FileCheck') || which('FileCheck-14')) features.add('system-filecheck');
   const mlirOpt = which('mlir-opt') ?? (existsSync('/usr/lib/llvm-19/bin/mlir-opt') ? '/usr/lib/llvm-19/bin/mlir-opt' : undefined);
   if (mlirOpt) {

@@ -4,8 +4,9 @@
  * definitions and autotuning lists: `--list-variants`, `--variant N`, `--all-variants DIR`). Out:
  * the IR (default), `--to-mlir` (upstream MLIR generic syntax for builtin/func/arith/math/scf/cf,
  * for `mlir-opt`), `--to-ptx` (PTX for sm_80 or sm_90a, from tt IR or ttg IR, with
- * `--emit-metadata` for the launcher and `--emit-ttgir` for the ttg IR the PTX comes from) and
- * `--to-nvptx-ir` (the nvptx dialect before printing).
+ * `--emit-metadata` for the launcher, `--emit-ttgir` for the ttg IR the PTX comes from and
+ * `--via-llvm` for LLVM's PTX through llc-14), `--to-nvptx-ir` (the nvptx dialect before printing)
+ * and `--to-llvm` (LLVM IR verified by LLVM, `docs/llvm.md`).
  */
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
 import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
@@ -23,6 +24,7 @@ import { checkOutputPath, writeOutput } from './output-file.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 import type { GpuTarget } from '../dialects/ttg/target.js';
 import { compileSpace, isVariantWorker, serveVariants, type Translate } from './variants.js';
+import { LLC_CPU, LlcUnavailable, LlvmUnavailable, isNvptxModule, ptxViaLlvm, translateToLlvm } from '../targets/llvm/index.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -34,7 +36,25 @@ interface TargetArgs {
   'emit-metadata'?: string;
   'emit-ttgir'?: string;
   'residency-hint'?: boolean;
+  'via-llvm'?: boolean;
+  'emit-bitcode'?: string;
+  o?: string;
+  _?: (string | number)[];
 }
+
+/** Runs an LLVM step, turning a missing llvm-bindings or llc into the user's error. */
+function withLlvm(args: TargetArgs, step: () => string): string {
+  if (archOf(args) !== LLC_CPU) throw new UserError(`--to-llvm and --via-llvm compile for ${LLC_CPU} (LLVM 14's NVPTX backend stops at sm_86), not --arch=${args.arch}`);
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof LlvmUnavailable || e instanceof LlcUnavailable) throw new UserError(e.message);
+    throw e;
+  }
+}
+
+/** The input's name as LLVM records it. */
+const inputName = (args: TargetArgs): string => String(args._?.[0] ?? '<stdin>');
 
 /** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
 function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
@@ -85,7 +105,19 @@ const TRANSLATIONS: Translation[] = [
   {
     flag: 'to-ptx',
     summary: 'PTX for --arch (sm_80 or sm_90a), after running the default pipeline on tt-level input',
-    run: (module, args) => compileForTarget(module, args).ptx,
+    run: (module, args) => {
+      const r = compileForTarget(module, args);
+      return args['via-llvm'] ? withLlvm(args, () => ptxViaLlvm(r.nvptx, inputName(args))) : r.ptx;
+    },
+  },
+  {
+    flag: 'to-llvm',
+    summary: 'LLVM IR (NVVM IR for nvptx64-nvidia-cuda, sm_80) of tt/ttg input or of the nvptx dialect (--to-nvptx-ir), verified by LLVM; needs the optional llvm-bindings (npm run setup:llvm)',
+    run(module, args) {
+      const nvptx = isNvptxModule(module) ? module : compileForTarget(module, args).nvptx;
+      const text = withLlvm(args, () => translateToLlvm(nvptx, { arch: LLC_CPU, sourceName: inputName(args), bitcodePath: args['emit-bitcode'] }));
+      return args['emit-bitcode'] && !args.o ? '' : text;
+    },
   },
   {
     flag: 'to-nvptx-ir',
@@ -186,6 +218,8 @@ function main(): Promise<void> | void {
     .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes, CTAs per SM) as JSON', requiresArg: true })
     .option('emit-ttgir', { type: 'string', describe: 'with --to-ptx: write the ttg IR the PTX is lowered from (after the passes), which Triton can compile too', requiresArg: true })
     .option('debug', { type: 'boolean', default: false, describe: 'show JavaScript stacks (mapped to the TypeScript sources) for internal errors' })
+    .option('via-llvm', { type: 'boolean', default: false, describe: 'with --to-ptx: LLVM\'s PTX for sm_80 (our LLVM IR through llc-14), a second opinion on ours' })
+    .option('emit-bitcode', { type: 'string', describe: 'with --to-llvm: write the verified module as LLVM bitcode (the text then goes only to -o)', requiresArg: true })
     .option('residency-hint', { type: 'boolean', default: true, describe: 'with --to-ptx: ask the launcher for fewer CTAs per SM where scattered loads gain from it (--no-residency-hint: as many as fit)' });
   for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
   const argv = y
@@ -204,6 +238,8 @@ function main(): Promise<void> | void {
     return;
   }
   const chosen = TRANSLATIONS.filter((t) => argv[t.flag]);
+  if (argv['via-llvm'] && !argv['to-ptx']) throw new UserError('--via-llvm goes with --to-ptx');
+  if (argv['emit-bitcode'] && !argv['to-llvm']) throw new UserError('--emit-bitcode goes with --to-llvm');
   if (argv['from-c']) {
     const inputs = argv._.map(String);
     if (inputs.length !== 1) throw new UserError('--from-c needs exactly one input file');

@@ -33,6 +33,7 @@ import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
 import { WGMMA_RULES } from './wgmma.js';
 import { registerBudget, residencyHint } from './residency.js';
+import { checkElementsPerThread } from './register-limit.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
@@ -203,6 +204,7 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   const sharedBytes = intAttr(module, 'ttg.shared') ?? 0;
   const limit = limitsOf(opts.arch).maxSharedBytesPerCTA;
   if (sharedBytes > limit) throw targetError(module, `needs ${sharedBytes} bytes of shared memory (ttg.shared), above the ${limit} an ${opts.arch} block can have`);
+  checkElementsPerThread(module);
   const out = Operation.create({ name: 'builtin.module', spec: module.spec, regions: 1, loc: module.loc });
   const body = out.region(0).addBlock(new Block());
   out.setAttr('nvptx.arch', StringAttr.get(opts.arch));

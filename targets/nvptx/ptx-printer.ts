@@ -247,7 +247,7 @@ function paramDecl(kernel: Operation, name: string, t: Type, k: number): string 
  * registers and spills everything in kernels with very many live values (seen with 256 threads).
  * A kernel's `nvptx.maxnreg` (residency.ts's `registerBudget`) replaces it.
  */
-const maxRegisters = (threads: number, arch: Arch): number => {
+export const maxRegisters = (threads: number, arch: Arch): number => {
   const lim = limitsOf(arch);
   return Math.min(lim.maxRegistersPerThread, Math.floor(lim.registersPerSM / threads / 8) * 8);
 };

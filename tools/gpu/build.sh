@@ -8,16 +8,22 @@
 # A build flag --without-pass=P (e.g. insert-barriers, to show what the pass prevents) compiles in
 # three steps: the tt IR (as above), triton-opt with the default pipeline minus P (as
 # --dump-pass-pipeline prints it, with the build's --num-warps) into OUT/<stem>.ttgir, then --to-ptx.
+# --via-llvm (sm_80 only; needs llc-14, docs/llvm.md) also writes LLVM's PTX of each case next to
+# ours, with the same stems, in OUT/llvm/ (<stem>.ptx/.json), from the same input and flags plus
+# --via-llvm; tools/gpu/llvm_vs_ours.py runs both.
 set -u
 cd "$(dirname "$0")/../.."
 arch=sm_90a
 out=build/gpu
 cases=()
+via_llvm=""
+arch_given=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --arch) arch=$2; shift 2 ;;
+    --arch) arch=$2; arch_given=1; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --via-llvm) via_llvm=1; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) cases+=("$1"); shift ;;
   esac
 done
@@ -26,6 +32,14 @@ opt=${TRITON_OPT:-dist/bin/triton-opt.mjs}
 if [ ! -f "$translate" ]; then
   echo "build.sh: $translate not found (run 'npm run build' first)" >&2
   exit 2
+fi
+if [ -n "$via_llvm" ]; then
+  if [ -z "$arch_given" ]; then arch=sm_80; fi
+  if [ "$arch" != sm_80 ]; then
+    echo "build.sh: --via-llvm builds for sm_80 (LLVM 14's NVPTX backend stops at sm_86), not --arch $arch" >&2
+    exit 2
+  fi
+  mkdir -p "$out/llvm"
 fi
 mkdir -p "$out"
 ok=0
@@ -37,7 +51,11 @@ compile() {
   shift 2
   local cmd=(node "$translate" "$src" "$@" --to-ptx --arch "$arch" -o "$out/$stem.ptx" --emit-metadata "$out/$stem.json")
   echo "\$ ${cmd[*]}" >>"$out/$stem.log"
-  "${cmd[@]}" >>"$out/$stem.log" 2>&1 && [ -s "$out/$stem.ptx" ] && [ -s "$out/$stem.json" ]
+  "${cmd[@]}" >>"$out/$stem.log" 2>&1 && [ -s "$out/$stem.ptx" ] && [ -s "$out/$stem.json" ] || return 1
+  [ -z "$via_llvm" ] && return 0
+  local llvm=(node "$translate" "$src" "$@" --to-ptx --via-llvm --arch "$arch" -o "$out/llvm/$stem.ptx" --emit-metadata "$out/llvm/$stem.json")
+  echo "\$ ${llvm[*]}" >>"$out/$stem.log"
+  "${llvm[@]}" >>"$out/$stem.log" 2>&1 && [ -s "$out/llvm/$stem.ptx" ] && [ -s "$out/llvm/$stem.json" ]
 }
 
 # without_pass STEM SRC PASS WARPS DEFINES...: tt IR, the default pipeline minus PASS, then --to-ptx
@@ -74,7 +92,7 @@ while IFS=$'\t' read -r -a f; do
     esac
     prev=$flag
   done
-  rm -f "$out/$stem.ptx" "$out/$stem.json" "$out/$stem.ttir" "$out/$stem.ttgir" "$out/$stem.log"
+  rm -f "$out/$stem.ptx" "$out/$stem.json" "$out/$stem.ttir" "$out/$stem.ttgir" "$out/$stem.log" "$out/llvm/$stem.ptx" "$out/llvm/$stem.json"
   how=""
   if [ -n "$without" ]; then
     if without_pass "$stem" "$src" "$without" "$warps" "${defines[@]}"; then
@@ -86,7 +104,7 @@ while IFS=$'\t' read -r -a f; do
     if compile "$stem" "$src" --from-c "${defines[@]}" "${others[@]}"; then
       how=""
     else
-      rm -f "$out/$stem.ptx" "$out/$stem.json"
+      rm -f "$out/$stem.ptx" "$out/$stem.json" "$out/llvm/$stem.ptx" "$out/llvm/$stem.json"
       cmd=(node "$translate" "$src" --from-c "${defines[@]}" -o "$out/$stem.ttir")
       echo "\$ ${cmd[*]}" >>"$out/$stem.log"
       if "${cmd[@]}" >>"$out/$stem.log" 2>&1 && compile "$stem" "$out/$stem.ttir" "${others[@]}"; then
@@ -107,5 +125,5 @@ while IFS=$'\t' read -r -a f; do
     echo "ok     $stem$how"
   fi
 done < <(python3 tools/gpu/list_builds.py "${cases[@]}")
-echo "built $ok, failed ${#failed[@]}${failed[*]:+: ${failed[*]}} (arch $arch, into $out)"
+echo "built $ok, failed ${#failed[@]}${failed[*]:+: ${failed[*]}} (arch $arch, into $out${via_llvm:+, LLVM PTX into $out/llvm})"
 [ ${#failed[@]} -eq 0 ]
