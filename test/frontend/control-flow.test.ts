@@ -52,13 +52,17 @@ function checkEarlyExit(type: 'float' | 'half', random: Random): void {
   const nk = K / TK;
   // About a third of the programs never stop; the others stop at a random K tile (0 included).
   // Before its stop, a tile is skipped (flag 2) with probability 1/4; after it, flags are random.
+  // Whatever the seed, program 0 runs to the end with its tile 1 skipped, and program 1 stops
+  // before the end, so every run takes each path.
   const flags = new Array<number>(gm * gn * nk).fill(0);
   const stops: number[] = [];
   for (let p = 0; p < gm * gn; p++) {
-    const stop = random() < 0.35 ? nk : Math.floor(random() * nk);
+    let stop = random() < 0.35 ? nk : Math.floor(random() * nk);
+    if (p === 0) stop = nk;
+    if (p === 1) stop = Math.floor(random() * nk);
     stops.push(stop);
     for (let kt = 0; kt < nk; kt++) {
-      if (kt < stop) flags[p * nk + kt] = random() < 0.25 ? 2 : 0;
+      if (kt < stop) flags[p * nk + kt] = random() < 0.25 || (p === 0 && kt === 1) ? 2 : 0;
       else flags[p * nk + kt] = kt === stop ? 1 : Math.floor(random() * 3);
     }
   }
