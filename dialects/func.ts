@@ -83,6 +83,10 @@ export const CallOp = defineOp({
 
 const FunctionTyped = typeIs('function type', (t) => t instanceof FunctionType);
 
+function calleeType(t: unknown): FunctionType | undefined {
+  return t instanceof FunctionType ? t : undefined;
+}
+
 /** `func.call_indirect`: calls a function value: `%r = func.call_indirect %f(%a) : (i32) -> i32`. */
 export const CallIndirectOp = defineOp({
   name: 'func.call_indirect',
@@ -91,8 +95,9 @@ export const CallIndirectOp = defineOp({
   results: [{ name: 'results', kind: 'variadic', type: AnyType }],
   format: '$callee `(` $callee_operands `)` attr-dict `:` type($callee)',
   inferTypes: {
-    callee_operands: (env) => (env.operand('callee')?.[0] as FunctionType | undefined)?.inputs.slice(),
-    results: (env) => (env.operand('callee')?.[0] as FunctionType | undefined)?.results.slice(),
+    // A callee that is not of function type gives no types here; the verifier reports its type.
+    callee_operands: (env) => calleeType(env.operand('callee')?.[0])?.inputs.slice(),
+    results: (env) => calleeType(env.operand('callee')?.[0])?.results.slice(),
   },
   verify(op) {
     // MLIR's `TypesMatchWith` constraints between the callee's type and the operands and results.

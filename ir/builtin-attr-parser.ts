@@ -4,6 +4,7 @@
  * Error messages are MLIR's where it has one.
  */
 import type { AsmParser } from './asm.js';
+import type { SourcePos } from './diagnostics.js';
 import {
   type AffineBinaryKind, type AffineExpr, applyBinary, constant, dim, isSymbolicOrConstant, neg, sub, symbol,
 } from './affine-expr.js';
@@ -63,15 +64,15 @@ function parseHighPrecedence(p: AsmParser, scope: AffineScope): AffineExpr {
 }
 
 function parseOperand(p: AsmParser, scope: AffineScope): AffineExpr {
+  const at = p.pos();
   const n = p.parseOptionalInteger();
-  if (n !== undefined) return constant(Number(n));
+  if (n !== undefined) return constant(safeInteger(p, n, at, 'constant too large for index (affine constants are limited to 2^53-1)'));
   if (p.parseOptionalPunct('(')) {
     const e = parseAffineExpr(p, scope);
     p.parsePunct(')');
     return e;
   }
   if (p.parseOptionalPunct('-')) return neg(parseOperand(p, scope));
-  const at = p.pos();
   const name = p.parseOptionalKeyword();
   if (name === undefined) p.error('expected affine expression');
   const e = scope.get(name);
@@ -116,7 +117,15 @@ export function parseAffineSetAttr(p: AsmParser): AffineSetAttr {
 /** An integer or `?` (dynamic). */
 function parseStaticOrDynamic(p: AsmParser): number {
   if (p.parseOptionalPunct('?')) return DYNAMIC;
-  return Number(p.parseInteger());
+  const at = p.pos();
+  return safeInteger(p, p.parseInteger(), at, 'stride or offset out of range (limited to 2^53-1 in magnitude)');
+}
+
+/** `n` as a JS number, or a located error where it would not be exact (beyond 2^53 it would print back as another number). */
+function safeInteger(p: AsmParser, n: bigint, at: SourcePos, message: string): number {
+  const v = Number(n);
+  if (!Number.isSafeInteger(v)) p.error(message, at);
+  return v;
 }
 
 /** `strided<[4, ?], offset: ?>`. */
