@@ -28,6 +28,10 @@ export interface AsmParser {
   parseType(): Type;
   parseAttribute(type?: Type): Attribute;
   parseInteger(): bigint;
+  /** One element of a dense array of `elt` (`array<i32: 1, 2>`), range-checked for the type. */
+  parseDenseArrayElement(elt: Type): number;
+  /** An integer in [lo, hi] as a JS number; outside it, a located error `<what> <value> is out of range [lo, hi]`. */
+  parseIntegerInRange(lo: number, hi: number, what: string): number;
   parseOptionalInteger(): bigint | undefined;
   parseFloat(): number;
   parseKeyword(expected?: string): string;

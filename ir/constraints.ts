@@ -175,7 +175,7 @@ export function denseArrayOf(t: Type, description: string): AttrConstraint<Dense
     value: (a) => a.values,
     fromValue: (v) => DenseArrayAttr.get(t, v),
     parse: (p) => {
-      const vals = p.parseCommaList('[', ']', () => Number(p.parseInteger()));
+      const vals = p.parseCommaList('[', ']', () => p.parseDenseArrayElement(t));
       return DenseArrayAttr.get(t, vals);
     },
     print: (p, a) => p.write(`[${(a as DenseArrayAttr).values.join(', ')}]`),

@@ -64,6 +64,9 @@ const KEYWORD_TYPES = new Set(['tensor', 'vector', 'tuple', 'memref', 'complex']
  */
 export const MAX_NESTING = 256;
 
+/** Locations' line and column numbers are unsigned 32-bit in MLIR. */
+const U32_MAX = 4294967295;
+
 export class ParserBase implements AsmParser {
   private readonly window: TokenWindow;
   /** The file's tokens, shared with the sub-parsers of alias values. */
@@ -210,6 +213,12 @@ export class ParserBase implements AsmParser {
     const v = this.parseOptionalInteger();
     if (v === undefined) this.error('expected integer value');
     return v;
+  }
+  parseIntegerInRange(lo: number, hi: number, what: string): number {
+    const at = this.pos();
+    const v = this.parseInteger();
+    if (v < BigInt(lo) || v > BigInt(hi)) this.error(`${what} ${v} is out of range [${lo}, ${hi}]`, at);
+    return Number(v);
   }
   parseOptionalInteger(): bigint | undefined {
     const neg = this.is(T.Minus) && (this.peekIs(1, T.Integer) || this.peekIs(1, T.HexInt));
@@ -469,7 +478,7 @@ export class ParserBase implements AsmParser {
         // `0xf32` lexes as a hex integer: a zero dimension, which vectors may not have.
         this.error('vector types must have positive constant sizes');
       } else if (this.eat(T.LSquare)) {
-        shape.push(Number(this.parseInteger()));
+        shape.push(this.parseIntegerInRange(0, Number.MAX_SAFE_INTEGER, 'scalable dimension'));
         scalable.push(true);
         this.parsePunct(']');
         // `]xf32` lexes as `]` `xf32`, `]x4xf32` as `]` `x4xf32`: split the dimensions off the word.
@@ -718,7 +727,8 @@ export class ParserBase implements AsmParser {
     return DenseArrayAttr.get(elt, values);
   }
 
-  private parseDenseArrayElement(elt: Type): number {
+  /** One element of `array<T: ...>` (also the bracketed form of dense array properties), range-checked for `elt`. */
+  parseDenseArrayElement(elt: Type): number {
     if (elt instanceof IntegerType && elt.width === 1) {
       if (this.parseOptionalKeyword('true')) return 1;
       if (this.parseOptionalKeyword('false')) return 0;
@@ -821,9 +831,9 @@ export class ParserBase implements AsmParser {
       this.pos_++;
       const s = this.stringToken(t);
       if (this.parseOptionalPunct(':')) {
-        const line = Number(this.parseInteger());
+        const line = this.parseIntegerInRange(0, U32_MAX, 'line number');
         this.parsePunct(':');
-        const col = Number(this.parseInteger());
+        const col = this.parseIntegerInRange(0, U32_MAX, 'column number');
         return FileLineColLoc.get(s, line, col);
       }
       if (this.parseOptionalPunct('(')) {

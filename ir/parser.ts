@@ -266,8 +266,11 @@ export class Parser extends ParserBase implements PlanParser {
         if (hasResultNumber(this.text, nameStart, nameEnd)) this.error('expected SSA value name without result number', this.posOf(t));
         let count = 1;
         if (this.eat(T.Colon)) {
-          count = Number(this.parseInteger());
-          if (count < 1) this.error('expected a positive number of results');
+          const at = this.pos();
+          const n = this.parseInteger();
+          if (n < 1n) this.error('expected a positive number of results', at);
+          if (n > 1048576n) this.error(`${n} results is more than an op may have (2^20)`, at);
+          count = Number(n);
         }
         if (singleStart < 0 && !groups && count === 1) {
           singleStart = nameStart;

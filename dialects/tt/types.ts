@@ -26,7 +26,7 @@ export class PointerType extends DialectType {
     p.parsePunct('<');
     const pointee = p.parseType();
     let space = 1;
-    if (p.parseOptionalPunct(',')) space = Number(p.parseInteger());
+    if (p.parseOptionalPunct(',')) space = p.parseIntegerInRange(0, 2147483647, 'address space');
     p.parsePunct('>');
     return PointerType.get(pointee, space);
   }

@@ -28,7 +28,7 @@ const offsetsDirective: CustomDirective = {
   parse(p, args) {
     const vals: number[] = [];
     if (p.peekToken()?.kind === 'Integer' || p.peekToken()?.kind === 'Minus') {
-      do vals.push(Number(p.parseInteger()));
+      do vals.push(p.parseIntegerInRange(-2147483648, 2147483647, 'offset'));
       while (p.parseOptionalPunct(','));
     }
     p.setProperty(args[0].slice(1), DenseArrayAttr.get(i(32), vals));

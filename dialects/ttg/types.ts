@@ -74,7 +74,7 @@ export class MemDescType extends DialectType {
         p.parseKeyword('mutable');
         mutable = true;
       } else if (t?.kind === 'DimList' || t?.kind === 'Integer') {
-        alloc = [...p.parseDimensionList(false), Number(p.parseInteger())];
+        alloc = [...p.parseDimensionList(false), p.parseIntegerInRange(0, Number.MAX_SAFE_INTEGER, 'alloc dimension')];
       } else {
         if (attrs.length === 2) p.error('expected `mutable` or an alloc shape in !ttg.memdesc');
         attrs.push(p.parseAttribute());
