@@ -16,6 +16,11 @@ export interface AsmPrinter {
   printAttributeWithoutType(a: Attribute): void;
   /** Prints a type without its dialect prefix where the context implies it. */
   printStrippedType(t: Type): void;
+  /**
+   * The number `distinct[N]` prints for `a`: 0, 1, 2... in the order of the printed text, as
+   * mlir-opt renumbers (the number is not part of the attribute, its identity is).
+   */
+  distinctNumber(a: Attribute): number;
 }
 
 /** What a type or attribute parser may call. All `parseX` methods report an error on mismatch. */

@@ -96,21 +96,24 @@ export class StridedLayoutAttr extends BuiltinStructuredAttr {
 
 /**
  * `distinct[N]<attr>`: an attribute that is unique by identity, not by value. Within one parsed
- * file the same `N` is the same attribute. It prints with the `N` it was read with: mlir-opt
- * renumbers from 0 in print order, which is the numbering of any file mlir-opt wrote, so those
- * come back unchanged (a hand-written file with other numbers keeps them).
+ * file the same `N` is the same attribute. It prints renumbered from 0 in the order of the printed
+ * text, as mlir-opt does, so a file mlir-opt wrote comes back unchanged; `number` is the `N` it was
+ * read with.
  */
 export class DistinctAttr extends BuiltinStructuredAttr {
   readonly mnemonic = 'distinct';
   /** Makes a new distinct attribute (never equal to another one), printed as `distinct[number]`. */
   constructor(readonly referenced: Attribute, readonly number: bigint) {
     super();
+    DistinctAttr.count++;
   }
+  /** How many were made in this process (the printer skips renumbering work while there are none). */
+  static count = 0;
   override aliasName(): string | null {
     return this.referenced instanceof UnitAttr ? null : 'distinct';
   }
   print(p: AsmPrinter): void {
-    p.write(`distinct[${this.number}]<`);
+    p.write(`distinct[${p.distinctNumber(this)}]<`);
     if (!(this.referenced instanceof UnitAttr)) p.printAttribute(this.referenced);
     p.write('>');
   }

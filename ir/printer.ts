@@ -14,6 +14,7 @@ import { computeNames, type NameTable } from './names.js';
 import { Terminator } from './traits.js';
 import { FunctionType, RankedTensorType, ShapedType, Type, TupleType, setPlainTextImpl, printResultTypes, DialectType } from './types.js';
 import { ComplexType, MemRefType, UnrankedMemRefType } from './types.js';
+import { DistinctAttr } from './builtin-attrs.js';
 
 /** Printing options, mirroring mlir-opt's flags. */
 export interface PrintOptions {
@@ -53,6 +54,8 @@ export class Printer implements FormatPrinter {
   private printedArgs: Set<BlockArgument | Operation> | null = null;
   /** Location aliases defined before the module rather than after it. */
   private readonly locsAtTop = new Set<Location>();
+  /** The numbers `distinct[N]` attributes print with, in the order the text shows them. */
+  private readonly distinctNumbers = new Map<Attribute, number>();
   /**
    * The printed text of each type, once the aliases are fixed (while the body is printed): a
    * type prints the same every time then, and most ops print the same few types.
@@ -67,6 +70,12 @@ export class Printer implements FormatPrinter {
 
   write(text: string): void {
     this.out += text;
+  }
+
+  distinctNumber(a: Attribute): number {
+    let n = this.distinctNumbers.get(a);
+    if (n === undefined) this.distinctNumbers.set(a, (n = this.distinctNumbers.size));
+    return n;
   }
   printType(t: Type): void {
     const texts = this.typeTexts;
@@ -367,6 +376,12 @@ export class Printer implements FormatPrinter {
   printTopLevel(op: Operation): string {
     const collector = this.collectAliases(op); // before naming: its dry run names the values too
     this.names = computeNames(op);
+    // The alias definitions print before the body but are written after it: number their
+    // distinct attributes first, in their order (a dry print, dropped).
+    if (collector && DistinctAttr.count > 0) {
+      this.printAliasDefinitions(collector);
+      this.take();
+    }
     this.typeTexts = new Map();
     this.printOperation(op);
     this.typeTexts = null;
