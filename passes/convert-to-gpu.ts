@@ -287,8 +287,8 @@ function checkExistingLayouts(module: Operation, ctx: PassContext, target: GpuTa
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
 
 /**
- * Every tensor this pass lays out must have a shape layouts can map (power-of-two dimensions, at
- * most 2^20 elements, as Triton's); the first that does not is a located error at the op using it,
+ * Every tensor this pass lays out must have a shape layouts can map (rank at least 1, power-of-two
+ * dimensions, at most 2^20 elements, as Triton's); the first that does not is a located error at the op using it,
  * not invalid IR after the pass.
  */
 function checkShapesToLayOut(module: Operation, ctx: PassContext): void {
@@ -299,6 +299,7 @@ function checkShapesToLayOut(module: Operation, ctx: PassContext): void {
     for (const t of types) {
       if (!(t instanceof RankedTensorType) || t.encoding || checked.has(t)) continue;
       checked.add(t);
+      if (t.rank === 0) ctx.fail(op, `uses tensor ${t}, which cannot be given a layout: it has rank 0 (a Triton scalar is not a tensor)`);
       const odd = t.shape.find((n) => !isPow2(n));
       if (odd !== undefined) ctx.fail(op, `uses tensor ${t}, which cannot be given a layout: dimension ${odd} is not a power of two`);
       if (t.numElements > MAX_TENSOR_ELEMENTS) ctx.fail(op, `uses tensor ${t}, which cannot be given a layout: more than ${MAX_TENSOR_ELEMENTS} elements`);
