@@ -337,8 +337,13 @@ const load: AxisRule = (op, [ptr, mask]) => {
 const sMax = (a: bigint, b: bigint) => (a > b ? a : b);
 const sMin = (a: bigint, b: bigint) => (a < b ? a : b);
 
-/** Casts keep their operand's facts; a constant is converted (zero-extended by extui / index_castui). */
-const castRule: AxisRule = (op, [x]) => {
+/**
+ * Casts keep their operand's facts; a constant is converted (zero-extended by extui / index_castui).
+ * An unrealized_conversion_cast of no operand or several knows nothing (pessimistic).
+ */
+const castRule: AxisRule = (op, ins) => {
+  if (ins.length !== 1) return null;
+  const x = ins[0];
   if (x.constantValue === null) return x;
   const zext = arith.ExtUIOp.is(op) || arith.IndexCastUIOp.is(op);
   // Every cast's source is its first (only) operand.
