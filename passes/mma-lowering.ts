@@ -100,7 +100,7 @@ function fitsTensorCores(dot: DotView): boolean {
 function mmaInstr(dot: DotView): Instr | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
   if (!(a instanceof RankedTensorType) || !(b instanceof RankedTensorType) || !(c instanceof RankedTensorType)) return 'operands are not tensors';
-  if (c.rank !== 2) return `a rank-${c.rank} dot is not supported on tensor cores yet`;
+  if (c.rank !== 2 && c.rank !== 3) return `a rank-${c.rank} dot is not supported on tensor cores`;
   if (!isDistributed(c.encoding)) return 'operands have no layout; run convert-to-gpu first';
   const elt = a.elementType;
   const kind = elt instanceof FloatType && b.elementType === elt ? elt.kind : '';
@@ -117,8 +117,8 @@ function mmaInstr(dot: DotView): Instr | string {
     return `operands are '${a.elementType}' and '${b.elementType}'; mma.sync takes f16 or bf16 pairs (m16n8k16), or f32 pairs as tf32 (m16n8k8)`;
   }
   if (!(c.elementType instanceof FloatType) || c.elementType.kind !== 'f32') return `the accumulator is '${c.elementType}'; f32 is supported`;
-  const [M, N] = c.shape;
-  const K = a.shape[1];
+  const [M, N] = c.shape.slice(-2);
+  const K = a.shape[a.rank - 1];
   if (M % instr.m || N % instr.n || K % instr.k) return `shape ${M}x${N}x${K} does not fit mma.sync tiles of ${instr.m}x${instr.n}x${instr.k}`;
   return instr;
 }
@@ -175,9 +175,11 @@ function isComputed(v: Value): boolean {
 function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, chained: boolean, ctx: PassContext): void {
   const c = dot.c;
   const ct = c.type as RankedTensorType;
-  const [M, N] = ct.shape;
-  const warps: [number, number] = !chained ? mmaWarpsPerCTA(ct.shape, numWarps) : M >= N ? [numWarps, 1] : [1, numWarps];
-  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [instr.m, instr.n] });
+  const [M, N] = ct.shape.slice(-2);
+  const batched = ct.rank === 3;
+  const warps = batched ? [numWarps, 1, 1] : !chained ? mmaWarpsPerCTA(ct.shape, numWarps) : M >= N ? [numWarps, 1] : [1, numWarps];
+  const instrShape = batched ? [1, instr.m, instr.n] : [instr.m, instr.n];
+  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape });
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
   const registerA = chained && warps[1] === 1 && isComputed(dot.a);
   if (registerA) ctx.bump('operands-in-registers');
