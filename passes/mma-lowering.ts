@@ -250,6 +250,8 @@ function run(module: Operation, ctx: PassContext): void {
         continue;
       }
       notWgmma = plan;
+    } else if (hopper && (dot.c.type as RankedTensorType).rank === 3) {
+      notWgmma = 'wgmma has no batched form (a rank-3 dot)';
     }
     const instr = mmaInstr(dot);
     if (typeof instr === 'string') {
