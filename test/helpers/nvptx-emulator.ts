@@ -11,7 +11,7 @@
  * exponent, upper 10 mantissa bits: rounded toward zero) and the ISA's
  * fragments (g = lane / 4, t = lane % 4): a0-a3 = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4);
  * b0-b1 = B(t, g), B(t+4, g); c0-c3 = C(g, 2t), C(g, 2t+1), C(g+8, 2t), C(g+8, 2t+1).
- * For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
+ * `fma.rn.f32` (the FMA dot path). For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
  * (`wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, emulated from the ISA's descriptor and
  * shared-memory layout rules in nvptx-emulator-wgmma.ts), and `wgmma.fence/commit_group/wait_group`
  * and `fence.proxy.async`, which are no-ops here: every op completes before the next starts.
@@ -148,6 +148,10 @@ function step(op: Operation, threads: number, regs: Registers, get: (t: number, 
       return each((t) => regs[t].set(op.result(0), operand(t, 0)));
     case 'nvptx.mma':
       return mmaTf32(op, threads, regs, get);
+    case 'nvptx.fma':
+      // fma.rn.f32: a * b (exact in f64 for f32 inputs) + c, rounded to f32 (one rounding wherever the f64 sum is exact)
+      if (ptxOf(op) !== 'rn.f32') throw new Error(`emulator: unsupported fma '${ptxOf(op)}'`);
+      return each((t) => regs[t].set(op.result(0), toBits(toFloat(operand(t, 0)) * toFloat(operand(t, 1)) + toFloat(operand(t, 2)))));
     case 'nvptx.sreg':
       if ((op.getAttr('reg') as StringAttr).value !== 'tid.x') throw new Error('emulator: only %tid.x');
       return each((t) => regs[t].set(op.result(0), t));
