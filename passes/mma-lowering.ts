@@ -206,20 +206,27 @@ function eraseDeadChain(rw: Rewriter, v: Value): void {
   }
 }
 
-/** convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through shared memory too. */
-function fmaOperandsThroughShared(rw: Rewriter, dot: DotView): number {
+/**
+ * convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through
+ * shared memory too. A batched operand transposed to batch first is stored as loaded and read through
+ * a transposed view (trans-in-shared.ts), as on the mma path.
+ */
+function fmaOperandsThroughShared(rw: Rewriter, dot: DotView, ctx: PassContext): number {
   let n = 0;
   for (const opIdx of [0, 1] as const) {
     const operand = opIdx === 0 ? dot.a : dot.b;
     const cvt = ttg.ConvertLayoutOp.match(operand.definingOp);
     const want = operand.type as RankedTensorType;
-    if (!cvt || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
-    dot.op.setOperand(opIdx, stash(rw, dot.op, beforeConversion(cvt.src), want.encoding!).result);
+    if (!cvt || !isLayout(want.encoding, DOT_OP) || (want.rank !== 2 && want.rank !== 3)) continue;
+    const loaded = stash(rw, dot.op, beforeConversion(cvt.src), want.encoding!);
+    dot.op.setOperand(opIdx, loaded.result);
     for (let c: ConvertView | null = cvt; c && !c.result.hasUses; ) {
       const next = ttg.ConvertLayoutOp.match(c.src.definingOp);
       rw.eraseOp(c.op);
       c = next;
     }
+    // local_alloc (tt.trans %x) -> memdesc_trans (local_alloc %x), batched operands only
+    if (want.rank === 3 && transposeInShared(loaded.src.definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
     n++;
   }
   return n;
@@ -257,7 +264,7 @@ function run(module: Operation, ctx: PassContext): void {
     if (typeof instr === 'string') {
       ctx.remark(dot.op, `'tt.dot' op stays on the FMA path: ${instr}${notWgmma ? ` (and not on wgmma: ${notWgmma})` : ''}`);
       ctx.bump('dots-on-fma');
-      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
+      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot, ctx));
       continue;
     }
     if (notWgmma && instr !== INSTR_TF32) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${notWgmma}`);
