@@ -13,12 +13,15 @@
  * An mma operand that is a `tt.trans` of a tile is stored untransposed and read through a
  * `ttg.memdesc_trans` view (support/trans-in-shared.ts), so its load can be pipelined too.
  *
- * On a `cuda:90` target (Hopper), a dot that fits warp-group instructions becomes
- * `ttng.warp_group_dot` instead, on `#ttg.nvmma_shared` operands with a version-3 accumulator
+ * A batched (rank-3) dot takes the same path on a rank-3 mma layout as Triton makes it: every warp
+ * along the batch (`warpsPerCTA = [numWarps, 1, 1]`) and `instrShape = [1, 16, 8]`. On a `cuda:90`
+ * target (Hopper), a dot that fits warp-group instructions becomes `ttng.warp_group_dot` instead,
+ * on `#ttg.nvmma_shared` operands with a version-3 accumulator
  * (support/wgmma-lowering.ts); one that does not keeps mma.sync with a remark saying why.
  *
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
- * conversions around the loop-carried value move out of the loop.
+ * conversions (and, for Triton-C's batch-last accumulators, the transpositions) around the
+ * loop-carried value move out of the loop.
  */
 import type { Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
