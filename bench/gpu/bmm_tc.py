@@ -38,9 +38,9 @@ def tc_bmm(A, B, C, M, N, K, Z, lda, ldb, ldc, stride_za, stride_zb, stride_zc,
     check_m = (rz[:, None, None] < Z) & (rm[None, :, None] < M)
     check_n = (rz[:, None, None] < Z) & (rn[None, None, :] < N)
     acc = tl.zeros((TZ, TM, TN), dtype=tl.float32)
-    for k in range(K, 0, -TK):
-        a = tl.load(pa, mask=check_m & (rk[None, None, :] < k), other=0.0)
-        b = tl.load(pb, mask=check_n & (rk[None, :, None] < k), other=0.0)
+    for k in range(0, K, TK):
+        a = tl.load(pa, mask=check_m & (rk[None, None, :] < K - k), other=0.0)
+        b = tl.load(pb, mask=check_n & (rk[None, :, None] < K - k), other=0.0)
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
         pa += TK
         pb += TK * ldb
