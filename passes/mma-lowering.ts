@@ -13,12 +13,15 @@
  * An mma operand that is a `tt.trans` of a tile is stored untransposed and read through a
  * `ttg.memdesc_trans` view (support/trans-in-shared.ts), so its load can be pipelined too.
  *
- * On a `cuda:90` target (Hopper), a dot that fits warp-group instructions becomes
- * `ttng.warp_group_dot` instead, on `#ttg.nvmma_shared` operands with a version-3 accumulator
+ * A batched (rank-3) dot takes the same path on a rank-3 mma layout as Triton makes it: every warp
+ * along the batch (`warpsPerCTA = [numWarps, 1, 1]`) and `instrShape = [1, 16, 8]`. On a `cuda:90`
+ * target (Hopper), a dot that fits warp-group instructions becomes `ttng.warp_group_dot` instead,
+ * on `#ttg.nvmma_shared` operands with a version-3 accumulator
  * (support/wgmma-lowering.ts); one that does not keeps mma.sync with a remark saying why.
  *
  * The accumulator of a dot in an `scf.for` is carried in the mma layout across iterations: the
- * conversions around the loop-carried value move out of the loop.
+ * conversions (and, for Triton-C's batch-last accumulators, the transpositions) around the
+ * loop-carried value move out of the loop.
  */
 import type { Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
@@ -100,7 +103,7 @@ function fitsTensorCores(dot: DotView): boolean {
 function mmaInstr(dot: DotView): Instr | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
   if (!(a instanceof RankedTensorType) || !(b instanceof RankedTensorType) || !(c instanceof RankedTensorType)) return 'operands are not tensors';
-  if (c.rank !== 2) return `a rank-${c.rank} dot is not supported on tensor cores yet`;
+  if (c.rank !== 2 && c.rank !== 3) return `a rank-${c.rank} dot is not supported on tensor cores`;
   if (!isDistributed(c.encoding)) return 'operands have no layout; run convert-to-gpu first';
   const elt = a.elementType;
   const kind = elt instanceof FloatType && b.elementType === elt ? elt.kind : '';
@@ -117,8 +120,8 @@ function mmaInstr(dot: DotView): Instr | string {
     return `operands are '${a.elementType}' and '${b.elementType}'; mma.sync takes f16 or bf16 pairs (m16n8k16), or f32 pairs as tf32 (m16n8k8)`;
   }
   if (!(c.elementType instanceof FloatType) || c.elementType.kind !== 'f32') return `the accumulator is '${c.elementType}'; f32 is supported`;
-  const [M, N] = c.shape;
-  const K = a.shape[1];
+  const [M, N] = c.shape.slice(-2);
+  const K = a.shape[a.rank - 1];
   if (M % instr.m || N % instr.n || K % instr.k) return `shape ${M}x${N}x${K} does not fit mma.sync tiles of ${instr.m}x${instr.n}x${instr.k}`;
   return instr;
 }
@@ -175,9 +178,11 @@ function isComputed(v: Value): boolean {
 function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, chained: boolean, ctx: PassContext): void {
   const c = dot.c;
   const ct = c.type as RankedTensorType;
-  const [M, N] = ct.shape;
-  const warps: [number, number] = !chained ? mmaWarpsPerCTA(ct.shape, numWarps) : M >= N ? [numWarps, 1] : [1, numWarps];
-  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape: [instr.m, instr.n] });
+  const [M, N] = ct.shape.slice(-2);
+  const batched = ct.rank === 3;
+  const warps = batched ? [numWarps, 1, 1] : !chained ? mmaWarpsPerCTA(ct.shape, numWarps) : M >= N ? [numWarps, 1] : [1, numWarps];
+  const instrShape = batched ? [1, instr.m, instr.n] : [instr.m, instr.n];
+  const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 2, versionMinor: 0, warpsPerCTA: warps, instrShape });
   const accType = RankedTensorType.get(ct.shape, ct.elementType, mma);
   const registerA = chained && warps[1] === 1 && isComputed(dot.a);
   if (registerA) ctx.bump('operands-in-registers');
@@ -204,20 +209,27 @@ function eraseDeadChain(rw: Rewriter, v: Value): void {
   }
 }
 
-/** convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through shared memory too. */
-function fmaOperandsThroughShared(rw: Rewriter, dot: DotView): number {
+/**
+ * convert_layout %t -> #dot_op<{parent = #blocked}> -> local_load(local_alloc %t): FMA operands through
+ * shared memory too. A batched operand transposed to batch first is stored as loaded and read through
+ * a transposed view (trans-in-shared.ts), as on the mma path.
+ */
+function fmaOperandsThroughShared(rw: Rewriter, dot: DotView, ctx: PassContext): number {
   let n = 0;
   for (const opIdx of [0, 1] as const) {
     const operand = opIdx === 0 ? dot.a : dot.b;
     const cvt = ttg.ConvertLayoutOp.match(operand.definingOp);
     const want = operand.type as RankedTensorType;
-    if (!cvt || !isLayout(want.encoding, DOT_OP) || want.rank !== 2) continue;
-    dot.op.setOperand(opIdx, stash(rw, dot.op, beforeConversion(cvt.src), want.encoding!).result);
+    if (!cvt || !isLayout(want.encoding, DOT_OP) || (want.rank !== 2 && want.rank !== 3)) continue;
+    const loaded = stash(rw, dot.op, beforeConversion(cvt.src), want.encoding!);
+    dot.op.setOperand(opIdx, loaded.result);
     for (let c: ConvertView | null = cvt; c && !c.result.hasUses; ) {
       const next = ttg.ConvertLayoutOp.match(c.src.definingOp);
       rw.eraseOp(c.op);
       c = next;
     }
+    // local_alloc (tt.trans %x) -> memdesc_trans (local_alloc %x), batched operands only
+    if (want.rank === 3 && transposeInShared(loaded.src.definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
     n++;
   }
   return n;
@@ -248,12 +260,14 @@ function run(module: Operation, ctx: PassContext): void {
         continue;
       }
       notWgmma = plan;
+    } else if (hopper && (dot.c.type as RankedTensorType).rank === 3) {
+      notWgmma = 'wgmma has no batched form (a rank-3 dot)';
     }
     const instr = mmaInstr(dot);
     if (typeof instr === 'string') {
       ctx.remark(dot.op, `'tt.dot' op stays on the FMA path: ${instr}${notWgmma ? ` (and not on wgmma: ${notWgmma})` : ''}`);
       ctx.bump('dots-on-fma');
-      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot));
+      ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot, ctx));
       continue;
     }
     if (notWgmma && instr !== INSTR_TF32) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${notWgmma}`);

@@ -37,22 +37,22 @@ function beforeConversion(v: Value): Value {
 
 /**
  * Rewrites `alloc` (a `ttg.local_alloc` of a `tt.trans` result, read only by `ttg.local_load`s,
- * with a rank-2 swizzled_shared encoding) into a view of an alloc of the transposition's
- * source; returns whether it did.
+ * with a rank-2 swizzled_shared encoding, or rank 3: a batched operand transposed to batch
+ * first) into a view of an alloc of the transposition's source; returns whether it did.
  */
 export function transposeInShared(op: Operation, rw: Rewriter): boolean {
   const alloc = ttg.LocalAllocOp.match(op);
   if (!alloc?.src) return false;
   const trans = tt.TransOp.match(alloc.src.definingOp);
   const memType = alloc.result.type;
-  if (!trans || trans.order.length !== 2) return false;
-  if (!(memType instanceof MemDescType) || !isLayout(memType.encoding, SWIZZLED_SHARED) || memType.rank !== 2) return false;
+  if (!trans || (trans.order.length !== 2 && trans.order.length !== 3)) return false;
+  if (!(memType instanceof MemDescType) || !isLayout(memType.encoding, SWIZZLED_SHARED) || memType.rank !== trans.order.length) return false;
   if (!alloc.result.hasUses || !alloc.result.users().every((u) => ttg.LocalLoadOp.is(u))) return false;
   const order = [...trans.order];
   const src = beforeConversion(trans.src);
   const srcType = src.type as RankedTensorType;
   const enc = memType.encoding as StructAttr;
-  const storedOrder = isDistributed(srcType.encoding) ? layoutOrder(srcType.encoding) : [1, 0];
+  const storedOrder = isDistributed(srcType.encoding) ? layoutOrder(srcType.encoding) : [...Array(srcType.rank).keys()].reverse();
   const stored = StructAttr.get(SWIZZLED_SHARED, { ...enc.values, order: storedOrder });
   const viewEnc = transposedSharedEncoding(stored, order);
   if (!viewEnc) return false;

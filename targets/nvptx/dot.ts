@@ -1,8 +1,11 @@
 /**
  * `tt.dot` on CUDA cores (Triton's FMA path): operands in `#ttg.dot_op` layouts whose parent is
  * the accumulator's blocked layout, so the thread holding C[m, n] holds row m of A and column n
- * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32`. An accumulator
- * in `#ttg.nvidia_mma` (the mma-lowering pass's choice) goes to tensor cores (mma.ts).
+ * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32`. A batched
+ * (rank-3) dot has a leading batch dimension (C[z, m, n] += A[z, m, k] * B[z, k, n]) on a rank-3
+ * blocked parent: each batch is an independent 2-D product, so the thread holding C[z, m, n]
+ * must hold A's row (z, m) and B's column (z, n). An accumulator in `#ttg.nvidia_mma` (the
+ * mma-lowering pass's choice) goes to tensor cores (mma.ts).
  */
 import type { Value } from '../../ir/ir.js';
 import { isLayout, BLOCKED, DOT_OP } from '../../dialects/ttg/layout-attrs.js';
@@ -15,9 +18,9 @@ import { fromF32, toF32 } from './elementwise.js';
 import { registersByCoords, type RegLayout } from './layout.js';
 import { isMmaDot, lowerMmaDot } from './mma.js';
 
-/** Whether the lanes and warps of operand `l` cover dim `keep` like the accumulator's and broadcast along `k`. */
-function threadsMatch(l: RegLayout, c: RegLayout, keep: number, k: number): boolean {
-  const same = (xs: readonly number[][], ys: readonly number[][]) => xs.length === ys.length && xs.every((b, i) => b[keep] === ys[i][keep] && b[k] === 0);
+/** Whether the lanes and warps of operand `l` cover dims `keep` like the accumulator's and broadcast along dim `k`. */
+function threadsMatch(l: RegLayout, c: RegLayout, keep: readonly number[], k: number): boolean {
+  const same = (xs: readonly number[][], ys: readonly number[][]) => xs.length === ys.length && xs.every((b, i) => keep.every((d) => b[d] === ys[i][d]) && b[k] === 0);
   return same(l.laneBases, c.laneBases) && same(l.warpBases, c.warpBases);
 }
 
@@ -27,7 +30,8 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
   const { op, a, b, c } = dot;
   const ct = c.type as RankedTensorType;
   const enc = (v: Value) => (v.type as RankedTensorType).encoding;
-  if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on the nvptx target yet`);
+  const rank = ct.shape.length;
+  if (rank !== 2 && rank !== 3) throw targetError(op, `cannot lower a rank-${rank} tt.dot ('${ct}'); ranks 2 and 3 (batched) are supported`);
   if (!isLayout(enc(c), BLOCKED))
     throw targetError(op, `cannot lower tt.dot with accumulator layout '${enc(c)}' on CUDA cores; the tensor-core path (mma-lowering) handles #ttg.nvidia_mma`);
   for (const v of [a, b]) {
@@ -37,8 +41,12 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
   if (!(ct.elementType instanceof FloatType)) throw targetError(op, `cannot lower an integer tt.dot ('${ct}') on CUDA cores yet`);
   const e = ctx.e;
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
-  if (!threadsMatch(la, lc, 0, 1) || !threadsMatch(lb, lc, 1, 0)) throw targetError(op, 'operand layouts do not give each thread the rows and columns of its accumulator elements');
-  const K = la.shape[1];
+  // Dims of A, B and C: batch (rank 3 only), then M x K, K x N, M x N.
+  const z = rank - 2;
+  const batch = rank === 3 ? [0] : [];
+  if (!threadsMatch(la, lc, [...batch, z], z + 1) || !threadsMatch(lb, lc, [...batch, z + 1], z))
+    throw targetError(op, 'operand layouts do not give each thread the rows and columns of its accumulator elements');
+  const K = la.shape[z + 1];
   const aRegs = ctx.get(a, op);
   const bRegs = ctx.get(b, op);
   const cRegs = ctx.get(c, op);
@@ -50,12 +58,14 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
   const aWide = new Map<number, Value>();
   const bWide = new Map<number, Value>();
   const get = (cache: Map<number, Value>, regs: Value[], r: number) => cache.get(r) ?? (cache.set(r, widen(regs[r])), cache.get(r)!);
-  const out = lc.regCoords.map(([m, n], r) => {
+  const out = lc.regCoords.map((co, r) => {
+    const [m, n] = co.slice(z);
+    const pre = co.slice(0, z).map((x) => `${x},`).join('');
     let sum = widen(cRegs[r]);
     for (let k = 0; k < K; k++) {
-      const ar = aBy.get(`${m},${k}`);
-      const br = bBy.get(`${k},${n}`);
-      if (ar === undefined || br === undefined) throw targetError(op, `operand registers for C[${m}, ${n}] at k = ${k} are missing from the dot_op layouts`);
+      const ar = aBy.get(`${pre}${m},${k}`);
+      const br = bBy.get(`${pre}${k},${n}`);
+      if (ar === undefined || br === undefined) throw targetError(op, `operand registers for C[${co.join(', ')}] at k = ${k} are missing from the dot_op layouts`);
       sum = e.op('fma', `rn.${wide === F64 ? 'f64' : 'f32'}`, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
     }
     return wide === F64 || outT === F32 ? sum : fromF32(e, sum, outT);

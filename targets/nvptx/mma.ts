@@ -2,7 +2,9 @@
  * `tt.dot` on tensor cores (sm_80 and later): an accumulator in `#ttg.nvidia_mma` version 2 and
  * 16-bit operands in its `#ttg.dot_op` layouts become `mma.sync.aligned.m16n8k16.row.col` per
  * 16x8 accumulator block and 16-deep K step; f32 operands (kWidth 1, tf32 asked for by the pass)
- * become `mma.sync.aligned.m16n8k8.row.col...tf32` per 8-deep K step. Which register holds which fragment element comes
+ * become `mma.sync.aligned.m16n8k8.row.col...tf32` per 8-deep K step. A batched (rank-3) dot, on
+ * a rank-3 mma layout (instrShape [1, 16, 8]), issues the same instructions for each batch
+ * index its registers hold: the batch dimension is an outer loop. Which register holds which fragment element comes
  * from the layouts themselves (lane 0 of warp 0), so a layout that is not the mma fragment is a
  * located error rather than wrong code.
  */
@@ -58,12 +60,15 @@ export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
   if (instr.form === 'tf32' && precision !== 'tf32') {
     throw targetError(op, `f32 operands go to tensor cores only as tf32; this dot asks for inputPrecision = ${precision}`);
   }
-  if (ct.shape.length !== 2) throw targetError(op, `cannot lower a batched tt.dot ('${ct}') on tensor cores yet`);
+  const rank = ct.shape.length;
+  if (rank !== 2 && rank !== 3) throw targetError(op, `cannot lower a rank-${rank} tt.dot ('${ct}') on tensor cores; ranks 2 and 3 (batched) are supported`);
+  // z: the first matrix dim (0, or 1 after the batch dim); coordinates below are full-rank.
+  const z = rank - 2;
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
   const [ma, mb, mc] = [la, lb, lc].map((l) => registersByCoords(l));
   const [aRegs, bRegs, cRegs] = [a, b, c].map((v) => ctx.get(v, op));
   const e = ctx.e;
-  const K = at.shape[1];
+  const K = at.shape[z + 1];
   const words = new Map<string, Value>();
   /** The b32 fragment register holding element `x` of operand `tag` (and, for pairs, the next one along K). */
   const word = (m: Map<string, number>, regs: Value[], tag: string, x: number[], kd: number): Value => {
@@ -78,18 +83,19 @@ export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
     return v;
   };
   const out = [...cRegs];
-  const blocks = lc.regCoords.map((co, r) => ({ co, r })).filter(({ co, r }) => co[0] % 16 === 0 && co[1] % 8 === 0 && mc.get(co.join(',')) === r);
+  const blocks = lc.regCoords.map((co, r) => ({ co, r })).filter(({ co, r }) => co[z] % 16 === 0 && co[z + 1] % 8 === 0 && mc.get(co.join(',')) === r);
   const ptx = `sync.aligned.m16n8k${instr.k}.row.col.f32.${instr.kind}.${instr.kind}.f32`;
   for (let k0 = 0; k0 < K; k0 += instr.k) {
     for (const { co } of blocks) {
-      const [m0, n0] = co;
+      const batch = co.slice(0, z);
+      const [m0, n0] = co.slice(z);
       const cIdx = [[m0, n0], [m0, n0 + 1], [m0 + 8, n0], [m0 + 8, n0 + 1]].map((x) => {
-        const r = mc.get(x.join(','));
-        if (r === undefined) throw targetError(op, `accumulator '${c.type}' holds no register for element (${x}) of an mma fragment`);
+        const r = mc.get([...batch, ...x].join(','));
+        if (r === undefined) throw targetError(op, `accumulator '${c.type}' holds no register for element (${[...batch, ...x]}) of an mma fragment`);
         return r;
       });
-      const aw = instr.a.map(([dm, dk]) => word(ma, aRegs, 'a', [m0 + dm, k0 + dk], 1));
-      const bw = instr.b.map((dk) => word(mb, bRegs, 'b', [k0 + dk, n0], 0));
+      const aw = instr.a.map(([dm, dk]) => word(ma, aRegs, 'a', [...batch, m0 + dm, k0 + dk], z + 1));
+      const bw = instr.b.map((dk) => word(mb, bRegs, 'b', [...batch, k0 + dk, n0], z));
       const d = nvptx.MmaOp.build(e.b, { args: [...aw, ...bw, ...cIdx.map((r) => out[r])], ptx }, { results: { dst: [F32, F32, F32, F32] } }).dst;
       cIdx.forEach((r, j) => (out[r] = d[j]));
     }

@@ -141,12 +141,12 @@ function loadTile(ctx: LoweringContext, op: Operation, type: RankedTensorType, b
  */
 function isMmaFragment(l: RegLayout, kd: number, nd: number, kStep: number): boolean {
   const want = [[kd, kStep], [kd, 2 * kStep], [nd, 1], [nd, 2], [nd, 4]];
-  return l.laneBases.length === 5 && want.every(([d, v], k) => l.laneBases[k][d] === v && l.laneBases[k][1 - d] === 0);
+  return l.laneBases.length === 5 && want.every(([d, v], k) => l.laneBases[k].every((x, j) => x === (j === d ? v : 0)));
 }
 
-/** Whether 4 consecutive 32-bit elements along the K bases `kBases` stay one aligned 16-byte row of `tile`'s layout. */
-function rowsOf16Bytes(tile: Tile, kBases: number[][]): boolean {
-  return sharedVectorElems(tile.type.encoding, tile.type.shape, tile.bytes, { register: kBases, lane: [], warp: [] }) >= 4;
+/** Whether 16 bytes of consecutive elements along the bases `rowBases` stay one aligned 16-byte row of `tile`'s layout. */
+function rowsOf16Bytes(tile: Tile, rowBases: number[][]): boolean {
+  return sharedVectorElems(tile.type.encoding, tile.type.shape, tile.bytes, { register: rowBases, lane: [], warp: [] }) >= 16 / tile.bytes;
 }
 
 /**
@@ -156,7 +156,9 @@ function rowsOf16Bytes(tile: Tile, kBases: number[][]): boolean {
  * 16 x 2w block (M 0-7/8-15 by K 0-w/w-2w) per x4; B loads K 0-w/w-2w of two of this thread's
  * 8-wide column blocks (x2 for a lone one). 16-bit tiles contiguous along the non-K dim use
  * `.trans`; tf32 tiles must be contiguous along K (a transposing ldmatrix would split the words).
- * Null when the layout is not the fragment's or the tile cannot be read this way.
+ * A batched (rank-3) operand is read the same way for each batch index, its rows along the
+ * contiguous matrix dim (a tile contiguous along the batch dim is not). Null when the layout is
+ * not the fragment's or the tile cannot be read this way.
  */
 function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorType, base: Value, tile: Tile): Value[] | null {
   const enc = type.encoding as StructAttr;
@@ -164,20 +166,27 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   const elt = type.elementType;
   const half = (elt === F16 || elt === BF16) && tile.bytes === 2;
   const tf32 = elt === F32 && tile.bytes === 4 && enc.int('kWidth') === 1;
-  if ((!half && !tf32) || type.shape.length !== 2) return null;
+  const rank = type.shape.length;
+  if ((!half && !tf32) || (rank !== 2 && rank !== 3)) return null;
   // ldmatrix rows are 16-byte aligned: padding must come in whole 16-byte rows.
   if (tile.pads.some((p) => p.interval % 16 || p.padding % 16)) return null;
   const w = 16 / tile.bytes;
-  const kd = opIdx === 0 ? 1 : 0;
-  const nd = 1 - kd;
+  // The matrix dims (after a batch dim when rank 3).
+  const z = rank - 2;
+  const kd = opIdx === 0 ? z + 1 : z;
+  const nd = opIdx === 0 ? z : z + 1;
   const l = ctx.layoutOf(type, op);
   if (!isMmaFragment(l, kd, nd, half ? 2 : 1)) return null;
-  const vec = (d: number, v: number) => (d === 0 ? [v, 0] : [0, v]);
-  const contiguous = swizzleOf(tile.type.encoding, 2).order[0];
+  const vec = (d: number, v: number) => Array.from({ length: rank }, (_, j) => (j === d ? v : 0));
+  const contiguous = swizzleOf(tile.type.encoding, rank).order[0];
+  if (contiguous !== kd && contiguous !== nd) return null;
   const trans = contiguous === nd;
   if (tf32 && (trans || !rowsOf16Bytes(tile, [vec(kd, 1), vec(kd, 2)]))) return null;
+  if (rank === 3 && !rowsOf16Bytes(tile, [1, 2, 4].slice(0, Math.log2(w)).map((v) => vec(contiguous, v)))) return null;
   const at = registersByCoords(l);
-  const add = (a: number[], b: number[]) => [a[0] + b[0], a[1] + b[1]];
+  const add = (a: number[], b: number[]) => a.map((x, j) => x + b[j]);
+  const isZero = (a: number[]) => a.every((x) => x === 0);
+  const zero = vec(0, 0);
   // Matrix q of a block sits at (q%2, q/2) steps: A along (M by 8, K by w), B along (K by w, N).
   const step0 = opIdx === 0 ? vec(nd, 8) : vec(kd, w);
   let step1 = opIdx === 0 ? vec(kd, w) : vec(nd, 8);
@@ -186,21 +195,21 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
   const e = ctx.e;
   // B pairs two 8-wide column blocks per ldmatrix.x4: this thread's next block along N.
   if (opIdx === 1) {
-    const next = l.regCoords.filter((c) => c[kd] === 0 && c[nd] >= 8 && c[nd] % 8 === 0).map((c) => c[nd]);
-    step1 = next.length ? vec(nd, Math.min(...next)) : [0, 0];
+    const next = l.regCoords.filter((c) => c.every((x, j) => j === nd || x === 0) && c[nd] >= 8 && c[nd] % 8 === 0).map((c) => c[nd]);
+    step1 = next.length ? vec(nd, Math.min(...next)) : zero;
   }
   const origins = [...at.entries()].filter(([key]) => {
     const c = key.split(',').map(Number);
     return c[kd] % (2 * w) === 0 && c[nd] % (opIdx === 0 ? 16 : 8) === 0;
   });
   for (const x of [4, 2]) {
-    if (x === 4 && step1[0] === 0 && step1[1] === 0) continue;
-    const laneBases = [rowStep(1), rowStep(2), rowStep(4), step0, x === 4 ? step1 : [0, 0]];
+    if (x === 4 && isZero(step1)) continue;
+    const laneBases = [rowStep(1), rowStep(2), rowStep(4), step0, x === 4 ? step1 : zero];
     const thread = threadOffset(ctx, `ldm${x}:${opIdx}:${trans}:${step1}:${l.key}`, tile, laneBases, l.warpBases);
     for (const [key, r0] of origins) {
       const origin = key.split(',').map(Number);
       if (out[r0]) continue;
-      const mats = Array.from({ length: x }, (_, q) => add(add(origin, q & 1 ? step0 : [0, 0]), q & 2 ? step1 : [0, 0]));
+      const mats = Array.from({ length: x }, (_, q) => add(add(origin, q & 1 ? step0 : zero), q & 2 ? step1 : zero));
       // The registers of each matrix's word: a K pair of halves, or one tf32 value.
       const regs = mats.map((m) => (half ? [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))] : [at.get(m.join(','))]));
       if (regs.some((rs) => rs.some((r) => r === undefined || out[r]))) continue;

@@ -106,26 +106,53 @@ export function ownerGuard(ctx: LoweringContext, l: RegLayout): Value | undefine
   });
 }
 
-/**
- * The conversion round of each register: the scratch holds `capacity` elements (a power of
- * two), so round k moves the elements with flat index in [k*capacity, (k+1)*capacity). That is
- * known at compile time when the lane and warp ids only touch flat-index bits below capacity.
- */
-function roundsOf(l: RegLayout, capacity: number): number[] | null {
-  const thread = [...flat(l, 'lane'), ...flat(l, 'warp')].reduce((m, x) => m | x, 0);
-  if (thread >= capacity) return null;
-  return flat(l, 'register').map((f) => Math.floor(f / capacity));
+/** The element index an exchange through scratch orders elements by: `of` gives each value's contributions, `key` names the order. */
+interface ExchangeIndex {
+  of(l: RegLayout, inDim: string): number[];
+  key: string;
 }
 
-/** What each bit of `inDim` adds to the flat index (the values at 1, 2, 4, ...). */
-const flatBits = (l: RegLayout, inDim: string): number[] => {
-  const all = flat(l, inDim);
+/**
+ * The index of an exchange through `capacity` elements of scratch (a power of two), which moves
+ * in round k the elements whose index is in [k*capacity, (k+1)*capacity): the row-major flat index
+ * when the lane and warp ids of both sides only touch its bits below capacity. Otherwise (warps
+ * along a leading batch dim, say) the flat index with its bits reordered so that the highest bits
+ * no thread of either side touches come on top, each round a fixed value of them (a bit
+ * permutation is linear, so contributions still combine by XOR); null when too few such bits exist.
+ */
+function exchangeIndex(src: RegLayout, dst: RegLayout, capacity: number): ExchangeIndex | null {
+  const thread = [src, dst].flatMap((l) => [...flat(l, 'lane'), ...flat(l, 'warp')]).reduce((m, x) => m | x, 0);
+  if (thread < capacity) return { of: flat, key: '' };
+  const n = Math.log2(src.shape.reduce((a, b) => a * b, 1));
+  const low = Math.log2(capacity);
+  const free = [...Array(n).keys()].filter((k) => !((thread >>> k) & 1));
+  if (free.length < n - low) return null;
+  const top = free.slice(free.length - (n - low));
+  // Bit i of the exchange index is bit order[i] of the flat index.
+  const order = [...[...Array(n).keys()].filter((k) => !top.includes(k)), ...top];
+  const map = (f: number) => order.reduce((acc, old, i) => acc | (((f >>> old) & 1) << i), 0);
+  return { of: (l, inDim) => flat(l, inDim).map(map), key: order.join(',') };
+}
+
+/**
+ * The conversion round of each register (elements `ix` indexes in [k*capacity, (k+1)*capacity) move
+ * in round k), or null when lane or warp ids touch the index's bits above capacity.
+ */
+function roundsOf(l: RegLayout, capacity: number, ix: ExchangeIndex): number[] | null {
+  const thread = [...ix.of(l, 'lane'), ...ix.of(l, 'warp')].reduce((m, x) => m | x, 0);
+  if (thread >= capacity) return null;
+  return ix.of(l, 'register').map((f) => Math.floor(f / capacity));
+}
+
+/** What each bit of `inDim` adds to the exchange index (the values at 1, 2, 4, ...). */
+const flatBits = (l: RegLayout, inDim: string, ix: ExchangeIndex): number[] => {
+  const all = ix.of(l, inDim);
   return [...Array(Math.log2(all.length)).keys()].map((k) => all[1 << k]);
 };
 
-/** A layout's side of an exchange through `capacity` elements of scratch (flat contributions within a round). */
-function exchangeSide(l: RegLayout, capacity: number): ExchangeSide {
-  return { regs: flatBits(l, 'register').map((f) => (f < capacity ? f : 0)), lanes: flatBits(l, 'lane') };
+/** A layout's side of an exchange through `capacity` elements of scratch (index contributions within a round). */
+function exchangeSide(l: RegLayout, capacity: number, ix: ExchangeIndex): ExchangeSide {
+  return { regs: flatBits(l, 'register', ix).map((f) => (f < capacity ? f : 0)), lanes: flatBits(l, 'lane', ix) };
 }
 
 /** The scratch element offset of flat index `f` (within a round) under `plan`. */
@@ -135,8 +162,8 @@ const scratchIndex = (plan: ExchangePlan, f: number): number => plan.images.redu
  * This thread's part of the scratch offset of `l`'s elements (hoisted): the XOR of the images of
  * its lane and warp bits, each run of bits whose images are consecutive powers of two one mask and shift.
  */
-function threadScratchIndex(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan): Value {
-  return ctx.hoist(`xchg:${l.key}:${plan.images.join(',')}`, () => {
+function threadScratchIndex(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan, ix: ExchangeIndex): Value {
+  return ctx.hoist(`xchg:${l.key}:${plan.images.join(',')}:${ix.key}`, () => {
     const e = ctx.e;
     const terms: Value[] = [];
     const addId = (id: Value, bases: number[]) => {
@@ -161,8 +188,8 @@ function threadScratchIndex(ctx: LoweringContext, l: RegLayout, plan: ExchangePl
         k += n;
       }
     };
-    addId(ctx.laneId(), flatBits(l, 'lane'));
-    addId(ctx.warpId(), flatBits(l, 'warp'));
+    addId(ctx.laneId(), flatBits(l, 'lane', ix));
+    addId(ctx.warpId(), flatBits(l, 'warp', ix));
     return terms.length ? terms.reduce((a, b) => e.xor(a, b)) : e.imm(I32, 0);
   });
 }
@@ -173,12 +200,12 @@ function threadScratchIndex(ctx: LoweringContext, l: RegLayout, plan: ExchangePl
  * can have are XORed in (once per distinct value), the others added, so ptxas folds them into the
  * address as an immediate.
  */
-function scratchAddresses(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan, base: Value, bytes: number): (r: number) => Value {
+function scratchAddresses(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan, ix: ExchangeIndex, base: Value, bytes: number): (r: number) => Value {
   const e = ctx.e;
   const capacity = 2 ** plan.bits;
-  const thread = threadScratchIndex(ctx, l, plan);
-  const threadBits = [...flatBits(l, 'lane'), ...flatBits(l, 'warp')].reduce((m, f) => m | scratchIndex(plan, f), 0);
-  const regFlat = flat(l, 'register');
+  const thread = threadScratchIndex(ctx, l, plan, ix);
+  const threadBits = [...flatBits(l, 'lane', ix), ...flatBits(l, 'warp', ix)].reduce((m, f) => m | scratchIndex(plan, f), 0);
+  const regFlat = ix.of(l, 'register');
   const byXor = new Map<number, Value>();
   return (r) => {
     const f = regFlat[r] & (capacity - 1);
@@ -190,7 +217,7 @@ function scratchAddresses(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan
 }
 
 /** The register bit of `l` that adds flat index `f`. */
-const regBitOf = (l: RegLayout, f: number): number => flatBits(l, 'register').indexOf(f);
+const regBitOf = (l: RegLayout, f: number, ix: ExchangeIndex): number => flatBits(l, 'register', ix).indexOf(f);
 
 /**
  * A layout conversion through shared memory: every thread writes its elements, then reads the
@@ -211,21 +238,22 @@ function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayo
   capacity = Math.min(capacity, numel);
   const start = scratchAt(ctx, op, capacity * bytes);
   const base = e.addImm(ctx.smemBase(), start);
-  const srcRounds = roundsOf(src, capacity);
-  const dstRounds = roundsOf(dst, capacity);
-  if (!srcRounds || !dstRounds)
+  const ix = exchangeIndex(src, dst, capacity);
+  const srcRounds = ix && roundsOf(src, capacity, ix);
+  const dstRounds = ix && roundsOf(dst, capacity, ix);
+  if (!ix || !srcRounds || !dstRounds)
     throw targetError(op, `cannot convert '${from.type}' to '${result.type}' in ${numel / capacity} rounds through ${allocated} bytes of scratch`);
   const regs = ctx.get(from, op);
   const regT = regs[0].type;
   // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width.
   const maxVecBits = regT === I1 || start % 16 ? 0 : 2;
-  const plan = planExchange(exchangeSide(src, capacity), exchangeSide(dst, capacity), Math.log2(capacity), bytes, maxVecBits);
+  const plan = planExchange(exchangeSide(src, capacity, ix), exchangeSide(dst, capacity, ix), Math.log2(capacity), bytes, maxVecBits);
   const sync = op.getAttr(SCRATCH_SYNC) !== undefined;
   const guard = ownerGuard(ctx, src);
-  const srcAt = scratchAddresses(ctx, src, plan, base, bytes);
-  const dstAt = scratchAddresses(ctx, dst, plan, base, bytes);
-  const srcVec = plan.storeVec.map((f) => 1 << regBitOf(src, f));
-  const dstVec = plan.loadVec.map((f) => 1 << regBitOf(dst, f));
+  const srcAt = scratchAddresses(ctx, src, plan, ix, base, bytes);
+  const dstAt = scratchAddresses(ctx, dst, plan, ix, base, bytes);
+  const srcVec = plan.storeVec.map((f) => 1 << regBitOf(src, f, ix));
+  const dstVec = plan.loadVec.map((f) => 1 << regBitOf(dst, f, ix));
   const vecMask = (v: number[]) => v.reduce((m, b) => m | b, 0);
   const members = (r0: number, v: number[]) => [...Array(1 << v.length).keys()].map((c) => v.reduce((r, b, k) => ((c >>> k) & 1 ? r ^ b : r), r0));
   const suffix = (n: number) => (n > 1 ? `v${n}.` : '') + bitsType(regT);

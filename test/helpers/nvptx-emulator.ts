@@ -11,7 +11,8 @@
  * exponent, upper 10 mantissa bits: rounded toward zero) and the ISA's
  * fragments (g = lane / 4, t = lane % 4): a0-a3 = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4);
  * b0-b1 = B(t, g), B(t+4, g); c0-c3 = C(g, 2t), C(g, 2t+1), C(g+8, 2t), C(g+8, 2t+1).
- * For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
+ * `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` with the same C fragment and the ISA's
+ * f16 A and B fragments (mmaF16), and `fma.rn.f32` (the FMA dot path). For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
  * (`wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, emulated from the ISA's descriptor and
  * shared-memory layout rules in nvptx-emulator-wgmma.ts), and `wgmma.fence/commit_group/wait_group`
  * and `fence.proxy.async`, which are no-ops here: every op completes before the next starts.
@@ -148,6 +149,10 @@ function step(op: Operation, threads: number, regs: Registers, get: (t: number, 
       return each((t) => regs[t].set(op.result(0), operand(t, 0)));
     case 'nvptx.mma':
       return mmaTf32(op, threads, regs, get);
+    case 'nvptx.fma':
+      // fma.rn.f32: a * b (exact in f64 for f32 inputs) + c, rounded to f32 (one rounding wherever the f64 sum is exact)
+      if (ptxOf(op) !== 'rn.f32') throw new Error(`emulator: unsupported fma '${ptxOf(op)}'`);
+      return each((t) => regs[t].set(op.result(0), toBits(toFloat(operand(t, 0)) * toFloat(operand(t, 1)) + toFloat(operand(t, 2)))));
     case 'nvptx.sreg':
       if ((op.getAttr('reg') as StringAttr).value !== 'tid.x') throw new Error('emulator: only %tid.x');
       return each((t) => regs[t].set(op.result(0), t));
@@ -221,8 +226,54 @@ function ldmatrix(op: Operation, threads: number, regs: Registers, get: (t: numb
   }
 }
 
+/** The value of f16 bits `h` (subnormals, infinities and NaN included). */
+function halfValue(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0) return sign * m * 2 ** -24;
+  if (e === 31) return m ? NaN : sign * Infinity;
+  return sign * (1 + m / 1024) * 2 ** (e - 15);
+}
+
+/**
+ * `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`, warp by warp: D = A x B + C, products exact,
+ * sums rounded to f32 per K step (exact for the small integers the tests use). Fragments (PTX ISA,
+ * g = lane / 4, t = lane % 4, each register two halves along K, low half first): a0-a3 = A(g, 2t),
+ * A(g+8, 2t), A(g, 2t+8), A(g+8, 2t+8); b0-b1 = B(2t, g), B(2t+8, g); C as for tf32.
+ */
+function mmaF16(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number): void {
+  for (let w = 0; w * 32 < threads; w++) {
+    const A = Array.from({ length: 16 }, () => new Array<number>(16).fill(NaN));
+    const B = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));
+    const C = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));
+    const word = (lane: number, k: number) => get(w * 32 + lane, op.operand(k));
+    for (let lane = 0; lane < 32; lane++) {
+      const [g, t] = [lane >> 2, lane & 3];
+      [[g, 2 * t], [g + 8, 2 * t], [g, 2 * t + 8], [g + 8, 2 * t + 8]].forEach(([i, k], j) => {
+        A[i][k] = halfValue(word(lane, j) & 0xffff);
+        A[i][k + 1] = halfValue(word(lane, j) >>> 16);
+      });
+      [[2 * t, g], [2 * t + 8, g]].forEach(([k, j], q) => {
+        B[k][j] = halfValue(word(lane, 4 + q) & 0xffff);
+        B[k + 1][j] = halfValue(word(lane, 4 + q) >>> 16);
+      });
+      [[g, 2 * t], [g, 2 * t + 1], [g + 8, 2 * t], [g + 8, 2 * t + 1]].forEach(([i, j], q) => (C[i][j] = toFloat(word(lane, 6 + q))));
+    }
+    for (let lane = 0; lane < 32; lane++) {
+      const [g, t] = [lane >> 2, lane & 3];
+      [[g, 2 * t], [g, 2 * t + 1], [g + 8, 2 * t], [g + 8, 2 * t + 1]].forEach(([i, j], q) => {
+        let sum = C[i][j];
+        for (let k = 0; k < 16; k++) sum += A[i][k] * B[k][j];
+        regs[w * 32 + lane].set(op.result(q), toBits(sum));
+      });
+    }
+  }
+}
+
 /** `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, warp by warp: D = A x B + C in f32, A and B read as tf32. */
 function mmaTf32(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number): void {
+  if (ptxOf(op) === 'sync.aligned.m16n8k16.row.col.f32.f16.f16.f32') return mmaF16(op, threads, regs, get);
   if (ptxOf(op) !== 'sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32') throw new Error(`emulator: unsupported mma '${ptxOf(op)}'`);
   for (let w = 0; w * 32 < threads; w++) {
     const A = Array.from({ length: 16 }, () => new Array<number>(8).fill(NaN));

@@ -1,0 +1,125 @@
+/**
+ * Batched (3-D) `tt.dot` through the GPU passes: examples/triton-c/bmm.tc (C[z] = A[z] x B[z], batched
+ * `@` on 3-D tiles) in f32 (the FMA path) and f16 (mma.sync on a rank-3 `#ttg.nvidia_mma`), for sm_80
+ * and sm_90a (wgmma has no batched form: it stays on mma.sync), on sizes that are not multiples of
+ * the tiles, with NaN in the operands' row padding. The tt-level kernel is checked against a float64
+ * product; then each pass of the default pipeline runs in turn and the CPU interpreter must give the
+ * same C bit for bit (its tt.dot does not depend on layouts). The lowered module must then translate
+ * to PTX. Reproduce a failure with the TC_KERNEL_SEED its message prints.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Operation } from '../../ir/ir.js';
+import { printModule } from '../../ir/printer.js';
+import { verify } from '../../ir/verifier.js';
+import { registerAllPasses } from '../../passes/all.js';
+import { runPipeline } from '../../passes/manager.js';
+import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
+import { lowerToNvptx } from '../../targets/nvptx/index.js';
+import { Memory } from '../../tools/interpreter/memory.js';
+import { type Random, compileExample, launch, matmulTolerance, roundTo, withSeed } from '../helpers/tc-kernels.js';
+
+registerAllPasses();
+
+/** One build of bmm.tc: element type, tiles, and the architecture of the pipeline. */
+interface Build {
+  type: 'float' | 'half';
+  TM: number;
+  TN: number;
+  TK: number;
+  TZ: number;
+  arch: 'sm_80' | 'sm_90a';
+}
+
+const SIZES = { Z: 5, M: 37, N: 21, K: 35 };
+const pad8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** Runs bmm.tc's `module` on A (Z x M x K) and B (Z x K x N), rows padded to multiples of 8 with NaN; returns C (Z x M x N). */
+function runBmm(module: Operation, b: Build, a: number[], bv: number[], label: string): number[] {
+  const { Z, M, N, K } = SIZES;
+  const elt = b.type === 'float' ? 'f32' : 'f16';
+  const [lda, ldb, ldc] = [pad8(K), pad8(N), N];
+  const mem = new Memory();
+  const A = mem.alloc(elt, Z * M * lda, 'A').fill(() => NaN);
+  const B = mem.alloc(elt, Z * K * ldb, 'B').fill(() => NaN);
+  const C = mem.alloc(elt, Z * M * ldc, 'C').fill(() => -1);
+  for (let z = 0; z < Z; z++) {
+    for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) A.set((z * M + i) * lda + k, a[(z * M + i) * K + k]);
+    for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) B.set((z * K + k) * ldb + j, bv[(z * K + k) * N + j]);
+  }
+  const grid = [Math.ceil(M / b.TM), Math.ceil(N / b.TN), Math.ceil(Z / b.TZ)];
+  launch(label, module, 'bmm', grid, [A, B, C, M, N, K, Z, lda, ldb, ldc, M * lda, K * ldb, M * ldc], mem);
+  return C.toNumbers();
+}
+
+/** Checks C against the float64 products A[z] x B[z]. */
+function checkReference(label: string, elt: 'f32' | 'f16', c: number[], a: number[], bv: number[]): void {
+  const { Z, M, N, K } = SIZES;
+  for (let z = 0; z < Z; z++)
+    for (let i = 0; i < M; i++)
+      for (let j = 0; j < N; j++) {
+        let s = 0;
+        let mag = 0;
+        for (let k = 0; k < K; k++) {
+          const p = a[(z * M + i) * K + k] * bv[(z * K + k) * N + j];
+          s += p;
+          mag += Math.abs(p);
+        }
+        const got = c[(z * M + i) * N + j];
+        const tol = matmulTolerance(elt, K, s, mag);
+        assert.ok(Math.abs(got - s) <= tol, `${label}: C[${z}][${i}][${j}] = ${got}, expected ${s} ± ${tol}`);
+      }
+}
+
+/** The default pipeline for `arch`, one pass (with its options) per entry. */
+const steps = (arch: string) => parsePipeline(`default{arch=${arch} num-warps=4}`).map((e) => ({ name: e.pass.name, text: pipelineText([e]) }));
+
+function checkBuild(b: Build, random: Random, after: (pass: string, text: string) => void): void {
+  const elt = b.type === 'float' ? 'f32' : 'f16';
+  const { Z, M, N, K } = SIZES;
+  const label = `bmm.tc TYPE=${b.type} TM=${b.TM} TN=${b.TN} TK=${b.TK} TZ=${b.TZ} ${b.arch}`;
+  const defines = { TYPE: b.type, TM: String(b.TM), TN: String(b.TN), TK: String(b.TK), TZ: String(b.TZ) };
+  const a = Array.from({ length: Z * M * K }, () => roundTo(elt, random() * 2 - 1));
+  const bv = Array.from({ length: Z * K * N }, () => roundTo(elt, random() * 2 - 1));
+  const reference = runBmm(compileExample('bmm.tc', defines), b, a, bv, `${label} tt`);
+  checkReference(label, elt, reference, a, bv);
+  const module = compileExample('bmm.tc', defines);
+  for (const step of steps(b.arch)) {
+    const r = runPipeline(module, step.text);
+    assert.ok(r.ok, `${label} ${step.name}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
+    verify(module);
+    assert.equal(runBmm(module, b, a, bv, `${label} ${step.name}`), reference, `${label}: C changed after '${step.name}'`);
+    after(step.name, printModule(module));
+  }
+  lowerToNvptx(module, { arch: b.arch });
+}
+
+const MMA3 = /#ttg\.nvidia_mma<\{versionMajor = 2, versionMinor = 0, warpsPerCTA = \[4, 1, 1\], instrShape = \[1, 16, 8\]\}>/;
+
+test('bmm.tc f32 (FMA): every pass of the default pipeline keeps C; the dot is a rank-3 blocked dot', () => {
+  withSeed('bmm-f32', (random) => {
+    checkBuild({ type: 'float', TM: 16, TN: 16, TK: 16, TZ: 2, arch: 'sm_80' }, random, (pass, text) => {
+      if (pass !== 'mma-lowering') return;
+      assert.not.ok(text.includes('nvidia_mma'), 'no mma layout');
+      assert.ok(/tt\.dot .*-> tensor<2x16x16xf32, #blocked\d*>/.test(text), 'a rank-3 dot on a blocked accumulator');
+    });
+  });
+});
+
+for (const arch of ['sm_80', 'sm_90a'] as const) {
+  test(`bmm.tc f16 (${arch}): every pass of the default pipeline keeps C; the dot is on a rank-3 mma layout, its accumulator carried in it`, () => {
+    withSeed(`bmm-f16-${arch}`, (random) => {
+      checkBuild({ type: 'half', TM: 32, TN: 16, TK: 16, TZ: 4, arch }, random, (pass, text) => {
+        if (pass === 'mma-lowering') {
+          assert.ok(MMA3.test(text), 'a rank-3 nvidia_mma layout');
+          assert.not.ok(text.includes('warp_group_dot'), 'no wgmma for a batched dot');
+          assert.ok(/scf\.for .*-> \(tensor<4x32x16xf32, #mma>/.test(text), 'the loop carries the accumulator in the mma layout, batch first');
+          assert.is(text.match(/ttg\.memdesc_trans %\S+ \{order = array<i32: 2, 0, 1>\}/g)?.length, 2, 'both operands transposed to batch first in shared memory');
+        }
+        if (pass === 'software-pipeline') assert.ok(text.includes('ttg.async_copy_global_to_local'), 'the operand loads are pipelined');
+      });
+    });
+  });
+}
+
+test.run();
