@@ -2,7 +2,7 @@
  * The compact placement of `--view-op-graph` for a flat function (no region drawn as a cluster):
  * a layered drawing of its own, more compact than dagre's for Triton kernels.
  *
- * 1. Arrows that close a cycle (branches back to a block) are turned round for placement.
+ * 1. Arrows that go back in IR order (branches to an earlier block) are turned round for placement.
  * 2. Ranks from the sinks up (longest path to the function's end): a box sits right above its
  *    first user, so the many constants, `make_range`s and `splat`s of a kernel sit next to the
  *    ops that use them rather than all on the first rank.
@@ -40,7 +40,10 @@ export function placeLayered(fn: GNode, members: GNode[], edges: GEdge[], o: Lay
   const links = edges.map((e) => ({ e, from: index.get(e.from)!, to: index.get(e.to)! }));
   const loops = links.filter((l) => l.from === l.to);
   const others = links.filter((l) => l.from !== l.to);
-  const reversed = backEdges(n, others.map((l) => [l.from, l.to]));
+  // Boxes come in IR order, so definitions precede uses: arrows that go back in that order (a
+  // branch to an earlier block) turn round, which leaves no cycle. Values from outside come first.
+  const order = members.map((m, k) => (m.classes.includes('external') ? k - n : k));
+  const reversed = others.map((l) => order[l.from] > order[l.to]);
   const oriented = others.map((l, k): [number, number] => (reversed[k] ? [l.to, l.from] : [l.from, l.to]));
   const rank = ranksFromSinks(n, oriented);
   const drawn = others.map((l, k) => ({ ...l, k })).filter((l) => l.e.kind !== 'layout');
@@ -82,40 +85,6 @@ export function placeLayered(fn: GNode, members: GNode[], edges: GEdge[], o: Lay
   fn.x = fn.width / 2;
   fn.y = fn.height / 2;
   return { width: fn.width, height: fn.height, routes };
-}
-
-/**
- * The arrows (`[from, to]` over nodes `0 .. n-1`) that close a cycle in a depth-first search
- * started from each node in order: turning them round leaves an acyclic graph.
- */
-function backEdges(n: number, arrows: [number, number][]): boolean[] {
-  const out: number[][] = Array.from({ length: n }, () => []);
-  arrows.forEach(([a], k) => out[a].push(k));
-  const state = new Array(n).fill(0); // 0: unseen, 1: on the stack, 2: done
-  const back = arrows.map(() => false);
-  for (let s = 0; s < n; s++) {
-    if (state[s]) continue;
-    const stack: [number, number][] = [[s, 0]];
-    state[s] = 1;
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const [v, next] = top;
-      if (next === out[v].length) {
-        state[v] = 2;
-        stack.pop();
-        continue;
-      }
-      top[1]++;
-      const k = out[v][next];
-      const w = arrows[k][1];
-      if (state[w] === 1) back[k] = true;
-      else if (state[w] === 0) {
-        state[w] = 1;
-        stack.push([w, 0]);
-      }
-    }
-  }
-  return back;
 }
 
 /**

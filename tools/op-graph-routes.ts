@@ -10,6 +10,8 @@ import type { Point } from './op-graph-model.js';
 
 /** Widest spacing of the ports of a box side. */
 const PORT_STEP = 20;
+/** Closest spacing of two ports; arrows share ports beyond that. */
+const MIN_PORT_STEP = 4;
 /** Shortest gap between two rows. */
 const MIN_GAP = 40;
 /** Room above the first track and below the last. */
@@ -51,11 +53,11 @@ export function routeChains(g: LayeredGraph, x: number[], boxes: BoxSize[], top:
     const b = i + 1 === c.length - 1 ? into[k] : x[c[i + 1]];
     return [a, b];
   };
-  const gaps = g.rows.map(() => [] as { k: number; a: number; b: number }[]);
+  const gaps = g.rows.map(() => [] as Stretch[]);
   g.chains.forEach((c, k) => {
     for (let i = 0; i + 1 < c.length; i++) {
       const [a, b] = ends(k, i);
-      if (Math.abs(a - b) > MAX_JOG) gaps[g.rowOf[c[i]]].push({ k, a, b });
+      if (Math.abs(a - b) > MAX_JOG) gaps[g.rowOf[c[i]]].push({ k, a, b, to: c[c.length - 1], from: c[0] });
     }
   });
   const track = new Map<string, number>();
@@ -107,9 +109,11 @@ function ports(g: LayeredGraph, x: number[], boxes: BoxSize[]): { out: number[];
   });
   const spread = (v: number, chains: number[], other: (k: number) => number, port: number[]): void => {
     chains.sort((p, q) => x[other(p)] - x[other(q)] || p - q);
-    const m = chains.length;
-    const step = m > 1 ? Math.min(PORT_STEP, (boxes[v].width - 12) / (m - 1)) : 0;
-    chains.forEach((k, i) => (port[k] = x[v] + (i - (m - 1) / 2) * step));
+    // As many ports as fit MIN_PORT_STEP apart, at most PORT_STEP apart; arrows share them when too many.
+    const room = boxes[v].width - 12;
+    const slots = Math.max(1, Math.min(chains.length, Math.floor(room / MIN_PORT_STEP) + 1));
+    const step = slots > 1 ? Math.min(PORT_STEP, room / (slots - 1)) : 0;
+    chains.forEach((k, i) => (port[k] = x[v] + (Math.floor((i * slots) / chains.length) - (slots - 1) / 2) * step));
   };
   boxes.forEach((_, v) => {
     spread(v, leaving[v], (k) => g.chains[k][1], out);
@@ -118,23 +122,51 @@ function ports(g: LayeredGraph, x: number[], boxes: BoxSize[]): { out: number[];
   return { out, into };
 }
 
+/** The horizontal stretch of chain `k` in one gap, from x `a` to x `b`; `from` and `to`: the chain's end boxes. */
+interface Stretch {
+  k: number;
+  a: number;
+  b: number;
+  from: number;
+  to: number;
+}
+
 /**
- * Gives each horizontal stretch `a -> b` of one gap a track (0: the top one), below every
- * earlier stretch it overlaps. Stretches going right are taken rightmost start first and those
- * going left leftmost start first, which spares the crossings that stacking them the other way
- * round makes. Returns the number of tracks.
+ * Gives each horizontal stretch of one gap a track (0: the top one). Stretches of arrows into
+ * one box share a track (a bus: every line leaving it leads to that box), and so do those of
+ * arrows out of one box; each bus or lone stretch goes below every earlier one it overlaps.
+ * Buses going right are taken rightmost start first and those going left leftmost start first,
+ * which spares the crossings that stacking them the other way round makes. Returns the number
+ * of tracks.
  */
-function assignTracks(segs: { k: number; a: number; b: number }[], set: (k: number, track: number) => void): number {
-  const right = segs.filter((s) => s.b > s.a).sort((p, q) => q.a - p.a);
-  const left = segs.filter((s) => s.b < s.a).sort((p, q) => p.a - q.a);
-  const placed: { lo: number; hi: number; t: number }[] = [];
+function assignTracks(segs: Stretch[], set: (k: number, track: number) => void): number {
+  const count = (key: (s: Stretch) => number): Map<number, number> => {
+    const m = new Map<number, number>();
+    for (const s of segs) m.set(key(s), (m.get(key(s)) ?? 0) + 1);
+    return m;
+  };
+  const into = count((s) => s.to);
+  const outOf = count((s) => s.from);
+  const buses = new Map<string, Stretch[]>();
+  for (const s of segs) {
+    const key = into.get(s.to)! > 1 ? `t${s.to}` : outOf.get(s.from)! > 1 ? `f${s.from}` : `k${s.k}`;
+    if (!buses.has(key)) buses.set(key, []);
+    buses.get(key)!.push(s);
+  }
+  const spans = [...buses.values()].map((members) => {
+    const a = members.reduce((t, s) => t + s.a, 0) / members.length;
+    const b = members.reduce((t, s) => t + s.b, 0) / members.length;
+    const lo = Math.min(...members.flatMap((s) => [s.a, s.b])) - TRACK_CLEARANCE;
+    const hi = Math.max(...members.flatMap((s) => [s.a, s.b])) + TRACK_CLEARANCE;
+    return { members, a, b, lo, hi, t: 0 };
+  });
+  const right = spans.filter((s) => s.b >= s.a).sort((p, q) => q.a - p.a);
+  const left = spans.filter((s) => s.b < s.a).sort((p, q) => p.a - q.a);
+  const placed: typeof spans = [];
   for (const s of [...right, ...left]) {
-    const lo = Math.min(s.a, s.b) - TRACK_CLEARANCE;
-    const hi = Math.max(s.a, s.b) + TRACK_CLEARANCE;
-    let t = 0;
-    for (const p of placed) if (p.lo < hi && lo < p.hi) t = Math.max(t, p.t + 1);
-    placed.push({ lo, hi, t });
-    set(s.k, t);
+    for (const p of placed) if (p.lo < s.hi && s.lo < p.hi) s.t = Math.max(s.t, p.t + 1);
+    placed.push(s);
+    for (const m of s.members) set(m.k, s.t);
   }
   return Math.max(0, ...placed.map((p) => p.t + 1));
 }
