@@ -134,7 +134,8 @@ interface Stretch {
 /**
  * Gives each horizontal stretch of one gap a track (0: the top one). Stretches of arrows into
  * one box share a track (a bus: every line leaving it leads to that box), and so do those of
- * arrows out of one box; each bus or lone stretch goes below every earlier one it overlaps.
+ * arrows out of one box (whichever end gathers more of the gap's stretches); each bus or lone
+ * stretch goes below every earlier one it overlaps.
  * Buses going right are taken rightmost start first and those going left leftmost start first,
  * which spares the crossings that stacking them the other way round makes. Returns the number
  * of tracks.
@@ -149,7 +150,8 @@ function assignTracks(segs: Stretch[], set: (k: number, track: number) => void):
   const outOf = count((s) => s.from);
   const buses = new Map<string, Stretch[]>();
   for (const s of segs) {
-    const key = into.get(s.to)! > 1 ? `t${s.to}` : outOf.get(s.from)! > 1 ? `f${s.from}` : `k${s.k}`;
+    const [i, o] = [into.get(s.to)!, outOf.get(s.from)!];
+    const key = Math.max(i, o) < 2 ? `k${s.k}` : i >= o ? `t${s.to}` : `f${s.from}`;
     if (!buses.has(key)) buses.set(key, []);
     buses.get(key)!.push(s);
   }
