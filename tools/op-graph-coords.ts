@@ -3,7 +3,8 @@
  * pulled towards the mean position of its neighbours in the rows above and below, keeping the
  * row's order, the room between items and the picture's width (that of its widest row). Each
  * row is solved exactly as a weighted isotonic regression (pool-adjacent-violators), sweeping
- * down and up a few times. Arrow segments between dummies pull hardest, so long arrows run straight.
+ * down and up a few times. Arrow segments between dummies pull hardest, and a last pass lines up
+ * each long arrow's dummies wherever there is room, so long arrows run straight.
  */
 import type { LayeredGraph } from './op-graph-layers.js';
 
@@ -68,7 +69,48 @@ export function assignX(g: LayeredGraph, width: number[], o: SpacingOptions): { 
     for (let r = n - 2; r >= 0; r--) place(r, false, true);
   }
   for (let s = 0; s < BALANCE_SWEEPS; s++) for (let r = 0; r < n; r++) place(r, true, true);
+  straighten(g, x, gap, total);
   return { x, width: total };
+}
+
+/** Passes of `straighten`. */
+const STRAIGHTEN_PASSES = 3;
+
+/**
+ * Moves the dummies of each long arrow to one x (the median of theirs, else the x of one of
+ * them) wherever their row neighbours leave room, so long arrows run straight down rather than
+ * wander a few pixels from row to row.
+ */
+function straighten(g: LayeredGraph, x: number[], gap: (a: number, b: number) => number, total: number): void {
+  const pos: number[] = new Array(g.rowOf.length).fill(0);
+  g.rows.forEach((row) => row.forEach((v, k) => (pos[v] = k)));
+  const room = (d: number): [number, number] => {
+    const row = g.rows[g.rowOf[d]];
+    const k = pos[d];
+    return [k > 0 ? x[row[k - 1]] + gap(row[k - 1], d) : 0, k + 1 < row.length ? x[row[k + 1]] - gap(d, row[k + 1]) : total];
+  };
+  for (let pass = 0; pass < STRAIGHTEN_PASSES; pass++) {
+    for (const chain of g.chains) {
+      const dummies = chain.slice(1, -1);
+      if (dummies.length < 2) continue;
+      const xs = dummies.map((d) => x[d]).sort((a, b) => a - b);
+      const candidates = [xs[Math.floor(xs.length / 2)], ...xs];
+      // The candidate most dummies can take; each that can moves there.
+      let best = candidates[0];
+      let fits = -1;
+      for (const c of candidates) {
+        const n = dummies.filter((d) => {
+          const [lo, hi] = room(d);
+          return lo <= c && c <= hi;
+        }).length;
+        if (n > fits) [best, fits] = [c, n];
+      }
+      for (const d of dummies) {
+        const [lo, hi] = room(d);
+        if (lo <= best && best <= hi) x[d] = best;
+      }
+    }
+  }
 }
 
 /**
