@@ -2,13 +2,17 @@
  * `--view-op-graph`: draws the data-flow graph of each function as a standalone SVG.
  *
  * One box per op (name and result types), one arrow per use (OpOperand), block arguments as
- * their own boxes, and regions as nested clusters. Layout is done by `@dagrejs/dagre` on a
- * compound multigraph; the SVG is written by hand (no DOM needed).
+ * their own boxes, and regions as nested clusters. This file builds the graph (`GraphBuilder`)
+ * and writes the SVG by hand (no DOM needed); `op-graph-pack.ts` places it: each flat function
+ * by the layered placement of `op-graph-place.ts` (ranks wrapped into rows when too wide),
+ * each function with region clusters by dagre (`op-graph-dagre.ts`), the functions packed in
+ * shelves.
  *
  * `OpGraphOptions` keep big kernels readable: `depth` collapses every op whose regions lie
  * deeper than it into one box (a loop body becomes `scf.for` with a count of the ops it hides;
  * uses by hidden ops become one arrow per outside value), `func` draws one function, and
  * `maxLabel` cuts op names and types to that many characters (the full text stays in tooltips).
+ * Without `depth`, the deepest one whose whole picture fits `FIT_PX` on its long side is drawn.
  */
 import { writeFileSync } from 'node:fs';
 import { StringAttr } from '../ir/attributes.js';
