@@ -186,8 +186,8 @@ function parseWhileOp(p: FormatParser): void {
   p.state.resultTypes.push(...ft.results);
   const before = p.parseRegion(init.args.map((ref, k) => ({ ref, type: ft.inputs[k] })), p.state.spec);
   p.parseKeyword('do');
+  // No implicit terminator here (MLIR's scf.while has none): the verifier asks for the scf.yield.
   const after = p.parseRegion([], p.state.spec);
-  ensureYield(after);
   p.state.regions.push(before, after);
   p.parseOptionalAttrDictWithKeyword();
 }
@@ -213,7 +213,13 @@ function verifyWhileOp(op: Operation): string | void {
   const forwarded = cond.numOperands - 1;
   if (forwarded !== op.numResults) return ` region control flow edge from Region #0 to parent results: source has ${forwarded} operands, but target successor needs ${op.numResults}`;
   const after = op.regions[1].blocks[0];
-  if (after && after.args.length !== op.numResults) return "expects the 'after' region to take as many arguments as the op has results";
+  if (!after) return;
+  if (after.args.length !== op.numResults) return "expects the 'after' region to take as many arguments as the op has results";
+  const y = after.last;
+  if (!y || y.name !== 'scf.yield') return "expects the 'after' region to terminate with 'scf.yield'";
+  if (y.numOperands !== before.args.length) return ` region control flow edge from Region #1 to Region #0: source has ${y.numOperands} operands, but target successor needs ${before.args.length}`;
+  for (let k = 0; k < y.numOperands; k++)
+    if (y.operand(k).type !== before.args[k].type) return `along control flow edge from Region #1 to Region #0: source type #${k} '${y.operand(k).type}' should match input type #${k} '${before.args[k].type}'`;
 }
 
 /** The loop-carried values yielded by scf.for's body match its iter_args (checked on the loop, as MLIR does). */

@@ -6,6 +6,7 @@ import { ttComputeOps } from './ops-compute.js';
 import { ttMemoryOps } from './ops-memory.js';
 import { ttCoreOps } from './ops.js';
 import { PointerType, TensorDescType } from './types.js';
+import { verifyTTAttribute } from './hints.js';
 
 /** The tt dialect table. Every op gets Triton's `TT_Op` base checks (tensor sizes). */
 export const ttDialect: DialectDecl = {
@@ -16,6 +17,7 @@ export const ttDialect: DialectDecl = {
     ptr: (p) => PointerType.parseBody(p),
     tensordesc: (p) => TensorDescType.parseBody(p),
   },
+  verifyAttribute: verifyTTAttribute,
 };
 
 /** The op definitions (`tt.DotOp`, `tt.LoadOp`...): `import * as tt from 'dialects/tt/index.js'`. */

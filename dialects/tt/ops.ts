@@ -8,7 +8,8 @@ import {
   UnitAttrC, DenseI32ArrayAttr,
 } from '../../ir/constraints.js';
 import { IntegerAttr, DenseArrayAttr } from '../../ir/attributes.js';
-import { FUNCTION_ATTRS, functionSyntax } from '../../ir/function-syntax.js';
+import { FUNCTION_ATTRS, functionSyntax, functionTypeOf } from '../../ir/function-syntax.js';
+import { verifyArgumentHints } from './hints.js';
 import type { Operation } from '../../ir/ir.js';
 import { FloatType, RankedTensorType, bitWidth, elementTypeOf, i } from '../../ir/types.js';
 import { verifyCallLike, verifyFunctionLike, verifyReturnLike } from '../func.js';
@@ -151,7 +152,7 @@ export const FuncOp = defineTTOp({
   regions: [{ name: 'body' }],
   traits: [IsolatedFromAbove, SymbolDef, FunctionLike, HasParent('builtin.module')],
   syntax: functionSyntax,
-  verify: verifyFunctionLike,
+  verify: (op) => verifyFunctionLike(op) ?? verifyArgumentHints(op, functionTypeOf(op).inputs),
 });
 /** `tt.return`: returns from a tt.func. */
 export const ReturnOp = defineTTOp({

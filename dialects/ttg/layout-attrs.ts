@@ -179,6 +179,9 @@ export const DOT_OP: StructSpec = {
     const idx = v.opIdx as number;
     if (idx !== 0 && idx !== 1) return `opIdx must be 0 or 1, got ${idx}`;
     if (!isDistributed(v.parent as Attribute)) return 'expected a distributed encoding trait as parent';
+    const kWidth = v.kWidth as number;
+    if (kWidth !== 0 && !(kWidth >= 1 && kWidth <= 64 && (kWidth & (kWidth - 1)) === 0))
+      return `kWidth must be 0 or a power of two from 1 to 64 (elements per thread along K), got ${kWidth}`;
   },
 };
 

@@ -1,11 +1,12 @@
 /**
- * Runs fuzz inputs in a worker thread with a time budget per input. A JavaScript infinite
- * loop cannot be interrupted from its own thread, so the inputs run in a worker
- * (node:worker_threads) that the main thread terminates when an input overruns: that input
- * is a hang, and a fresh worker takes the next one. A worker that dies (out of memory) makes
- * its input an internal error.
+ * Runs fuzz inputs in a child process with a time budget per input. A JavaScript infinite
+ * loop cannot be interrupted from its own thread, so the inputs run in a child process that the
+ * campaign kills when an input overruns: that input is a hang, and a fresh child takes the next
+ * one. A child that dies makes its input an internal error. It is a process, not a worker thread:
+ * V8 aborts the whole process on some allocation failures ("invalid table size" when an object
+ * gets billions of elements), which in a worker thread took the campaign down with it.
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { Outcome } from './outcome.js';
 import { TARGETS, type TargetName } from './targets.js';
 
@@ -22,41 +23,46 @@ interface Reply {
   outcome: Outcome;
 }
 
-/** The marker in `workerData` that makes a module loaded in a worker serve inputs. */
-const WORKER_MARK = 'triton-ir-fuzz-worker';
+/** The environment variable that makes the fuzz CLI, started as a child, serve inputs. */
+const CHILD_MARK = 'TRITON_IR_FUZZ_CHILD';
 
-/** The most memory (MiB) a worker's heap may take before its input counts as an internal error. */
-const WORKER_HEAP_MB = 2048;
+/** The most memory (MiB) a child's heap may take before its input counts as an internal error. */
+const CHILD_HEAP_MB = 2048;
 
 /**
- * When this module runs inside a fuzz worker, starts answering requests and returns true;
- * in the main thread returns false. The fuzz CLI calls it first thing.
+ * When this process is a fuzz child, starts answering requests and returns true; otherwise
+ * returns false. The fuzz CLI calls it first thing.
  */
 export function serveIfWorker(): boolean {
-  if (isMainThread || workerData !== WORKER_MARK || !parentPort) return false;
-  const port = parentPort;
-  port.on('message', (r: Request) => {
+  if (process.env[CHILD_MARK] !== '1' || !process.send) return false;
+  process.on('message', (r: Request) => {
     const reply: Reply = { id: r.id, outcome: TARGETS[r.target].run(r.text) };
-    port.postMessage(reply);
+    process.send!(reply);
   });
+  // The campaign's end (its IPC channel closing) ends the child.
+  process.on('disconnect', () => process.exit(0));
   return true;
 }
 
-/** Runs inputs one at a time in a worker that loads `script` (a module that calls `serveIfWorker`). */
+/** Runs inputs one at a time in a child process running `script` (a module that calls `serveIfWorker`). */
 export class FuzzRunner {
-  private worker: Worker | null = null;
+  private worker: ChildProcess | null = null;
   private nextId = 0;
-  /** How many workers were started (one more after each hang or crash). */
+  /** How many children were started (one more after each hang or crash). */
   workersStarted = 0;
 
-  constructor(private readonly script: string | URL, private readonly timeoutMs: number) {}
+  constructor(private readonly script: string, private readonly timeoutMs: number) {}
 
-  private start(): Worker {
-    const w = new Worker(this.script, { workerData: WORKER_MARK, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }, stdout: true, stderr: true });
-    // A worker's own prints (a pass's debug output) are not the campaign's: drop them.
-    w.stdout.resume();
-    w.stderr.resume();
+  private start(): ChildProcess {
+    // A child's own prints (a pass's debug output, V8's fatal error report) are not the campaign's: dropped.
+    const w = fork(this.script, [], {
+      env: { ...process.env, [CHILD_MARK]: '1' },
+      execArgv: [`--max-old-space-size=${CHILD_HEAP_MB}`],
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'advanced',
+    });
     w.unref();
+    w.channel?.unref();
     this.workersStarted++;
     return w;
   }
@@ -72,7 +78,7 @@ export class FuzzRunner {
         worker.off('error', onError);
         worker.off('exit', onExit);
         if (kill) {
-          void worker.terminate();
+          worker.kill('SIGKILL');
           if (this.worker === worker) this.worker = null;
         }
         resolve(o);
@@ -80,20 +86,26 @@ export class FuzzRunner {
       const onMessage = (r: Reply): void => {
         if (r.id === id) finish(r.outcome, false);
       };
-      const onError = (e: Error): void => finish({ class: 'internal', message: `worker died: ${e.message}` }, true);
-      const onExit = (code: number): void => finish({ class: 'internal', message: `worker exited with code ${code}` }, true);
+      const onError = (e: Error): void => finish({ class: 'internal', message: `fuzz child failed: ${e.message}` }, true);
+      const onExit = (code: number | null, signal: string | null): void =>
+        finish({ class: 'internal', message: `fuzz child died (${signal ? `signal ${signal}` : `exit code ${code}`})` }, true);
       const timer = setTimeout(() => finish({ class: 'hang', message: `no result within ${timeoutMs} ms` }, true), timeoutMs);
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage({ id, target, text } satisfies Request);
+      worker.send({ id, target, text } satisfies Request);
     });
   }
 
-  /** Stops the worker. */
+  /** Stops the child. */
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = null;
-    if (w) await w.terminate();
+    if (w && w.exitCode === null) {
+      const gone = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.ref(); // until its exit is seen
+      w.kill('SIGKILL');
+      await gone;
+    }
   }
 }
