@@ -10,16 +10,13 @@
  * (an argument yielded as it is) joins the web, and so does an elementwise op's result that flows
  * in when one of its operands is carried (a pointer the loop advances: `tt.addptr %p, %step`).
  *
- * For a web in layout T, each candidate layout L (what its conversions inside the region convert
- * to, or what the values flowing in were converted from) is priced by the conversions it removes
- * and adds, each weighted by 16 per loop around it:
- *   - a use `ttg.convert_layout %v : T -> L` disappears (-1);
- *   - a value flowing in as `ttg.convert_layout %x : L -> T` is replaced by `%x` (-1 when that was
- *     the conversion's only use);
- *   - any other use (not a conversion, not a store to shared memory) needs `L -> T` (+1), and any
- *     other value flowing in needs `T -> L` (+1), unless it can be recomputed in L (a constant, a
- *     splat, a cheap chain: `canRecompute`).
- * The best L that removes more than it adds wins: the web's values change type in place, and the
+ * A web in layout E needs conversions, each weighted by 16 per loop around it: one for each use
+ * converting it to another layout, one for each other use (not a store to shared memory) when E
+ * is not the layout that use was built for, and one for each value flowing in whose layout (before
+ * its conversions) is not E and which cannot be recomputed in E (a constant, a splat, a cheap
+ * chain: `canRecompute`). Each candidate L (what the web's conversions convert to, what the values
+ * flowing in were converted from) is priced so, against the web's current layout.
+ * The cheapest L, when cheaper than the current layout, wins: the web's values change type in place, and the
  * conversions are inserted (the backward rematerialization that follows folds and recomputes
  * them). A conversion done every iteration thus becomes one before the loop and one after it.
  */
@@ -164,36 +161,40 @@ function weight(op: Operation): number {
   return w;
 }
 
-/** Whether a use by `op` takes a value in any register layout (a conversion, a store to shared memory). */
-const takesAnyLayout = (op: Operation): boolean => ttg.ConvertLayoutOp.is(op) || ttg.LocalAllocOp.is(op) || ttg.LocalStoreOp.is(op);
+/** The value before any `ttg.convert_layout`s. */
+function beforeConversion(v: Value): Value {
+  for (let cvt = ttg.ConvertLayoutOp.match(v.definingOp); cvt; cvt = ttg.ConvertLayoutOp.match(v.definingOp)) v = cvt.src;
+  return v;
+}
 
-/** What moving `web` to layout `enc` costs in weighted conversions (negative: it removes more than it adds). */
-function price(web: Web, enc: Attribute, hooks: RegionCarriedHooks): number {
+/**
+ * The conversions (weighted) that `web` needs when its values are in layout `enc`: a use
+ * converting to another layout, or needing the type it has now (any op but a conversion or a store
+ * to shared memory), costs one; so does a value flowing in that is (before its conversions) in
+ * another layout and cannot be recomputed in `enc`.
+ */
+function cost(web: Web, enc: Attribute, hooks: RegionCarriedHooks): number {
   const inWeb = new Set<Operation>(web.through);
-  let cost = 0;
+  let total = 0;
   for (const v of web.values) {
     for (const use of v.uses()) {
       const user = use.owner;
       if (inWeb.has(user) || isFlowSite(user, use.index)) continue;
       const cvt = ttg.ConvertLayoutOp.match(user);
       if (cvt) {
-        if (layoutOfType(cvt.result.type) === enc) cost -= weight(user);
-        continue;
+        if (layoutOfType(cvt.result.type) !== enc) total += weight(user);
+      } else if (!ttg.LocalAllocOp.is(user) && !ttg.LocalStoreOp.is(user) && layoutOfType(v.type) !== enc) {
+        total += weight(user);
       }
-      if (!takesAnyLayout(user)) cost += weight(user);
     }
   }
   for (const { op, index } of web.sites) {
     const x = op.operand(index);
     const want = (x.type as RankedTensorType).withEncoding(enc);
-    const cvt = ttg.ConvertLayoutOp.match(x.definingOp);
-    if (cvt && cvt.src.type === want) {
-      if (x.hasOneUse) cost -= weight(cvt.op);
-      continue;
-    }
-    if (!hooks.canRecompute(x, want)) cost += weight(op);
+    const src = beforeConversion(x);
+    if (src.type !== want && !hooks.canRecompute(src, want)) total += weight(op);
   }
-  return cost;
+  return total;
 }
 
 /** Whether operand `index` of `op` passes a value on to a carried value (a site of some web). */
@@ -215,8 +216,7 @@ function candidates(web: Web, current: Attribute): Attribute[] {
     if (enc) out.add(enc);
   }
   for (const { op, index } of web.sites) {
-    const cvt = ttg.ConvertLayoutOp.match(op.operand(index).definingOp);
-    const enc = cvt && layoutOfType(cvt.src.type);
+    const enc = layoutOfType(beforeConversion(op.operand(index)).type);
     if (enc) out.add(enc);
   }
   out.delete(current);
@@ -287,8 +287,9 @@ export function carryInUseLayouts(fn: Operation, hooks: RegionCarriedHooks): num
       const encs = new Set(web.values.map((v) => layoutOfType(v.type)));
       if (encs.size !== 1) continue;
       const current = [...encs][0]!;
+      const now = cost(web, current, hooks);
       for (const enc of candidates(web, current)) {
-        const gain = price(web, enc, hooks);
+        const gain = cost(web, enc, hooks) - now;
         if (gain < 0 && (!best || gain < best.gain)) best = { web, enc, gain };
       }
     }
