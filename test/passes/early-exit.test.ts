@@ -6,7 +6,9 @@
  * kernel (its dots do not depend on layouts), with flags read from memory that stop some programs
  * early, skip tiles and leave others running to the end. After the pipeline, the loop holds no
  * layout conversion (the values it carries are in the layouts their uses need), and the module
- * lowers to PTX. Reproduce a failure with the TC_KERNEL_SEED its message prints.
+ * lowers to PTX. The other two control-flow examples (row-sums-continue.tc: `continue` in a loop
+ * carrying a tensor; scale-rows-return.tc: an early `return`) must keep their outputs through each
+ * pass too. Reproduce a failure with the TC_KERNEL_SEED its message prints.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -17,7 +19,7 @@ import { runPipeline } from '../../passes/manager.js';
 import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
 import { lowerToNvptx } from '../../targets/nvptx/index.js';
 import { Memory } from '../../tools/interpreter/memory.js';
-import { type Random, compileExample, launch, roundTo, withSeed } from '../helpers/tc-kernels.js';
+import { type Random, compileExample, launch, randomMatrix, roundTo, withSeed } from '../helpers/tc-kernels.js';
 
 registerAllPasses();
 
@@ -106,5 +108,44 @@ for (const b of BUILDS) {
     withSeed(`early-exit-${b.type}-${b.arch}`, (random) => checkBuild(b, random));
   });
 }
+
+/** Runs `module` before any pass and after each pass of the default pipeline (sm_90a, 4 warps); `go` returns its outputs. */
+function eachPassKeeps(label: string, module: Operation, go: (m: Operation, what: string) => number[]): void {
+  const reference = go(module, `${label} tt`);
+  for (const step of steps({ type: 'float', TM: 0, TN: 0, TK: 0, warps: 4, arch: 'sm_90a' })) {
+    const r = runPipeline(module, step.text);
+    assert.ok(r.ok, `${label} ${step.name}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
+    verify(module);
+    assert.equal(go(module, `${label} ${step.name}`), reference, `${label}: outputs changed after '${step.name}'`);
+  }
+  lowerToNvptx(module, { arch: 'sm_90a' });
+}
+
+test('row-sums-continue.tc and scale-rows-return.tc: every pass of the default pipeline keeps the outputs', () => {
+  withSeed('early-exit-rows', (random) => {
+    const [M, N, ROWS] = [21, 70, 8];
+    const mem0 = new Memory();
+    const x = randomMatrix(mem0, 'f32', M, N, N, 0, random, 'X').values;
+    const flags = Array.from({ length: M }, () => (random() < 1 / 3 ? 0 : 1));
+    const programs = Math.ceil(M / ROWS);
+    eachPassKeeps('row-sums-continue.tc', compileExample('row-sums-continue.tc', { BLOCK: '32', ROWS: String(ROWS) }), (m, what) => {
+      const mem = new Memory();
+      const X = mem.alloc('f32', M * N, 'X').fill(x);
+      const F = mem.alloc('i32', M, 'F').fill(flags);
+      const T = mem.alloc('f32', programs, 'T').fill(() => NaN);
+      launch(what, m, 'flagged_row_sums', [programs], [X, F, T, M, N, N], mem);
+      return T.toNumbers();
+    });
+    const s = Array.from({ length: 5 }, () => random() * 2 - 1);
+    eachPassKeeps('scale-rows-return.tc', compileExample('scale-rows-return.tc', { BLOCK: '64' }), (m, what) => {
+      const mem = new Memory();
+      const X = mem.alloc('f32', 5 * 45, 'X').fill(x.slice(0, 5 * 45));
+      const S = mem.alloc('f32', 5, 'S').fill(s);
+      const Y = mem.alloc('f32', 6 * 45, 'Y').fill(() => -7.25);
+      launch(what, m, 'scale_rows', [6], [X, S, Y, 5, 45, 45, 45], mem);
+      return Y.toNumbers();
+    });
+  });
+});
 
 test.run();
