@@ -195,11 +195,17 @@ export class ArrayAttr extends Attribute {
 
 /** `array<i32: 1, 2>`: a packed array of integers or floats. */
 export class DenseArrayAttr extends Attribute {
-  private constructor(readonly elementType: Type, readonly values: readonly number[]) {
+  private constructor(
+    readonly elementType: Type,
+    readonly values: readonly number[],
+    /** The bit patterns of NaN elements read in hex form (index -> bits), where they differ from the canonical NaN. */
+    readonly nanBits: NanBits | null,
+  ) {
     super();
   }
-  static get(elementType: Type, values: readonly number[]): DenseArrayAttr {
-    return unique(`darr:${elementType.id}:${values.join(',')}`, () => new DenseArrayAttr(elementType, [...values]));
+  static get(elementType: Type, values: readonly number[], nanBits: NanBits | null = null): DenseArrayAttr {
+    const bits = nanBits && nanBits.size ? nanBits : null;
+    return unique(`darr:${elementType.id}:${values.join(',')}${nanBitsKey(bits)}`, () => new DenseArrayAttr(elementType, [...values], bits));
   }
   print(p: AsmPrinter): void {
     p.write('array<');
@@ -207,10 +213,44 @@ export class DenseArrayAttr extends Attribute {
     if (this.values.length) p.write(': ');
     this.values.forEach((v, k) => {
       if (k) p.write(', ');
-      p.write(formatScalar(v, this.elementType));
+      p.write(formatScalar(v, this.elementType, this.nanBits?.get(k) ?? null));
     });
     p.write('>');
   }
+}
+
+/**
+ * The exact bit patterns of the NaN elements of a dense attribute that were read in hex form, by
+ * element index: a JavaScript number keeps neither a NaN's sign nor its payload.
+ */
+export type NanBits = ReadonlyMap<number, bigint>;
+
+/** The part of a dense attribute's uniquing key that tells NaN payloads apart. */
+function nanBitsKey(bits: NanBits | null): string {
+  if (!bits) return '';
+  let key = ':nan';
+  for (const [k, b] of bits) key += `,${k}=${b}`;
+  return key;
+}
+
+/** Whether every element has the first one's value and bit pattern (a NaN equals a NaN of the same bits). */
+function isSplatList(values: readonly DenseValue[], bits: NanBits | null): boolean {
+  const first = values[0];
+  for (const v of values) if (!Object.is(v, first)) return false;
+  if (!bits) return true;
+  const b0 = bits.get(0);
+  if (b0 === undefined) return false;
+  for (let k = 1; k < values.length; k++) if (bits.get(k) !== b0) return false;
+  return true;
+}
+
+/**
+ * Records element `index`'s bits in `out` when `value` is a NaN read as hex `bits` whose pattern is not
+ * the one the printer writes for a plain NaN of `kind`.
+ */
+export function noteNanBits(out: Map<number, bigint>, index: number, value: number, bits: bigint | null, kind: string): void {
+  if (bits === null || !Number.isNaN(value)) return;
+  if (bits !== floatBits(NaN, kind)) out.set(index, bits);
 }
 
 /** A named attribute as stored in dictionaries. */
@@ -272,13 +312,24 @@ export class DenseElementsAttr extends Attribute {
     readonly type: ShapedType,
     readonly values: readonly DenseValue[],
     readonly rawHex: string | null,
+    /** The bit patterns of NaN elements read in hex form (index -> bits), where they differ from the canonical NaN. */
+    readonly nanBits: NanBits | null,
   ) {
     super();
   }
-  static get(type: ShapedType, values: readonly DenseValue[], rawHex: string | null = null): DenseElementsAttr {
-    const vals = values.length > 1 && values.every((v) => v === values[0]) ? [values[0]] : values;
-    const key = `dense:${type.id}:${rawHex ?? vals.map(String).join(',')}`;
-    return unique(key, () => new DenseElementsAttr(type, [...vals], rawHex));
+  static get(type: ShapedType, values: readonly DenseValue[], rawHex: string | null = null, nanBits: NanBits | null = null): DenseElementsAttr {
+    let bits = nanBits && nanBits.size ? nanBits : null;
+    let vals = values;
+    if (values.length > 1 && isSplatList(values, bits)) {
+      vals = [values[0]];
+      if (bits) bits = new Map([[0, bits.get(0)!]]);
+    }
+    const key = `dense:${type.id}:${rawHex ?? vals.map(String).join(',')}${nanBitsKey(bits)}`;
+    return unique(key, () => new DenseElementsAttr(type, [...vals], rawHex, bits));
+  }
+  /** The same elements (NaN payloads included) over another shaped type of the same shape, e.g. with a layout. */
+  withType(type: ShapedType): DenseElementsAttr {
+    return DenseElementsAttr.get(type, this.values, this.rawHex, this.nanBits);
   }
   /** Whether every element has the same value. */
   get isSplat(): boolean {
@@ -296,14 +347,14 @@ export class DenseElementsAttr extends Attribute {
   override printWithoutType(p: AsmPrinter): void {
     p.write('dense<');
     if (this.rawHex !== null) p.write(`"${this.rawHex}"`);
-    else if (this.isSplat) p.write(formatScalar(this.values[0], this.type.elementType));
+    else if (this.isSplat) p.write(formatScalar(this.values[0], this.type.elementType, this.nanBits?.get(0) ?? null));
     else if (this.values.length > 0) this.printNested(p, 0, 0);
     p.write('>');
   }
   private printNested(p: AsmPrinter, dim: number, offset: number): number {
     const shape = this.type.shape;
     if (dim === shape.length) {
-      p.write(formatScalar(this.at(offset), this.type.elementType));
+      p.write(formatScalar(this.at(offset), this.type.elementType, this.nanBits?.get(this.values.length === 1 ? 0 : offset) ?? null));
       return offset + 1;
     }
     p.write('[');
@@ -631,8 +682,8 @@ function apfloatToString(v: number, precision: number, maxPadding: number, trunc
 }
 
 /** Formats one element of a dense attribute according to the element type. */
-export function formatScalar(v: DenseValue, elt: Type): string {
-  if (elt instanceof FloatType) return formatFloat(Number(v), elt.kind);
+export function formatScalar(v: DenseValue, elt: Type, nanBits: bigint | null = null): string {
+  if (elt instanceof FloatType) return formatFloat(Number(v), elt.kind, nanBits);
   if (elt instanceof IntegerType && elt.width === 1) return v ? 'true' : 'false';
   return v.toString();
 }

@@ -7,7 +7,7 @@ import type { AsmParser } from './asm.js';
 import {
   ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
   FusedLoc, IntegerAttr, Location, NameLoc, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr, UnknownLoc,
-  boolAttr, floatFromBits, type DenseValue,
+  boolAttr, floatFromBits, noteNanBits, type DenseValue,
 } from './attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from './diagnostics.js';
 import { KIND_NAMES, PUNCT, T, TokenStream, TokenWindow, type TokenType } from './lexer.js';
@@ -719,12 +719,17 @@ export class ParserBase implements AsmParser {
     this.parsePunct('<');
     const elt = this.parseType();
     const values: number[] = [];
+    const nanBits = new Map<number, bigint>();
     if (this.parseOptionalPunct(':')) {
-      do values.push(this.parseDenseArrayElement(elt));
-      while (this.parseOptionalPunct(','));
+      do {
+        const hex = elt instanceof FloatType && this.is(T.HexInt) ? BigInt(this.image(this.pos_)) : null;
+        const v = this.parseDenseArrayElement(elt);
+        if (elt instanceof FloatType) noteNanBits(nanBits, values.length, v, hex, elt.kind);
+        values.push(v);
+      } while (this.parseOptionalPunct(','));
     }
     this.parsePunct('>');
-    return DenseArrayAttr.get(elt, values);
+    return DenseArrayAttr.get(elt, values, nanBits);
   }
 
   /** One element of `array<T: ...>` (also the bracketed form of dense array properties), range-checked for `elt`. */
@@ -766,7 +771,18 @@ export class ParserBase implements AsmParser {
     const extra = denseComplexOrString(this, raw ?? nested, ty, literalStart);
     if (extra) return extra;
     if (raw !== null) return DenseElementsAttr.get(ty, [], raw);
-    return DenseElementsAttr.get(ty, flattenDense(this, nested, ty, literalStart));
+    const elt = ty.elementType;
+    if (!(elt instanceof FloatType)) return DenseElementsAttr.get(ty, flattenDense(this, nested, ty, literalStart));
+    // Float elements: a NaN read in hex keeps its sign and payload beside the value.
+    const nanBits = new Map<number, bigint>();
+    let index = 0;
+    const values = flattenDense(this, nested, ty, literalStart, (e) => {
+      const v = elementValue(this, e, elt) as number;
+      if (e.kind === T.HexInt) noteNanBits(nanBits, index, v, BigInt(e.text!), elt.kind);
+      index++;
+      return v;
+    });
+    return DenseElementsAttr.get(ty, values, null, nanBits);
   }
 
   /** A scalar, or a nested list of scalars, kept as raw tokens until the type is known. */

@@ -9,6 +9,11 @@
  * the same shape and order it is connected to (def-use slice), and every access is capped at
  * numel / (warps * threads) elements per thread (and, with `mask-aligned`, at the alignment of
  * its mask). Layouts are all chosen before anything changes.
+ * A rank-3 load feeding a batched dot's operand (through `tt.trans` and layout conversions: the
+ * load dim that becomes the dot's first) puts that batch dim slowest in the order (`batchSlowest`),
+ * unless it is the contiguous one: a warp then reads rows of one matrix of the batch, and the
+ * shared tile the operand is stashed in (stored in the load's order) keeps each matrix whole, its
+ * rows swizzled like a rank-2 operand's (pad-shared).
  * Accesses whose layout already is the chosen one are left alone.
  */
 import { Builder } from '../ir/builder.js';
@@ -54,16 +59,58 @@ function feedsDot(op: Operation): boolean {
   return false;
 }
 
+/**
+ * The dim of the rank-3 value `op` loads that becomes the batch dim (the first) of a `tt.dot`
+ * operand, following `ttg.convert_layout` and `tt.trans` (null: it feeds no rank-3 dot operand).
+ */
+export function dotBatchDim(op: Operation): number | null {
+  const load = tt.LoadOp.match(op);
+  if (!load || !(load.result.type instanceof RankedTensorType) || load.result.type.rank !== 3) return null;
+  // dims[k]: the loaded dim that dim k of the value is
+  const work: [Value, number[]][] = [[load.result, [0, 1, 2]]];
+  const seen = new Set<Value>();
+  while (work.length) {
+    const [v, dims] = work.pop()!;
+    if (seen.has(v)) continue;
+    seen.add(v);
+    for (const user of v.users()) {
+      const dot = tt.DotOp.match(user);
+      if (dot && (dot.a === v || dot.b === v)) return dims[0];
+      const cvt = ttg.ConvertLayoutOp.match(user);
+      if (cvt) work.push([cvt.result, dims]);
+      const trans = tt.TransOp.match(user);
+      // result dim k is source dim order[k]
+      if (trans && trans.order.length === 3) work.push([trans.result, trans.order.map((d) => dims[d])]);
+    }
+  }
+  return null;
+}
+
+/**
+ * The order of `op`'s coalesced layout: its pointer's dims by decreasing contiguity, with the
+ * batch dim of a batched dot operand moved last (`batchSlowest`) unless it is the contiguous one.
+ */
+export function accessOrder(op: Operation, axis: AxisInfoAnalysis): number[] {
+  const order = orderFromContiguity(axis.lookup(tensorPtrOf(op)!).contiguity);
+  const batch = dotBatchDim(op);
+  return batch === null || order[0] === batch ? order : batchSlowest(order, batch);
+}
+
+/** `order` with `batch` moved to the end (the slowest dim). */
+export function batchSlowest(order: readonly number[], batch: number): number[] {
+  return [...order.filter((d) => d !== batch), batch];
+}
+
 /** The coalesced blocked layout Triton's Coalesce pass would choose for the access `op` (whose pointer is a tensor). */
 export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: readonly Operation[] = [op], maskAligned = false): StructAttr {
   const ptr = tensorPtrOf(op)!;
   const t = ptr.type as RankedTensorType;
-  const order = orderFromContiguity(axis.lookup(ptr).contiguity);
+  const order = accessOrder(op, axis);
   let perThread = vectorElems(ptr, order[0], axis);
   for (const peer of peers) {
     const p = tensorPtrOf(peer);
     if (peer === op || !p || !sameShape((p.type as RankedTensorType).shape, t.shape)) continue;
-    if (!sameOrder(orderFromContiguity(axis.lookup(p).contiguity), order)) continue;
+    if (!sameOrder(accessOrder(peer, axis), order)) continue;
     perThread = Math.max(perThread, vectorElems(p, order[0], axis));
   }
   const cfg = gpuConfigOf(op);

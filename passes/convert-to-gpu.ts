@@ -89,7 +89,7 @@ class Conversion {
     const v = op.getAttr('value');
     const t = op.result(0).type;
     if (!(v instanceof DenseElementsAttr) || !(t instanceof RankedTensorType) || v.type === t) return;
-    op.setAttr('value', DenseElementsAttr.get(t, v.values, v.rawHex));
+    op.setAttr('value', v.withType(t));
   }
 
   /** Result types of the ops with their own layout rules (null: the default conversion). */

@@ -1,8 +1,10 @@
 /**
  * `pad-shared`: for every shared buffer (`ttg.local_alloc` in `#ttg.shared_memory` with a
- * `#ttg.swizzled_shared` encoding of rank 2), chooses the swizzle or padding under which the
- * accesses to it take the fewest shared-memory wavefronts, and records it in the encoding of the
- * alloc and of every memdesc derived from it (views, loop-carried values).
+ * `#ttg.swizzled_shared` encoding of rank 2, or of rank 3: a batch of matrices, swizzled over the
+ * two fastest dims of its order like a rank-2 tile, the slowest outermost), chooses the swizzle
+ * or padding under which the accesses to it take the fewest shared-memory wavefronts, and
+ * records it in the encoding of the alloc and of every memdesc derived from it (views,
+ * loop-carried values).
  *
  * The accesses are every st.shared, ld.shared, cp.async and ldmatrix the NVPTX target issues for
  * the buffer (support/shared-accesses.ts), costed by the bank model of support/bank-conflicts.ts
@@ -104,7 +106,8 @@ function encodingOfValue(v: Value, enc: Attribute, memo: Map<Value, ViewOrigin |
 function groupEncoding(g: BufferGroup, ctx: PassContext, memo: Map<Value, ViewOrigin | string>): StructAttr | null {
   const types = g.allocs.map((a) => a.result(0).type as MemDescType);
   const enc = types[0].encoding;
-  if (!isLayout(enc, SWIZZLED_SHARED) || encodingRank(g.allocs[0]) !== 2 || types[0].allocShape.length < 2) return null;
+  const rank = encodingRank(g.allocs[0]);
+  if (!isLayout(enc, SWIZZLED_SHARED) || (rank !== 2 && rank !== 3) || types[0].allocShape.length < rank) return null;
   const key = (t: MemDescType) => `${t.encoding?.id}:${t.elementType.id}:${t.allocShape.join('x')}`;
   const odd = g.allocs.find((_, k) => key(types[k]) !== key(types[0]));
   if (odd) {

@@ -155,7 +155,7 @@ class Rematerializer {
     const constant = arith.ConstantOp.match(def);
     if (constant) {
       const value = constant.value as DenseElementsAttr;
-      op.setAttr('value', DenseElementsAttr.get(t as RankedTensorType, [value.at(0)]));
+      op.setAttr('value', value.withType(t as RankedTensorType));
     }
     if (def.parent === before.parent) this.b.setInsertionPointAfter(def);
     else this.b.setInsertionPoint(before);

@@ -2,20 +2,25 @@
  * `--view-op-graph`: draws the data-flow graph of each function as a standalone SVG.
  *
  * One box per op (name and result types), one arrow per use (OpOperand), block arguments as
- * their own boxes, and regions as nested clusters. Layout is done by `@dagrejs/dagre` on a
- * compound multigraph; the SVG is written by hand (no DOM needed).
+ * their own boxes, and regions as nested clusters. This file builds the graph (`GraphBuilder`)
+ * and writes the SVG by hand (no DOM needed); `op-graph-pack.ts` places it: each flat function
+ * by the layered placement of `op-graph-place.ts` (ranks wrapped into rows when too wide),
+ * each function with region clusters by dagre (`op-graph-dagre.ts`), the functions packed in
+ * shelves.
  *
  * `OpGraphOptions` keep big kernels readable: `depth` collapses every op whose regions lie
  * deeper than it into one box (a loop body becomes `scf.for` with a count of the ops it hides;
  * uses by hidden ops become one arrow per outside value), `func` draws one function, and
  * `maxLabel` cuts op names and types to that many characters (the full text stays in tooltips).
+ * Without `depth`, the deepest one whose whole picture fits `FIT_PX` on its long side is drawn.
  */
 import { writeFileSync } from 'node:fs';
-import dagre from '@dagrejs/dagre';
 import { StringAttr } from '../ir/attributes.js';
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { printModule } from '../ir/printer.js';
 import { UserError } from './input-chunks.js';
+import { isCluster, type GEdge, type GNode, type Point, type Route } from './op-graph-model.js';
+import { placeGraph } from './op-graph-pack.js';
 import { escapeXml as esc } from './svg.js';
 import { ConstantLike, FunctionLike, Terminator } from '../ir/traits.js';
 
@@ -36,8 +41,6 @@ export const DEFAULT_MAX_LABEL = 32;
 export const FIT_PX = 4000;
 /** Most result-type lines shown in one op box. */
 const MAX_TYPE_LINES = 4;
-/** Height reserved at the top of a cluster for its label. */
-const CLUSTER_LABEL_H = 20;
 
 const STYLE = `
 text { font-family: monospace; font-size: ${FONT_SIZE}px; fill: #1a1a1a; }
@@ -57,35 +60,6 @@ path.edge { fill: none; stroke: #555555; stroke-width: 1; }
 path.succ { fill: none; stroke: #b03030; stroke-width: 1.2; stroke-dasharray: 5 3; }
 .legend text { fill: #333333; }
 `;
-
-// ---- the graph model ---------------------------------------------------------------------
-
-type NodeKind = 'op' | 'arg' | 'region' | 'func';
-
-/** One box or cluster of the picture, before and after layout. */
-interface GNode {
-  id: string;
-  kind: NodeKind;
-  /** Extra CSS classes (`has-regions`, `terminator`, `constant`). */
-  classes: string[];
-  lines: string[];
-  title: string;
-  opName?: string;
-  parent?: string;
-  width: number;
-  height: number;
-  x?: number;
-  y?: number;
-}
-
-/** One arrow: a use, a control-flow successor, or a layout-only (invisible) constraint. */
-interface GEdge {
-  id: string;
-  kind: 'use' | 'succ' | 'layout';
-  from: string;
-  to: string;
-  title: string;
-}
 
 /** What to draw: see the file comment. */
 export interface OpGraphOptions {
@@ -350,43 +324,7 @@ function regionName(op: Operation, k: number): string {
   return d ? d.name : `region #${k}`;
 }
 
-// ---- layout ------------------------------------------------------------------------------
-
-/** Runs dagre over the model; fills in node positions and returns the graph size and edge routes. */
-function layout(b: GraphBuilder): { width: number; height: number; routes: Map<string, { x: number; y: number }[]> } {
-  const g = new dagre.graphlib.Graph({ compound: true, multigraph: true });
-  g.setGraph({ rankdir: 'TB', nodesep: 16, ranksep: 50, edgesep: 6, marginx: 12, marginy: 12 });
-  g.setDefaultEdgeLabel(() => ({}));
-  for (const n of b.nodes.values()) {
-    const cluster = n.kind === 'region' || n.kind === 'func';
-    g.setNode(n.id, cluster ? { width: n.width, height: n.height, paddingTop: CLUSTER_LABEL_H } : { width: n.width, height: n.height });
-  }
-  for (const n of b.nodes.values()) if (n.parent) g.setParent(n.id, n.parent);
-  for (const e of b.edges) {
-    g.setEdge(e.from, e.to, { weight: e.kind === 'use' ? 2 : 1, minlen: 1 }, e.id);
-  }
-  // A cluster with no children is a plain node to dagre; give it its label's size.
-  dagre.layout(g);
-  for (const n of b.nodes.values()) {
-    const l = g.node(n.id) as { x: number; y: number; width: number; height: number };
-    n.x = l.x;
-    n.y = l.y;
-    n.width = l.width;
-    n.height = l.height;
-  }
-  const routes = new Map<string, { x: number; y: number }[]>();
-  for (const e of b.edges) {
-    if (e.kind === 'layout') continue;
-    const l = g.edge(e.from, e.to, e.id) as { points?: { x: number; y: number }[] };
-    routes.set(e.id, l.points ?? []);
-  }
-  const gl = g.graph() as { width?: number; height?: number };
-  return { width: gl.width ?? 0, height: gl.height ?? 0, routes };
-}
-
 // ---- SVG writing -------------------------------------------------------------------------
-
-/** Escapes text for XML content and attribute values. */
 
 /** A coordinate, rounded, never NaN. */
 function num(x: number | undefined): string {
@@ -394,7 +332,7 @@ function num(x: number | undefined): string {
 }
 
 /** A smooth path through dagre's route points (straight segments joined by quadratic curves). */
-function pathData(pts: { x: number; y: number }[]): string {
+function splinePath(pts: Point[]): string {
   if (pts.length === 0) return 'M0 0';
   let d = `M${num(pts[0].x)} ${num(pts[0].y)}`;
   if (pts.length === 2) return d + ` L${num(pts[1].x)} ${num(pts[1].y)}`;
@@ -404,6 +342,46 @@ function pathData(pts: { x: number; y: number }[]): string {
     d += ` Q${num(pts[k].x)} ${num(pts[k].y)} ${num(end.x)} ${num(end.y)}`;
   }
   return d;
+}
+
+/** Corner radius of the layered placement's arrows. */
+const CORNER = 4;
+
+/**
+ * A path through the layered placement's points: vertical and horizontal runs with rounded
+ * corners, and S-curves (leaving and arriving vertically) where two points differ in x and y.
+ */
+function bendPath(pts: Point[]): string {
+  if (pts.length === 0) return 'M0 0';
+  let d = `M${num(pts[0].x)} ${num(pts[0].y)}`;
+  const straight = (a: Point, b: Point): boolean => a.x === b.x || a.y === b.y;
+  for (let k = 1; k < pts.length; k++) {
+    const a = pts[k - 1];
+    const b = pts[k];
+    if (!straight(a, b)) {
+      const mid = (a.y + b.y) / 2;
+      d += ` C${num(a.x)} ${num(mid)} ${num(b.x)} ${num(mid)} ${num(b.x)} ${num(b.y)}`;
+      continue;
+    }
+    const c = pts[k + 1];
+    if (!c || !straight(b, c) || (a.x === b.x) === (b.x === c.x)) {
+      d += ` L${num(b.x)} ${num(b.y)}`;
+      continue;
+    }
+    // A corner: stop short of it and turn on a quarter curve.
+    const r = Math.min(CORNER, Math.hypot(b.x - a.x, b.y - a.y) / 2, Math.hypot(c.x - b.x, c.y - b.y) / 2);
+    const inx = Math.sign(b.x - a.x);
+    const iny = Math.sign(b.y - a.y);
+    const outx = Math.sign(c.x - b.x);
+    const outy = Math.sign(c.y - b.y);
+    d += ` L${num(b.x - inx * r)} ${num(b.y - iny * r)} Q${num(b.x)} ${num(b.y)} ${num(b.x + outx * r)} ${num(b.y + outy * r)}`;
+  }
+  return d;
+}
+
+/** The SVG path of a route. */
+function routePath(r: Route | undefined): string {
+  return !r ? 'M0 0' : r.shape === 'bend' ? bendPath(r.points) : splinePath(r.points);
 }
 
 function renderCluster(n: GNode): string {
@@ -477,20 +455,21 @@ export function opGraphSvg(root: Operation, options: OpGraphOptions = {}): strin
     if (fns.length) for (const fn of fns) builder.addFunction(fn);
     else builder.addRoot(root);
     builder.addEdges(fns.length ? fns : [root]);
-    return { b: builder, depth, ...layout(builder) };
+    const placed = placeGraph(builder.nodes, builder.edges, { maxWidth: FIT_PX });
+    const legend = builder.legend();
+    const notes: string[] = [];
+    if (depth < deepest) notes.push(`regions below depth ${depth} are collapsed (orange dashed boxes); --view-op-graph-depth=${deepest} draws them all`);
+    const legendH = (legend.length ? (legend.length + 1) * LINE_H + 8 : 0) + notes.length * LINE_H;
+    const legendW = Math.max(0, ...legend.map(([a, f]) => (a.length + f.length + 3) * CHAR_W + 24), ...notes.map((n) => n.length * CHAR_W + 24));
+    const width = Math.ceil(Math.max(placed.width, legendW, 40));
+    const height = Math.ceil(placed.height + legendH + 8);
+    return { b: builder, depth, legend, notes, placed, width, height };
   };
   let drawn = draw(options.depth ?? deepest);
   while (options.depth === undefined && drawn.depth > 0 && Math.max(drawn.width, drawn.height) > FIT_PX) drawn = draw(drawn.depth - 1);
-  const { b, width: gw, height: gh, routes } = drawn;
-
-  const legend = b.legend();
-  const notes: string[] = [];
-  if (drawn.depth < deepest) notes.push(`regions below depth ${drawn.depth} are collapsed (orange dashed boxes); --view-op-graph-depth=${deepest} draws them all`);
+  const { b, legend, notes, width, height } = drawn;
+  const { height: gh, routes } = drawn.placed;
   const legendTop = gh + 8;
-  const legendH = (legend.length ? (legend.length + 1) * LINE_H + 8 : 0) + notes.length * LINE_H;
-  const legendW = Math.max(0, ...legend.map(([a, f]) => (a.length + f.length + 3) * CHAR_W + 24), ...notes.map((n) => n.length * CHAR_W + 24));
-  const width = Math.ceil(Math.max(gw, legendW, 40));
-  const height = Math.ceil(gh + legendH + 8);
 
   const parts: string[] = [];
   parts.push('<?xml version="1.0" encoding="UTF-8"?>');
@@ -502,12 +481,12 @@ export function opGraphSvg(root: Operation, options: OpGraphOptions = {}): strin
   );
   parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
   const all = [...b.nodes.values()];
-  const clusters = all.filter((n) => n.kind === 'region' || n.kind === 'func').sort((p, q) => depth(b, p) - depth(b, q));
+  const clusters = all.filter(isCluster).sort((p, q) => depth(b, p) - depth(b, q));
   for (const n of clusters) parts.push(renderCluster(n));
   for (const e of b.edges) {
     if (e.kind === 'layout') continue;
     parts.push(
-      `<path class="${e.kind === 'use' ? 'edge' : 'succ'}" id="${e.id}" data-from="${e.from}" data-to="${e.to}" d="${pathData(routes.get(e.id) ?? [])}" marker-end="url(#arrow)"><title>${esc(e.title)}</title></path>`,
+      `<path class="${e.kind === 'use' ? 'edge' : 'succ'}" id="${e.id}" data-from="${e.from}" data-to="${e.to}" d="${routePath(routes.get(e.id))}" marker-end="url(#arrow)"><title>${esc(e.title)}</title></path>`,
     );
   }
   for (const n of all) if (n.kind === 'op' || n.kind === 'arg') parts.push(renderBox(n));

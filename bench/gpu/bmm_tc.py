@@ -7,6 +7,11 @@ strides are multiples of 8 (`__multipleof(8)`), so their rows are padded to a mu
 elements, with NaN that the masks must keep out. C is contiguous. The check sizes are odd in every
 dimension.
 
+The `.a8` builds add -DALIGNED: N, K, ldc and C's batch stride are multiples of 8 too
+(`__multipleof(8)`), so the rows of A, B and C move in 16-byte vectors; they are checked and timed on
+sizes whose N and K are multiples of 8 (M and Z stay odd). f16.a8 has larger tiles (TM=64, TN=32,
+TK=16, TZ=4), f32.a8 the f32 build's.
+
 The Triton kernel beside it is the same tiling with `tl.dot` on 3-D blocks [TZ, TM, TK] x [TZ, TK, TN]
 (fp32 with input_precision="ieee"); torch.bmm (cuBLAS) on the same inputs is the other baseline.
 """
@@ -19,7 +24,14 @@ import casekit
 BUILDS = {
     'f16': {'src': 'examples/triton-c/bmm.tc', 'num_warps': 4, 'flags': ['-DTYPE=half', '-DTM=32', '-DTN=32', '-DTK=16', '-DTZ=4']},
     'f32': {'src': 'examples/triton-c/bmm.tc', 'num_warps': 4, 'flags': ['-DTYPE=float', '-DTM=32', '-DTN=32', '-DTK=16', '-DTZ=2']},
+    'f16.a8': {'src': 'examples/triton-c/bmm.tc', 'num_warps': 4, 'flags': ['-DTYPE=half', '-DTM=64', '-DTN=32', '-DTK=16', '-DTZ=4', '-DALIGNED']},
+    'f32.a8': {'src': 'examples/triton-c/bmm.tc', 'num_warps': 4, 'flags': ['-DTYPE=float', '-DTM=32', '-DTN=32', '-DTK=16', '-DTZ=2', '-DALIGNED']},
 }
+
+# Tiles (TM, TN, TK, TZ) of each build, for the Triton kernel and the grid.
+TILES = {'f16': (32, 32, 16, 4), 'f32': (32, 32, 16, 2), 'f16.a8': (64, 32, 16, 4), 'f32.a8': (32, 32, 16, 2)}
+UNALIGNED = ['f16', 'f32']
+ALIGNED = ['f16.a8', 'f32.a8']
 
 
 @triton.jit
@@ -54,15 +66,20 @@ def _pad8(n):
 
 
 class BmmTC(casekit.Case):
-    """C[z] = A[z] @ B[z]; size keys Z, M, N, K, variant v ('f16' or 'f32')."""
+    """C[z] = A[z] @ B[z]; size keys Z, M, N, K, variant v (a key of BUILDS)."""
     kernel = tc_bmm
     dump_ttir = False
     outputs = ['c']
     variants = list(BUILDS)
-    sizes_time = [{'Z': z, 'M': m, 'N': m, 'K': m, 'v': v} for v in variants for (z, m) in ((64, 512), (61, 509))]
-    sizes_check = [{'Z': 7, 'M': 75, 'N': 53, 'K': 37, 'v': v} for v in variants] + \
-        [{'Z': 13, 'M': 301, 'N': 199, 'K': 267, 'v': v} for v in variants] + sizes_time
-    sizes_sanitize = [{'Z': 5, 'M': 45, 'N': 37, 'K': 29, 'v': v} for v in variants]
+    # The aligned builds need N and K multiples of 8 (ALIGNED); M and Z stay odd.
+    sizes_time = [{'Z': z, 'M': m, 'N': m, 'K': m, 'v': v} for v in UNALIGNED for (z, m) in ((64, 512), (61, 509))] + \
+        [{'Z': z, 'M': m, 'N': n, 'K': n, 'v': v} for v in ALIGNED for (z, m, n) in ((64, 512, 512), (61, 509, 504))]
+    sizes_check = [{'Z': 7, 'M': 75, 'N': 53, 'K': 37, 'v': v} for v in UNALIGNED] + \
+        [{'Z': 13, 'M': 301, 'N': 199, 'K': 267, 'v': v} for v in UNALIGNED] + \
+        [{'Z': 7, 'M': 75, 'N': 56, 'K': 40, 'v': v} for v in ALIGNED] + \
+        [{'Z': 13, 'M': 301, 'N': 200, 'K': 264, 'v': v} for v in ALIGNED] + sizes_time
+    sizes_sanitize = [{'Z': 5, 'M': 45, 'N': 37, 'K': 29, 'v': v} for v in UNALIGNED] + \
+        [{'Z': 5, 'M': 45, 'N': 40, 'K': 32, 'v': v} for v in ALIGNED]
 
     def variant(self, size):
         return size['v']
@@ -71,16 +88,19 @@ class BmmTC(casekit.Case):
         return f"{size['Z']}x{size['M']}x{size['N']}x{size['K']}"
 
     def _tiles(self, size):
-        return (32, 32, 16, 4) if size['v'] == 'f16' else (32, 32, 16, 2)
+        return TILES[size['v']]
+
+    def _f16(self, size):
+        return size['v'].startswith('f16')
 
     def params_for(self, size):
-        ty = size['v']
+        ty = 'f16' if self._f16(size) else 'f32'
         return [('A', 'pointer', ty), ('B', 'pointer', ty), ('C', 'pointer', ty)] + \
             [(n, 'scalar', 'i32') for n in ('M', 'N', 'K', 'Z', 'lda', 'ldb', 'ldc', 'stride_za', 'stride_zb', 'stride_zc')]
 
     def make(self, size, gen):
         Z, M, N, K = size['Z'], size['M'], size['N'], size['K']
-        dt = torch.float16 if size['v'] == 'f16' else torch.float32
+        dt = torch.float16 if self._f16(size) else torch.float32
         # Rows padded to a multiple of 8 elements (the kernel's __multipleof(8) leading dims); the padding is NaN
         # (the masks must keep it out), the views are the logical matrices.
         a_store = torch.full((Z, M, _pad8(K)), float('nan'), dtype=dt, device=casekit.DEVICE)
@@ -106,7 +126,7 @@ class BmmTC(casekit.Case):
     def reference(self, t, size):
         K = size['K']
         ref = torch.bmm(t['a'].double(), t['b'].double())
-        if size['v'] == 'f16':
+        if self._f16(size):
             return {'c': (ref, 2e-3, 1e-2 * (K ** 0.5) / 16)}
         return {'c': (ref, 1e-5, 1e-5 * K ** 0.5 * 4)}
 
@@ -117,7 +137,7 @@ class BmmTC(casekit.Case):
         return {'torch.bmm': lambda: torch.bmm(a, b, out=out)}
 
     def bytes_moved(self, size):
-        e = 2 if size['v'] == 'f16' else 4
+        e = 2 if self._f16(size) else 4
         Z, M, N, K = size['Z'], size['M'], size['N'], size['K']
         return e * Z * (M * K + K * N + M * N)
 

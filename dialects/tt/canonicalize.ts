@@ -14,8 +14,9 @@ type Fold = NonNullable<OpDecl['fold']>;
 /** A splat dense constant of type `t` holding the value of scalar or splat constant `c`, or null. */
 function splatOf(t: Type, c: Attribute | null): Attribute | null {
   if (!(t instanceof RankedTensorType)) return null;
-  if (c instanceof IntegerAttr || c instanceof FloatAttr) return DenseElementsAttr.get(t, [c.value]);
-  if (c instanceof DenseElementsAttr && c.isSplat) return DenseElementsAttr.get(t, [c.values[0]]);
+  if (c instanceof IntegerAttr) return DenseElementsAttr.get(t, [c.value]);
+  if (c instanceof FloatAttr) return DenseElementsAttr.get(t, [c.value], null, c.nanBits === null ? null : new Map([[0, c.nanBits]]));
+  if (c instanceof DenseElementsAttr && c.isSplat) return c.withType(t);
   return null;
 }
 

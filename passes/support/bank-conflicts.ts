@@ -65,8 +65,11 @@ export function wavefronts(access: WarpAccess): number {
  * `tileShape` is the encoded tile (an alloc's trailing dims), `offsets` where the accessed view
  * starts in it. `vector`: each thread moves its registers in vectors (`register`/`lane`/`warp`:
  * dim-ordered coordinate bases of the tensor's linear layout; `maxVec` caps the vector, e.g. a
- * cp.async's contiguity). `ldmatrix`: one ldmatrix per entry of `origins`, the (dim0, dim1)
- * origins of its (up to four) 8x8 matrices.
+ * cp.async's contiguity). `ldmatrix`: one ldmatrix per entry of `origins`, the origins of its
+ * (up to four) 8x8 matrices; `matrixDims` are the operand's two matrix dims (the last two of the
+ * operand, in the tile's coordinates): each matrix row lies along the one of them that is
+ * contiguous in the tile, its 8 rows step the other. A rank-3 tile is a batch of matrices: the
+ * batch dim is neither, and its coordinate is part of every origin.
  */
 export type TileAccess =
   | {
@@ -80,7 +83,15 @@ export type TileAccess =
       warp: readonly number[][];
       maxVec: number;
     }
-  | { kind: 'ldmatrix'; op: 'ldmatrix'; tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number; origins: readonly number[][][] };
+  | {
+      kind: 'ldmatrix';
+      op: 'ldmatrix';
+      tileShape: readonly number[];
+      offsets: readonly number[];
+      elemBytes: number;
+      origins: readonly number[][][];
+      matrixDims: readonly number[];
+    };
 
 const plus = (a: readonly number[], b: readonly number[]): number[] => a.map((x, d) => x + b[d]);
 
@@ -112,17 +123,20 @@ export function vectorAccess(
  * of 2w; the other dim a multiple of 16 for A, 8 for B) and loads matrix q at origin +
  * (q % 2) step0 + floor(q / 2) step1, where step0 is 8 along M (A) or w along K (B), and step1 is
  * w along K (A) or, for B, the distance to the warp's next column block along N. Matrices no x4
- * takes are loaded in pairs (x2, step0 only).
+ * takes are loaded in pairs (x2, step0 only). A rank-3 (batched) operand's matrix dims are its
+ * last two; each batch index of warp 0's registers is read the same way (as the target reads it).
  */
 export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile: { tileShape: readonly number[]; offsets: readonly number[]; elemBytes: number }): TileAccess {
   const ll = toLinearLayout(layout, shape);
+  const rank = shape.length;
   const isA = (layout as StructAttr).int('opIdx') === 0;
-  const [kd, nd] = isA ? [1, 0] : [0, 1];
+  const z = rank - 2;
+  const [kd, nd] = isA ? [z + 1, z] : [z, z + 1];
   const w = 16 / tile.elemBytes;
-  const along = (d: number, v: number): number[] => (d === 0 ? [v, 0] : [0, v]);
+  const along = (d: number, v: number): number[] => Array.from({ length: rank }, (_, j) => (j === d ? v : 0));
   const blocks = new Map<string, number[]>();
-  for (const c of spanOf(basesByDim(ll, 'register', 2))) {
-    const b = [0, 0];
+  for (const c of spanOf(basesByDim(ll, 'register', rank), rank)) {
+    const b = [...c];
     b[nd] = c[nd] & ~7;
     b[kd] = c[kd] - (c[kd] % w);
     if (!blocks.has(b.join())) blocks.set(b.join(), b);
@@ -130,27 +144,29 @@ export function ldmatrixAccess(layout: Attribute, shape: readonly number[], tile
   const step0 = isA ? along(nd, 8) : along(kd, w);
   let step1: number[] | null = along(kd, w);
   if (!isA) {
-    const next = [...blocks.values()].filter((b) => b[kd] === 0 && b[nd] >= 8).map((b) => b[nd]);
+    // this warp's next 8-wide column block of the same matrix (batch index 0)
+    const next = [...blocks.values()].filter((b) => b.every((x, d) => d === nd || x === 0) && b[nd] >= 8).map((b) => b[nd]);
     step1 = next.length ? along(nd, Math.min(...next)) : null;
   }
   const starts = [...blocks.values()].filter((b) => b[kd] % (2 * w) === 0 && b[nd] % (isA ? 16 : 8) === 0);
   const taken = new Set<string>();
   const origins: number[][][] = [];
+  const zero = along(0, 0);
   for (const x of [4, 2]) {
     if (x === 4 && !step1) continue;
     for (const o of starts) {
-      const mats = [[0, 0], step0, step1 ?? [0, 0], plus(step0, step1 ?? [0, 0])].slice(0, x).map((s) => plus(o, s));
+      const mats = [zero, step0, step1 ?? zero, plus(step0, step1 ?? zero)].slice(0, x).map((s) => plus(o, s));
       if (mats.some((m) => !blocks.has(m.join()) || taken.has(m.join()))) continue;
       mats.forEach((m) => taken.add(m.join()));
       origins.push(mats);
     }
   }
-  return { kind: 'ldmatrix', op: 'ldmatrix', ...tile, origins };
+  return { kind: 'ldmatrix', op: 'ldmatrix', ...tile, origins, matrixDims: [z, z + 1] };
 }
 
-/** Every XOR combination of `bases`, index k holding the bases of k's set bits. */
-function spanOf(bases: readonly (readonly number[])[]): number[][] {
-  const out: number[][] = [bases.length ? bases[0].map(() => 0) : [0, 0]];
+/** Every XOR combination of `bases` (coordinates of `rank` dims), index k holding the bases of k's set bits. */
+function spanOf(bases: readonly (readonly number[])[], rank = 2): number[][] {
+  const out: number[][] = [bases.length ? bases[0].map(() => 0) : new Array<number>(rank).fill(0)];
   for (let k = 1; k < 1 << bases.length; k++) {
     const bit = 31 - Math.clz32(k);
     out.push(out[k ^ (1 << bit)].map((c, d) => c ^ bases[bit][d]));
@@ -166,8 +182,10 @@ export function warpAccesses(access: TileAccess, enc: Attribute | null): WarpAcc
   const { tileShape, offsets, elemBytes } = access;
   const addr = (c: readonly number[]) => sharedOffset(enc, tileShape, plus(c, offsets)) * elemBytes;
   if (access.kind === 'ldmatrix') {
-    const { order } = swizzleOf(enc, tileShape.length);
-    const [contig, rows] = order;
+    // Rows of 16 bytes along the matrix dim contiguous in the tile; the 8 rows step the other.
+    const [contig] = swizzleOf(enc, tileShape.length).order;
+    if (!access.matrixDims.includes(contig)) return `ldmatrix reads a tile contiguous along dim ${contig}, not one of its matrix dims`;
+    const rows = access.matrixDims.find((d) => d !== contig)!;
     const out: WarpAccess[] = [];
     for (const matrices of access.origins) {
       const addrs: number[] = [];

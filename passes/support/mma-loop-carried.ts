@@ -36,7 +36,7 @@ function inLayout(v: Value, t: Type, at: Operation, rw: Rewriter): Value {
   const value = arith.ConstantOp.match(v.definingOp)?.value;
   if (value instanceof DenseElementsAttr && value.isSplat && t instanceof RankedTensorType) {
     // %c = arith.constant dense<x> : L1; convert %c to L2 -> arith.constant dense<x> : L2
-    const attr = DenseElementsAttr.get(t, [value.at(0)]);
+    const attr = value.withType(t);
     return arith.ConstantOp.build(rw.before(at), { value: attr }, { results: { result: t } }).result;
   }
   const splat = tt.SplatOp.match(v.definingOp);

@@ -144,15 +144,20 @@ export function accessedValues(op: Operation): { mem: Value; tensor: RankedTenso
  * Whether the target reads `layout`, a dot operand of an mma v2 parent, from `mem` with ldmatrix:
  * always for kWidth 2 (16-bit operands), and for tf32 operands (kWidth 1, 32-bit) when `mem` is
  * contiguous along K (8 rows of 4 floats; an encoding that splits those rows is one the model
- * rejects). Other 32-bit kWidth-1 operands are read with ld.shared.
+ * rejects). Other 32-bit kWidth-1 operands are read with ld.shared. A rank-3 (batched) operand
+ * must be contiguous along one of its matrix dims (the last two), as the target requires.
  */
 function isLdmatrixOperand(layout: Attribute, mem: MemDescType, elemBytes: number): boolean {
   if (!isLayout(layout, DOT_OP)) return false;
   const p = layout.attr('parent');
   if (!isLayout(p, NVIDIA_MMA) || p.int('versionMajor') !== 2) return false;
+  const rank = mem.rank;
+  const z = rank - 2;
+  const contig = swizzleOf(mem.encoding, rank).order[0];
+  if (contig < z) return false;
   if (layout.int('kWidth') === 2) return true;
-  const kd = layout.int('opIdx') === 0 ? 1 : 0;
-  return layout.int('kWidth') === 1 && elemBytes === 4 && swizzleOf(mem.encoding, 2).order[0] === kd;
+  const kd = layout.int('opIdx') === 0 ? z + 1 : z;
+  return layout.int('kWidth') === 1 && elemBytes === 4 && contig === kd;
 }
 
 /**
@@ -166,7 +171,7 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
   const mem = vals.mem.type as MemDescType;
   const tileShape = tileShapeOf(origin.alloc);
   if (origin.offsets.length !== tileShape.length) return `the access has rank ${origin.offsets.length} but the encoded tile has rank ${tileShape.length}`;
-  if (tileShape.length !== 2) return 'only tiles of rank 2 are modeled';
+  if (tileShape.length !== 2 && tileShape.length !== 3) return 'only tiles of rank 2 and 3 are modeled';
   const shape = vals.tensor.shape;
   if (shape.join() !== mem.shape.join()) return 'the tensor and the memdesc shapes differ';
   const layout = vals.tensor.encoding;
@@ -177,7 +182,7 @@ export function tileAccessOf(op: Operation, memo?: Map<Value, ViewOrigin | strin
     const isLoad = ttg.LocalLoadOp.is(op);
     if (isLoad && isLdmatrixOperand(layout, mem, tile.elemBytes)) {
       if (layout.int('kWidth') === 2 && tile.elemBytes !== 2) return 'ldmatrix operands must have 16-bit elements';
-      if (shape.some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
+      if (shape.slice(-2).some((n) => n % 16)) return 'ldmatrix operands must be multiples of 16x16';
       return inAlloc(ldmatrixAccess(layout, shape, tile));
     }
     if (isLayout(layout, DOT_OP) && isLayout(layout.attr('parent'), NVIDIA_MMA) && !(layout.int('kWidth') === 1 && tile.elemBytes === 4)) {
@@ -202,7 +207,7 @@ export function inAllocCoordinates(access: TileAccess, dims: readonly number[]):
     c.forEach((x, k) => (out[dims[k]] = x));
     return out;
   };
-  if (access.kind === 'ldmatrix') return { ...access, origins: access.origins.map((mats) => mats.map(scatter)) };
+  if (access.kind === 'ldmatrix') return { ...access, origins: access.origins.map((mats) => mats.map(scatter)), matrixDims: access.matrixDims.map((k) => dims[k]) };
   return { ...access, register: access.register.map(scatter), lane: access.lane.map(scatter), warp: access.warp.map(scatter) };
 }
 

@@ -128,9 +128,9 @@ const bAt = (z: number, k: number, j: number): number => ((k * 7 + j * 2 + z * 3
  * Lowers `text` after alloc-shared and insert-barriers and emulates it on A (Z x M x K) and B
  * (Z x K x N, row-major, `elt`); returns C, the ttg IR, the `ptx` of each `opName` op and the ldmatrix count.
  */
-function run(text: string, s: Sizes, opName: string, elt: 'f32' | 'f16' = 'f32', tamper?: (op: Operation) => void): { out: number[]; ir: string; ptx: string[]; ldmatrix: number } {
+function run(text: string, s: Sizes, opName: string, elt: 'f32' | 'f16' = 'f32', tamper?: (op: Operation) => void, passes = 'alloc-shared,insert-barriers'): { out: number[]; ir: string; ptx: string[]; ldmatrix: number } {
   const { Z, M, N, K } = s;
-  const { module, ir, fn, ptx } = lowerForEmulation(text, 'alloc-shared,insert-barriers', opName, tamper);
+  const { module, ir, fn, ptx } = lowerForEmulation(text, passes, opName, tamper);
   let ldmatrix = 0;
   fn.walk((op) => void (op.name === 'nvptx.ldmatrix' && ldmatrix++));
   const [A, B, C] = [1 << 16, 1 << 18, 1 << 20];
@@ -188,6 +188,20 @@ test('batched f16 mma.sync: ldmatrix for A and ldmatrix.trans for B through memd
   // A: one x4 per 16 x 16 block (2); B (contiguous along N): one x4.trans for the warp's two column blocks
   assert.is(ldmatrix, 3, 'ldmatrix count');
   assert.equal(out, expected(MMA16));
+});
+
+const MMA16W: Sizes = { Z: 4, M: 64, N: 32, K: 32 };
+
+test('batched f16 mma.sync on swizzled rank-3 tiles (pad-shared): ldmatrix addresses the swizzle; C[z] = A[z] x B[z] exactly', () => {
+  for (const s of [MMA16, MMA16W]) {
+    const plain = run(mmaKernel(s, 'f16'), s, 'nvptx.mma', 'f16');
+    const { out, ir, ldmatrix } = run(mmaKernel(s, 'f16'), s, 'nvptx.mma', 'f16', undefined, 'pad-shared,alloc-shared,insert-barriers');
+    // Both rank-3 buffers get Triton's mma swizzle (vec = 8) over their two fastest dims.
+    const swizzles = [...ir.matchAll(/#ttg\.swizzled_shared<\{vec = (\d+), perPhase = (\d+), maxPhase = (\d+), order = \[(\d), (\d), (\d)\]\}>/g)];
+    assert.ok(swizzles.length >= 2 && swizzles.every((m) => m[1] === '8' && m[3] !== '1'), `swizzled rank-3 encodings: ${swizzles.map((m) => m[0]).join(', ')}`);
+    assert.is(ldmatrix, plain.ldmatrix, 'the swizzle keeps every ldmatrix');
+    assert.equal(out, expected(s));
+  }
 });
 
 test('batched mma accumulator to warps along M in rounds: the scratch (alloc-shared) is smaller than the tensor', () => {

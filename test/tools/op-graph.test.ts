@@ -2,8 +2,11 @@
  * Tests for tools/op-graph.ts (`--view-op-graph`): renders real Triton dumps, checks the SVG is
  * well-formed XML with a small checker written here, and counts its nodes, edges and clusters
  * against the IR (one op box per op, one arrow per OpOperand, one cluster per non-function region).
+ * The geometry is checked too: every picture of the examples and of every lit module fits
+ * `FIT_PX`, no two boxes overlap, every arrow starts on its source box and ends on its target
+ * box, and in flat pictures no arrow crosses another box.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +14,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { registerAllDialects } from '../../dialects/index.js';
 import type { Operation } from '../../ir/ir.js';
-import { parseText } from '../../ir/parser.js';
+import { parseSourceFile, parseText } from '../../ir/parser.js';
+import { verify } from '../../ir/verifier.js';
+import { splitInput } from '../../tools/input-chunks.js';
 import { FIT_PX, opGraphSvg, writeOpGraphSvg, type OpGraphOptions } from '../../tools/op-graph.js';
+import { isotonic } from '../../tools/op-graph-coords.js';
+import { wrapRanks } from '../../tools/op-graph-layers.js';
 
 registerAllDialects();
 
@@ -205,6 +212,81 @@ function checkBoxes(svg: XmlElement, boxes: XmlElement[], label: string): void {
       assert.not.ok(overlap, `${label}: boxes ${boxes[a].attrs.get('id')} and ${boxes[b].attrs.get('id')} overlap`);
     }
   }
+}
+
+// ---- geometry --------------------------------------------------------------------------------
+
+type Rect = { x: number; y: number; w: number; h: number };
+type Pt = { x: number; y: number };
+
+/** The coordinates of a path's `d` (end and control points, in order). */
+function pathPoints(d: string): Pt[] {
+  const n = (d.match(/-?[0-9.]+(?:e[-+]?[0-9]+)?/g) ?? []).map(Number);
+  const pts: Pt[] = [];
+  for (let k = 0; k + 1 < n.length; k += 2) pts.push({ x: n[k], y: n[k + 1] });
+  return pts;
+}
+
+/** Whether `p` lies on the border of `r`, within `tol` pixels. */
+function onBorder(p: Pt, r: Rect, tol = 1.5): boolean {
+  const inOuter = p.x >= r.x - tol && p.x <= r.x + r.w + tol && p.y >= r.y - tol && p.y <= r.y + r.h + tol;
+  const inInner = p.x > r.x + tol && p.x < r.x + r.w - tol && p.y > r.y + tol && p.y < r.y + r.h - tol;
+  return inOuter && !inInner;
+}
+
+/** Whether the segment a-b passes through the inside of `r` shrunk by 1 px (Liang-Barsky clipping). */
+function crosses(a: Pt, b: Pt, r: Rect): boolean {
+  const [x0, y0, x1, y1] = [r.x + 1, r.y + 1, r.x + r.w - 1, r.y + r.h - 1];
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  for (const [p, q] of [[-dx, a.x - x0], [dx, x1 - a.x], [-dy, a.y - y0], [dy, y1 - a.y]]) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return t1 - t0 > 1e-9;
+}
+
+/**
+ * Every arrow starts on its source box and ends on its target box; with `noCrossing`, the
+ * polygon through its points (which holds its curves) crosses no other box.
+ */
+function checkArrows(els: XmlElement[], label: string, noCrossing: boolean): void {
+  const boxes = new Map([...withClass(els, 'op'), ...withClass(els, 'arg')].map((g) => [g.attrs.get('id')!, rectOf(g)]));
+  const arrows = [...withClass(els, 'edge'), ...withClass(els, 'succ')];
+  for (const e of arrows) {
+    const from = e.attrs.get('data-from')!;
+    const to = e.attrs.get('data-to')!;
+    const pts = pathPoints(e.attrs.get('d')!);
+    const what = `${label}: arrow ${e.attrs.get('id')} ${from}->${to}`;
+    assert.ok(pts.length >= 2, `${what} has points`);
+    assert.ok(onBorder(pts[0], boxes.get(from)!), `${what} starts at (${pts[0].x}, ${pts[0].y}), off its source box`);
+    const end = pts[pts.length - 1];
+    assert.ok(onBorder(end, boxes.get(to)!), `${what} ends at (${end.x}, ${end.y}), off its target box ${JSON.stringify(boxes.get(to))}`);
+    if (!noCrossing) continue;
+    for (const [id, r] of boxes) {
+      if (id === from || id === to) continue;
+      for (let k = 0; k + 1 < pts.length; k++) assert.not.ok(crosses(pts[k], pts[k + 1], r), `${what} crosses box ${id}`);
+    }
+  }
+}
+
+/** Parses a picture and checks it fits `FIT_PX`, its boxes and its arrows; returns its elements. */
+function checkPicture(svg: string, label: string, noCrossing: boolean): XmlElement[] {
+  const rootEl = parseXml(svg);
+  const [w, h] = [Number(rootEl.attrs.get('width')), Number(rootEl.attrs.get('height'))];
+  assert.ok(w <= FIT_PX && h <= FIT_PX, `${label}: ${w}x${h} px is over ${FIT_PX} px`);
+  const els = allElements(rootEl);
+  checkBoxes(rootEl, [...withClass(els, 'op'), ...withClass(els, 'arg')], label);
+  checkArrows(els, label, noCrossing);
+  return els;
 }
 
 function load(name: string): Operation {
@@ -410,6 +492,157 @@ test('writeOpGraphSvg writes the file', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// ---- placement: every picture fits, boxes apart, arrows on their boxes ---------------------------
+
+for (const name of readdirSync(examples).sort()) {
+  test(`${name}: the default picture fits ${FIT_PX} px, no boxes overlap, every arrow joins its two boxes`, () => {
+    const m = load(name);
+    checkSvg(m, name); // everything drawn: counts, boxes apart
+    const els = checkPicture(opGraphSvg(m), name, false);
+    const flat = withClass(els, 'region').length === 0;
+    if (flat) checkArrows(els, name, true);
+    checkPicture(opGraphSvg(m, { depth: 0 }), `${name} at depth 0`, true);
+  });
+}
+
+test('the matmul TTGIRs are drawn whole at depth 0, within 4000 px (they were 7300 px wide with dagre)', () => {
+  for (const name of ['matmul_kernel.sm80.ttgir', 'matmul_kernel.sm90.ttgir']) {
+    const m = load(name);
+    const els = checkPicture(opGraphSvg(m), name, true);
+    assert.is(withClass(els, 'collapsed').length, 1, `${name}: the loop is one box`);
+    let outside = 0;
+    m.walk((op) => (op.name === 'builtin.module' || op.name === 'tt.func' ? true : (outside++, op.name !== 'scf.for')), 'pre');
+    assert.is(withClass(els, 'op').length, outside, `${name}: a box per op outside the loop`);
+  }
+});
+
+/** A function whose `n` constants all feed one op (its return). */
+function wideFunction(n: number): string {
+  const ids = Array.from({ length: n }, (_, k) => `%c${k}`);
+  const types = ids.map(() => 'i32').join(', ');
+  const consts = ids.map((id, k) => `    ${id} = arith.constant ${k} : i32`).join('\n');
+  return `module {\n  func.func @wide() -> (${types}) {\n${consts}\n    return ${ids.join(', ')} : ${types}\n  }\n}`;
+}
+
+test('a wide function (200 constants feeding one op) wraps its first rank into rows and fits', () => {
+  const m = parseText(wideFunction(200)).module;
+  const svg = opGraphSvg(m);
+  const els = checkPicture(svg, 'wide', true);
+  const consts = withClass(els, 'op').filter((g) => g.attrs.get('data-op') === 'arith.constant');
+  assert.is(consts.length, 200);
+  const rows = new Set(consts.map((g) => rectOf(g).y));
+  assert.ok(rows.size >= 5, `the constants lie on ${rows.size} rows`);
+  assert.is(withClass(els, 'edge').length, 200, 'one arrow per constant');
+  const root = parseXml(svg);
+  assert.ok(Number(root.attrs.get('width')) > 3000, 'the rows use the width they have');
+});
+
+const CFG_LOOP = `
+module {
+  func.func @loop(%n: i32) -> i32 {
+    %c0 = arith.constant 0 : i32
+    cf.br ^bb1(%c0 : i32)
+  ^bb1(%i: i32):
+    %c = arith.cmpi slt, %i, %n : i32
+    cf.cond_br %c, ^bb2, ^bb3
+  ^bb2:
+    %c1 = arith.constant 1 : i32
+    %j = arith.addi %i, %c1 : i32
+    cf.br ^bb1(%j : i32)
+  ^bb3:
+    return %i : i32
+  }
+  func.func @spin() {
+    cf.br ^bb1
+  ^bb1:
+    cf.br ^bb1
+  }
+  func.func private @decl(i32) -> i32
+}`;
+
+test('a branch back to an earlier block turns round: the block argument stays above its users', () => {
+  const els = checkPicture(opGraphSvg(parseText(CFG_LOOP).module), 'cfg loop', true);
+  const box = (pred: (g: XmlElement) => boolean): XmlElement => [...withClass(els, 'op'), ...withClass(els, 'arg')].find(pred)!;
+  const arg = box((g) => textsOf(g)[0] === '^bb1 %i');
+  const cmpi = box((g) => g.attrs.get('data-op') === 'arith.cmpi');
+  const addi = box((g) => g.attrs.get('data-op') === 'arith.addi');
+  assert.ok(rectOf(arg).y < rectOf(cmpi).y && rectOf(arg).y < rectOf(addi).y, 'the argument above its users');
+  const back = withClass(els, 'succ').filter((e) => e.attrs.get('data-to') === arg.attrs.get('id'));
+  assert.is(back.length, 2, 'two branches to ^bb1');
+  const ends = back.map((e) => pathPoints(e.attrs.get('d')!).at(-1)!.y);
+  const r = rectOf(arg);
+  assert.ok(ends.some((y) => Math.abs(y - (r.y + r.h)) < 1), 'the branch back enters the argument from below');
+  assert.is(withClass(els, 'func').length, 3, 'a cluster per function, the declaration too');
+});
+
+test('a non-function root: values from outside are boxes above their users', () => {
+  const m = parseText(NESTED).module;
+  let loop: Operation | null = null;
+  m.walk((op) => void (op.name === 'scf.for' && (loop = op)), 'pre');
+  const els = checkPicture(opGraphSvg(loop!, { depth: 0 }), 'loop root', true);
+  const outside = withClass(els, 'external');
+  assert.ok(outside.length > 0);
+  const top = Math.min(...withClass(els, 'op').map((g) => rectOf(g).y));
+  for (const g of outside) assert.ok(rectOf(g).y < top, `${textsOf(g)[0]} above the ops`);
+});
+
+test('isotonic: the nearest non-decreasing sequence, weighted', () => {
+  assert.equal(isotonic([1, 2, 3], [1, 1, 1]), [1, 2, 3]);
+  assert.equal(isotonic([3, 1, 2], [1, 1, 1]), [2, 2, 2]);
+  assert.equal(isotonic([4, 0], [3, 1]), [3, 3]);
+  assert.equal(isotonic([0, 5, 1, 9], [1, 1, 1, 1]), [0, 3, 3, 9]);
+});
+
+test('wrapRanks: a rank too wide becomes rows within the width, in-heavy boxes above, more-used ones below', () => {
+  const nodes = Array.from({ length: 10 }, (_, k) => ({ width: 100, ins: k === 7 ? 3 : 0, outs: 1 }));
+  const rows = wrapRanks([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9], [0]].map((r, k) => (k === 2 ? [] : r)), nodes, [0, 0, 0], { maxWidth: 350, nodeSep: 16, dummySep: 8 });
+  assert.equal(rows[0], [0]);
+  const wrapped = rows.slice(1, -1);
+  assert.ok(wrapped.length >= 3, `${wrapped.length} rows`);
+  assert.equal(wrapped.flat().sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.ok(wrapped[0].includes(7), 'the box with arrows in goes to the first row');
+  // Each row's boxes and the arrows crossing it (out of the rows above, into the rows below) fit.
+  wrapped.forEach((row, k) => {
+    const crossing = wrapped.slice(0, k).flat().length + wrapped.slice(k + 1).flat().reduce((s, v) => s + nodes[v].ins, 0);
+    assert.ok(row.length * 100 + (row.length - 1) * 16 + crossing * 8 <= 350, `row ${k}: ${row}`);
+  });
+  assert.equal(wrapRanks([[1, 2]], nodes, [0], { maxWidth: 1000, nodeSep: 16, dummySep: 8 }), [[1, 2]], 'a rank that fits stays one row');
+});
+
+/** Files under `dir` (recursively) whose names match `re`. */
+function filesUnder(dir: string, re: RegExp): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? filesUnder(p, re) : re.test(f) ? [p] : [];
+    });
+}
+
+test(`every lit and example module that parses and verifies fits ${FIT_PX} px by default, boxes apart, arrows on their boxes`, () => {
+  const files = [...filesUnder(join(root, 'lit'), /\.(tir|ttir|ttgir|mlir)$/), ...filesUnder(join(root, 'examples'), /\.(tir|ttir|ttgir|mlir)$/)];
+  let drawn = 0;
+  let skipped = 0;
+  for (const file of files) {
+    splitInput(file, readFileSync(file, 'utf8'), '// -----').forEach((chunk, k) => {
+      let m: Operation;
+      try {
+        // Inputs written to fail (expected-error, `not triton-opt`) neither parse nor verify: skip them.
+        m = parseSourceFile(chunk, { allowUnregisteredDialect: true }).module;
+        verify(m, { allowUnregistered: true });
+      } catch {
+        skipped++;
+        return;
+      }
+      const label = `${file.slice(root.length + 1)} #${k}`;
+      const els = checkPicture(opGraphSvg(m), label, false);
+      if (withClass(els, 'region').length === 0) checkArrows(els, label, true);
+      drawn++;
+    });
+  }
+  assert.ok(drawn > 300, `${drawn} modules drawn, ${skipped} skipped`);
 });
 
 test.run();
