@@ -249,6 +249,41 @@ export const selectFold: Fold = (op, [cc, ca, cb]) => {
   return null;
 };
 
+/** Whether `v` is the i1 (or splat i1) constant `bit`. */
+function isBoolConstant(v: Value, bit: 0 | 1): boolean {
+  const c = splatInt(constantOf(v));
+  return c !== null && (bit ? (c & 1n) === 1n : c === 0n) && widthOf(v.type) === 1;
+}
+
+/**
+ * An i1 select with a constant side is a logical op:
+ * select %c, true, %x -> ori %c, %x ; select %c, %x, false -> andi %c, %x ;
+ * select %c, false, %x -> andi (xori %c, true), %x ; select %c, %x, true -> ori (xori %c, true), %x
+ * (both sides constant: the fold does it).
+ */
+export const selectI1ToLogic: RewritePattern = {
+  name: 'arith.select-i1-to-logic',
+  root: 'arith.select',
+  rewrite(op, rw) {
+    const [c, a, b] = op.operandValues();
+    const t = op.result(0).type;
+    if (c.type !== t || widthOf(t) !== 1 || (constantOf(a) && constantOf(b))) return;
+    const not = (): Value => {
+      const one = rw.createBefore(op, 'arith.constant', { attrs: { value: intConstant(t, 1n) } }).result(0);
+      return rw.createBefore(op, 'arith.xori', { operands: { lhs: c, rhs: one } }).result(0);
+    };
+    let cond: Value;
+    let other: Value;
+    let name: string;
+    if (isBoolConstant(a, 1)) [cond, other, name] = [c, b, 'arith.ori'];
+    else if (isBoolConstant(b, 0)) [cond, other, name] = [c, a, 'arith.andi'];
+    else if (isBoolConstant(a, 0)) [cond, other, name] = [not(), b, 'arith.andi'];
+    else if (isBoolConstant(b, 1)) [cond, other, name] = [not(), a, 'arith.ori'];
+    else return;
+    rw.replaceOpWithNewOp(op, name, { operands: { lhs: cond, rhs: other } });
+  },
+};
+
 // ---- casts ---------------------------------------------------------------------------------
 
 /** Folds a cast of a constant: `f` maps the operand's constant (with the operand and result types) to the result constant. */

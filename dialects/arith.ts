@@ -19,7 +19,7 @@ import {
   FASTMATH_NONE, OVERFLOW_NONE, arithAttrParsers, fastmathConstraint, overflowConstraint,
 } from './arith-attrs.js';
 import {
-  castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold, splatInt, intConstant,
+  castFolds, cmpfFold, cmpiFold, constantsToTheRight, firstFold, floatFolds, intIdentities, intPatterns, negfFold, selectFold, selectI1ToLogic, splatInt, intConstant,
 } from './arith-canonicalize.js';
 import { defineOp, type DeclOf } from '../ir/op-def.js';
 import { AddUIExtendedOp, MulSIExtendedOp, MulUIExtendedOp, RoundingMode } from './arith-extended.js';
@@ -204,6 +204,7 @@ export const SelectOp = defineOp({
     return verifySelect(op);
   },
   fold: selectFold,
+  canonicalize: [selectI1ToLogic],
 });
 
 /** `arith.constant`: an integer, float or dense elements constant. */

@@ -1,11 +1,16 @@
 /**
  * Canonicalization patterns of the scf dialect, as MLIR's scf canonicalizers do them: an `scf.if`
  * on a constant condition becomes its taken branch, `scf.for` loops that never run become their
- * init values, and loop-carried values that never change stop being carried.
+ * init values, and loop-carried values that never change stop being carried. Beyond MLIR's: an
+ * `scf.if` that only computes a few scalars with pure, cheap ops runs both branches and selects
+ * (speculation), so the flags Triton-C's `break` and `continue` create leave no branches behind.
  */
 import { IntegerAttr } from '../ir/attributes.js';
+import { FloatType, IndexType, IntegerType, RankedTensorType, type Type } from '../ir/types.js';
+import { PointerType } from './tt/types.js';
 import type { Operation, Value } from '../ir/ir.js';
-import { constantOf, type RewritePattern } from '../ir/patterns.js';
+import { constantOf, isSideEffectFree, type RewritePattern } from '../ir/patterns.js';
+import { Terminator } from '../ir/traits.js';
 import type { Rewriter } from '../ir/rewriter.js';
 
 /** The `scf.yield` ending the single block of `op`'s region `k`, or null. */
@@ -32,6 +37,63 @@ export const ifConstantCondition: RewritePattern = {
     if (values.length !== op.numResults) return;
     if (y) rw.eraseOp(y);
     rw.inlineBlockBefore(block, op);
+    rw.replaceOp(op, values);
+  },
+};
+
+/** Whether `t` is one scalar register: an integer, index, float or `!tt.ptr` (not a tensor, memory descriptor...). */
+function isScalar(t: Type): boolean {
+  return t instanceof IntegerType || t instanceof IndexType || t instanceof FloatType || (t instanceof PointerType && !(t.pointee instanceof RankedTensorType));
+}
+
+/** Integer divisions and remainders: pure, but a division by zero must not run where the program did not divide. */
+const DIVISIONS = new Set(['arith.divsi', 'arith.divui', 'arith.remsi', 'arith.remui', 'arith.ceildivsi', 'arith.ceildivui', 'arith.floordivsi']);
+
+/** How many ops (both branches together) an `scf.if` may hold and still be speculated. */
+const MAX_SPECULATED_OPS = 8;
+
+/**
+ * The ops of `op`'s two branches (terminators left out) when every one is cheap to run whatever
+ * the condition: side-effect free, no regions, scalar operands and results, not an integer
+ * division; else null.
+ */
+function speculatableOps(op: Operation): Operation[] | null {
+  const ops: Operation[] = [];
+  for (const region of op.regions) {
+    const block = region.blocks[0];
+    if (!block) return null;
+    for (const inner of block) {
+      if (inner.hasTrait(Terminator)) continue;
+      if (inner.regions.length || !isSideEffectFree(inner) || DIVISIONS.has(inner.name)) return null;
+      if (!inner.operandTypes().every(isScalar) || !inner.resultTypes().every(isScalar)) return null;
+      ops.push(inner);
+    }
+  }
+  return ops.length <= MAX_SPECULATED_OPS ? ops : null;
+}
+
+/**
+ * scf.if %c -> (T) { A; yield %a } else { B; yield %b } -> A; B; arith.select %c, %a, %b : T
+ * (only scalar results; both branches only pure, cheap scalar ops: run both and pick)
+ */
+export const ifToSelect: RewritePattern = {
+  name: 'scf.if-to-select',
+  root: 'scf.if',
+  rewrite(op, rw) {
+    if (op.numResults === 0 || !op.resultTypes().every(isScalar)) return;
+    const thenYield = yieldOf(op, 0);
+    const elseYield = yieldOf(op, 1);
+    if (!thenYield || !elseYield || !speculatableOps(op)) return;
+    const cond = op.operand(0);
+    const a = thenYield.operandValues();
+    const b = elseYield.operandValues();
+    rw.eraseOp(thenYield);
+    rw.eraseOp(elseYield);
+    rw.inlineBlockBefore(op.regions[0].blocks[0], op);
+    rw.inlineBlockBefore(op.regions[1].blocks[0], op);
+    const values = op.results.map((r, k) =>
+      a[k] === b[k] ? a[k] : rw.createBefore(op, 'arith.select', { operands: { condition: cond, true_value: a[k], false_value: b[k] }, results: { result: r.type } }).result(0),
+    );
     rw.replaceOp(op, values);
   },
 };

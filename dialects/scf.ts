@@ -9,7 +9,7 @@ import type { DialectDecl } from '../ir/op-spec.js';
 import { FunctionType, IntegerType, IndexType, printResultTypes, type Type } from '../ir/types.js';
 import { IndexSwitchOp, ParallelOp, ReduceOp, ReduceReturnOp } from './scf-parallel.js';
 export { IndexSwitchOp, ParallelOp, ReduceOp, ReduceReturnOp };
-import { forInvariantIterArgs, forZeroTrips, ifConstantCondition } from './scf-canonicalize.js';
+import { forInvariantIterArgs, forZeroTrips, ifConstantCondition, ifToSelect } from './scf-canonicalize.js';
 import { defineOp } from '../ir/op-def.js';
 import { HasParent, LoopLike, NoRegionArguments, Pure, RecursiveMemoryEffects, ReturnLike, SingleBlock, Terminator } from '../ir/traits.js';
 
@@ -278,7 +278,7 @@ export const IfOp = defineOp({
   traits: [SingleBlock, RecursiveMemoryEffects, NoRegionArguments],
   syntax: { parse: parseIfOp, print: printIfOp },
   verify: verifyIfOp,
-  canonicalize: [ifConstantCondition],
+  canonicalize: [ifConstantCondition, ifToSelect],
 });
 /** `scf.while`: a generic while loop with a before (condition) and an after (body) region. */
 export const WhileOp = defineOp({

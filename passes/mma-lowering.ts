@@ -192,11 +192,30 @@ function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, chain
   // Every attribute of the old dot (inherent and discardable) carries over.
   const attributes = { ...(dot.op.properties ?? {}), ...(dot.op.attributes ?? {}) };
   const d = tt.DotOp.build(rw.before(dot.op), { a, b, c: acc }, { results: { d: accType }, attributes }).d;
+  storesBeforeLoads(rw, d.definingOp!);
   const back = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: d }, { results: { result: dot.d.type } }).result;
   const oldOperands = [dot.a, dot.b];
   rw.replaceAllUsesWith(dot.d, back);
   rw.eraseOp(dot.op);
   for (const v of oldOperands) eraseDeadChain(rw, v);
+}
+
+/**
+ * Both operand tiles are stored to shared memory before either is read back: the reads can then
+ * follow one barrier together (and interleave with the dot's FMAs or mma.syncs in ptxas), instead
+ * of the A tile's registers waiting across the barrier of B's store, and the two buffers do not
+ * share an offset (which would need a barrier between A's read and B's store).
+ */
+// %la = local_load (local_alloc %a); %lb = local_load (local_alloc %b)  ->  %sa = local_alloc %a; %sb = local_alloc %b; local_load %sa; local_load %sb
+function storesBeforeLoads(rw: Rewriter, dot: Operation): void {
+  const la = ttg.LocalLoadOp.match(dot.operand(0).definingOp);
+  const lb = ttg.LocalLoadOp.match(dot.operand(1).definingOp);
+  if (!la || !lb || la.op.parent !== dot.parent || lb.op.parent !== dot.parent || !la.op.isBeforeInBlock(lb.op)) return;
+  const between: Operation[] = [];
+  for (let op = la.op.next; op && op !== lb.op; op = op.next) between.push(op);
+  if (!between.length || !between.every((op) => ttg.LocalAllocOp.is(op) || ttg.MemdescTransOp.is(op))) return;
+  if (between.some((op) => op.operandValues().includes(la.result))) return;
+  for (const op of between) rw.moveOpBefore(op, la.op);
 }
 
 /** Erases the unused conversions and transpositions that computed `v` (the old operand path). */
@@ -232,6 +251,7 @@ function fmaOperandsThroughShared(rw: Rewriter, dot: DotView, ctx: PassContext):
     if (want.rank === 3 && transposeInShared(loaded.src.definingOp!, rw)) ctx.bump('operands-transposed-in-shared');
     n++;
   }
+  storesBeforeLoads(rw, dot.op);
   return n;
 }
 

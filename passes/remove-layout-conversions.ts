@@ -28,6 +28,7 @@ import { RankedTensorType, bitWidth, type Type } from '../ir/types.js';
 import { DenseElementsAttr } from '../ir/attributes.js';
 import { BLOCKED, DOT_OP, isDistributed, isLayout, slice } from '../dialects/ttg/layout-attrs.js';
 import { isElementwise, propagateLayouts } from './support/layout-propagation.js';
+import { carryInUseLayouts } from './support/region-carried.js';
 import { targetOf } from '../dialects/ttg/target.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { inversePerm, transLayout } from './support/convert-to-gpu-layouts.js';
@@ -271,6 +272,12 @@ function run(fn: Operation, ctx: PassContext): void {
   ctx.bump('converts-folded', forward.convertsFolded);
   ctx.bump('scans-relaid', hoistConvertsOverScans(fn, new Builder()));
   ctx.bump('transes-relaid', hoistConvertsOverTranses(fn, new Builder()));
+  // Values carried by scf.while / scf.if take the layout their uses in the region need; the
+  // conversions this inserts before and after the region are then rematerialized or folded below.
+  ctx.bump('carried-relaid', carryInUseLayouts(fn, {
+    canRecompute: (v, t) => new Rematerializer().canRemat(v, t),
+    onRewrite: (what, op) => ctx.onPatternApplied?.(what, op),
+  }));
   const converts: ConvertView[] = [];
   fn.walk((op) => {
     const cvt = ttg.ConvertLayoutOp.match(op);
@@ -311,6 +318,7 @@ export const removeLayoutConversions: PassDecl = {
     'ops-erased': 'number of ops erased after they became dead',
     'scans-relaid': 'number of tt.scan ops moved to the layout of their converted operands',
     'transes-relaid': 'number of tt.trans ops moved to the (transposed) layout of their converted operands',
+    'carried-relaid': 'number of sets of values carried by scf.while / scf.if moved to the layout their uses need',
     'converts-narrowed': 'number of ttg.convert_layout ops moved after the narrowing cast that reads them',
   },
   run,
