@@ -787,6 +787,15 @@ export class ParserBase implements AsmParser {
 
   /** A scalar, or a nested list of scalars, kept as raw tokens until the type is known. */
   private parseDenseLiteral(): unknown {
+    this.enterNesting();
+    try {
+      return this.parseDenseLiteralInner();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parseDenseLiteralInner(): unknown {
     if (this.is(T.LSquare)) return this.parseCommaList('[', ']', () => this.parseDenseLiteral());
     if (this.is(T.String)) return { str: this.stringToken(this.pos_++), pos: this.posOf(this.pos_ - 1) };
     const at = this.pos();
