@@ -263,12 +263,15 @@ function checkPreviousConversion(module: Operation, ctx: PassContext, target: Gp
 }
 
 /**
- * A module without launch attributes may already use ttg layouts (written by hand); each must fit
- * the launch shape this pass writes, or the module it leaves would not verify. The first one that
- * does not is a located error at the op using it.
+ * A module that does not state a launch attribute (`ttg.num-warps`, `ttg.threads-per-warp`) may
+ * already use ttg layouts (written by hand); each must fit the value this pass writes for it, or the
+ * module it leaves would not verify. The first one that does not is a located error at the op using
+ * it. (What the module states, the verifier has already checked its layouts against.)
  */
 function checkExistingLayouts(module: Operation, ctx: PassContext, target: GpuTarget): void {
-  if (hasTarget(module)) return;
+  const checkWarps = module.getAttr('ttg.num-warps') === undefined;
+  const checkThreads = module.getAttr('ttg.threads-per-warp') === undefined;
+  if (!checkWarps && !checkThreads) return;
   const checked = new Set<Attribute>();
   module.walk((op) => {
     const types = [...op.operandValues().map((v) => v.type), ...op.results.map((r) => r.type)];
@@ -278,8 +281,8 @@ function checkExistingLayouts(module: Operation, ctx: PassContext, target: GpuTa
       if (!enc || checked.has(enc)) continue;
       checked.add(enc);
       const { threads, warps } = threadsAndWarps(enc);
-      if (warps !== null && warps !== target.numWarps) ctx.fail(op, `uses layout ${enc} of ${warps} warps, but convert-to-gpu compiles for ${target.numWarps} (num-warps)`);
-      if (threads !== null && threads !== target.threadsPerWarp) ctx.fail(op, `uses layout ${enc} of ${threads} threads per warp, but convert-to-gpu compiles for ${target.threadsPerWarp} (threads-per-warp)`);
+      if (checkWarps && warps !== null && warps !== target.numWarps) ctx.fail(op, `uses layout ${enc} of ${warps} warps, but convert-to-gpu compiles for ${target.numWarps} (num-warps)`);
+      if (checkThreads && threads !== null && threads !== target.threadsPerWarp) ctx.fail(op, `uses layout ${enc} of ${threads} threads per warp, but convert-to-gpu compiles for ${target.threadsPerWarp} (threads-per-warp)`);
     }
   }, 'pre');
 }
