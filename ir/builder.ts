@@ -57,6 +57,12 @@ export class Builder {
     this.ip = { block: op.parent, before: op.next };
     return this;
   }
+  /** Inserts after `op`, giving what it creates `op`'s location. */
+  after(op: Operation): this {
+    this.setInsertionPointAfter(op);
+    this.loc = op.loc;
+    return this;
+  }
   /** Inserts at the start of `block`. */
   setInsertionPointToStart(block: Block): this {
     this.ip = { block, before: block.first };

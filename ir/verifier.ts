@@ -13,7 +13,14 @@ import { GraphRegion, IsolatedFromAbove, NoRegionArguments, NoTerminator, Single
 
 /** Builds an error diagnostic located at `op` (source position if parsed, else its location). */
 export function opError(op: Operation, message: string): Diagnostic {
-  const d = new Diagnostic('error', `'${op.name}' op ${message}`, op.srcPos, op.srcPos ? null : locText(op.loc));
+  // An op a pass created may have no position of its own: the nearest enclosing op's stands in.
+  let pos = op.srcPos;
+  let text = pos ? null : locText(op.loc);
+  for (let p = op.parentOp; !pos && !text && p; p = p.parentOp) {
+    pos = p.srcPos;
+    text = pos ? null : locText(p.loc);
+  }
+  const d = new Diagnostic('error', `'${op.name}' op ${message}`, pos, text);
   d.operation = op;
   return d;
 }

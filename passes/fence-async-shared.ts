@@ -68,7 +68,9 @@ export const fenceAsyncShared: PassDecl = {
         if (fenced.has(anchor) || ttng.FenceAsyncSharedOp.is(existing)) continue;
         fenced.add(anchor);
         // %s = ttg.local_alloc %t -> %s = ttg.local_alloc %t; ttng.fence_async_shared (or the fence right before the dot)
-        ttng.FenceAsyncSharedOp.build('after' in at ? rw.setInsertionPointAfter(anchor) : rw.before(anchor), { bCluster: boolAttr(false) });
+        const b = 'after' in at ? rw.after(anchor) : rw.before(anchor);
+        // The fence is there for the dot: it carries the dot's location.
+        ttng.FenceAsyncSharedOp.build(b, { bCluster: boolAttr(false) }, { loc: op.loc });
         ctx.bump('num-fences');
       }
     }
