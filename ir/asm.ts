@@ -31,6 +31,8 @@ export interface AsmParser {
   /** The current token's kind (lexer token name, e.g. `PercentId`, `BareId`, `Integer`) and text, without consuming it. */
   peekToken(offset?: number): { kind: string; image: string } | undefined;
   parseType(): Type;
+  /** Runs `f` one nesting level deeper (a located error past MAX_NESTING): for a recursive grammar of a dialect's own. */
+  nested<T>(f: () => T): T;
   parseAttribute(type?: Type): Attribute;
   parseInteger(): bigint;
   /** One element of a dense array of `elt` (`array<i32: 1, 2>`), range-checked for the type. */

@@ -68,11 +68,11 @@ function parseOperand(p: AsmParser, scope: AffineScope): AffineExpr {
   const n = p.parseOptionalInteger();
   if (n !== undefined) return constant(safeInteger(p, n, at, 'constant too large for index (affine constants are limited to 2^53-1)'));
   if (p.parseOptionalPunct('(')) {
-    const e = parseAffineExpr(p, scope);
+    const e = p.nested(() => parseAffineExpr(p, scope));
     p.parsePunct(')');
     return e;
   }
-  if (p.parseOptionalPunct('-')) return neg(parseOperand(p, scope));
+  if (p.parseOptionalPunct('-')) return neg(p.nested(() => parseOperand(p, scope)));
   const name = p.parseOptionalKeyword();
   if (name === undefined) p.error('expected affine expression');
   const e = scope.get(name);

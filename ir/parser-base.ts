@@ -312,6 +312,15 @@ export class ParserBase implements AsmParser {
     return out;
   }
 
+  nested<T>(f: () => T): T {
+    this.enterNesting();
+    try {
+      return f();
+    } finally {
+      this.nesting--;
+    }
+  }
+
   /** Enters one more level of nesting, or stops with a located error past MAX_NESTING. */
   protected enterNesting(): void {
     if (++this.nesting > MAX_NESTING) {

@@ -29,6 +29,9 @@ const cases: [string, string][] = [
   ['10,000 nested parentheses in a type', `func.func @f(%x: ${'('.repeat(10000)}i32${')'.repeat(10000)}) {\n return\n}\n`],
   ['10,000 nested lists in a dense literal', `module attributes {ttg.x = dense<${'['.repeat(10000)}1.0${']'.repeat(10000)}> : tensor<1xf32>} {\n}\n`],
   ['10,000 nested complex pairs in a dense literal', `module attributes {ttg.x = dense<${'('.repeat(10000)}1.0${', 1.0)'.repeat(10000)}> : tensor<1xcomplex<f32>>} {\n}\n`],
+  ['10,000 nested parentheses in an affine map', `module attributes {ttg.x = affine_map<(d0) -> (${'('.repeat(10000)}d0${')'.repeat(10000)})>} {\n}\n`],
+  ['10,000 unary minuses in an affine map', `module attributes {ttg.x = affine_map<(d0) -> (${'-'.repeat(10000)}d0)>} {\n}\n`],
+  ['10,000 nested parentheses in an affine set', `module attributes {ttg.x = affine_set<(d0) : (${'('.repeat(10000)}d0${')'.repeat(10000)} >= 0)>} {\n}\n`],
   ['10,000 nested callsite locations', `module {\n} loc(${'callsite('.repeat(10000)}"a"${' at "b")'.repeat(10000)})\n`],
 ];
 
