@@ -210,11 +210,17 @@ function verifyWhileOp(op: Operation): string | void {
   if (before.args.length !== op.numOperands) return 'expects the before region to take as many arguments as the op has operands';
   const cond = before.last;
   if (!cond || cond.name !== 'scf.condition') return "expects the 'before' region to terminate with 'scf.condition'";
+  for (let k = 0; k < before.args.length; k++)
+    if (before.args[k].type !== op.operand(k).type) return `along control flow edge from parent operands to Region #0: source type #${k} '${op.operand(k).type}' should match input type #${k} '${before.args[k].type}'`;
   const forwarded = cond.numOperands - 1;
   if (forwarded !== op.numResults) return ` region control flow edge from Region #0 to parent results: source has ${forwarded} operands, but target successor needs ${op.numResults}`;
+  for (let k = 0; k < forwarded; k++)
+    if (cond.operand(k + 1).type !== op.results[k].type) return `along control flow edge from Region #0 to parent results: source type #${k} '${cond.operand(k + 1).type}' should match input type #${k} '${op.results[k].type}'`;
   const after = op.regions[1].blocks[0];
   if (!after) return;
   if (after.args.length !== op.numResults) return "expects the 'after' region to take as many arguments as the op has results";
+  for (let k = 0; k < forwarded; k++)
+    if (after.args[k].type !== cond.operand(k + 1).type) return `along control flow edge from Region #0 to Region #1: source type #${k} '${cond.operand(k + 1).type}' should match input type #${k} '${after.args[k].type}'`;
   const y = after.last;
   if (!y || y.name !== 'scf.yield') return "expects the 'after' region to terminate with 'scf.yield'";
   if (y.numOperands !== before.args.length) return ` region control flow edge from Region #1 to Region #0: source has ${y.numOperands} operands, but target successor needs ${before.args.length}`;
