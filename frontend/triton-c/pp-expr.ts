@@ -5,6 +5,7 @@
  * evaluate (and only report division by zero in) the operands that C evaluates.
  */
 import type { PPToken } from './pp-lex.js';
+import { MAX_EXPR_NESTING } from './parse-expr.js';
 
 /** Reports an error at a token (or, with null, at the end of the expression) and aborts. */
 export type ExprError = (message: string, at: PPToken | null) => never;
@@ -52,6 +53,15 @@ export function evaluateCondition(tokens: PPToken[], error: ExprError): boolean 
   let i = 0;
   const peek = (): PPToken | null => tokens[i] ?? null;
   const isOp = (t: PPToken | null, op: string): boolean => t !== null && t.kind === 'punct' && t.text === op;
+  // Parentheses, prefix operators and `?:` arms recurse: past the language's expression nesting
+  // limit they are a located error, not a stack overflow.
+  let nesting = 0;
+  const nested = <T>(at: PPToken | null, parse: () => T): T => {
+    if (++nesting > MAX_EXPR_NESTING) error(`expression nested deeper than ${MAX_EXPR_NESTING} levels (parentheses, prefix operators, '?:')`, at);
+    const v = parse();
+    nesting--;
+    return v;
+  };
 
   const primary = (live: boolean): Val => {
     const t = peek();
@@ -60,15 +70,15 @@ export function evaluateCondition(tokens: PPToken[], error: ExprError): boolean 
     if (t.kind === 'punct') {
       switch (t.text) {
         case '(': {
-          const v = conditional(live);
+          const v = nested(t, () => conditional(live));
           if (!isOp(peek(), ')')) return error("missing ')' in expression", peek());
           i++;
           return v;
         }
-        case '-': { const a = primary(live); return wrap(-a.v, a.u); }
-        case '+': return primary(live);
-        case '~': { const a = primary(live); return wrap(~a.v, a.u); }
-        case '!': { const a = primary(live); return { v: a.v === 0n ? 1n : 0n, u: false }; }
+        case '-': { const a = nested(t, () => primary(live)); return wrap(-a.v, a.u); }
+        case '+': return nested(t, () => primary(live));
+        case '~': { const a = nested(t, () => primary(live)); return wrap(~a.v, a.u); }
+        case '!': { const a = nested(t, () => primary(live)); return { v: a.v === 0n ? 1n : 0n, u: false }; }
         default: return error(t.text === ')' ? 'expected value in expression' : `token '${t.text}' is not valid in preprocessor expressions`, t);
       }
     }
@@ -137,10 +147,10 @@ export function evaluateCondition(tokens: PPToken[], error: ExprError): boolean 
     const cond = binary(1, live);
     if (!isOp(peek(), '?')) return cond;
     i++;
-    const a = conditional(live && cond.v !== 0n);
+    const a = nested(peek(), () => conditional(live && cond.v !== 0n));
     if (!isOp(peek(), ':')) return error("expected ':' in conditional expression", peek());
     i++;
-    const b = conditional(live && cond.v === 0n);
+    const b = nested(peek(), () => conditional(live && cond.v === 0n));
     const u = a.u || b.u;
     return wrap(cond.v !== 0n ? a.v : b.v, u);
   };

@@ -9,7 +9,8 @@ import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
 import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
-import { disjointBits, regLayout, type RegLayout } from './layout.js';
+import { constantRunSources, disjointBits, regLayout, type RegLayout } from './layout.js';
+import { hasAxisInfo, type AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { Terminator } from '../../ir/traits.js';
 import type { OpDef, View } from '../../ir/op-def.js';
 import type { OpDecl } from '../../ir/op-spec.js';
@@ -67,6 +68,8 @@ export class LoweringContext {
     readonly region: Region,
     /** Lowers one op (the dispatch over every pattern table). */
     readonly lowerOp: (ctx: LoweringContext, op: Operation) => void,
+    /** Axis info of the source module (constancy lets elementwise ops compute a run once). */
+    readonly axis: AxisInfoAnalysis | null = null,
   ) {
     this.e = new PtxEmitter(b, arch);
   }
@@ -88,6 +91,15 @@ export class LoweringContext {
   /** Records the registers of `v`. */
   set(v: Value, registers: Value[]): void {
     this.regs.set(v, registers);
+  }
+
+  /**
+   * For a tensor `v` whose elements repeat in aligned runs (axis info's constancy), the register each
+   * register may copy instead of computing it (`constantRunSources`); null when none repeats.
+   */
+  repeatedRegisters(v: Value, op: Operation): Int32Array | null {
+    if (!this.axis || !(v.type instanceof RankedTensorType) || !hasAxisInfo(v.type) || !this.axis.has(v)) return null;
+    return constantRunSources(regLayout(v.type, op), this.axis.lookup(v).constancy);
   }
 
   /** The register types standing for `v`'s type. */

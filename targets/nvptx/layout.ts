@@ -111,3 +111,37 @@ export function registersByCoords(l: RegLayout, drop: readonly number[] = []): M
   });
   return out;
 }
+
+/**
+ * Triton's deduplication of constant runs: for a value whose elements are equal within aligned runs
+ * of `constancy[d]` along each dim d (axis info), the register each register may copy (the first
+ * register of its run; itself where it starts one). Null when no register repeats another.
+ */
+export function constantRunSources(l: RegLayout, constancy: readonly number[]): Int32Array | null {
+  // A thread's element is (lane/warp part) XOR (register part), so rounding a coordinate down to a
+  // run boundary only rounds its register part: registers whose rounded parts agree share a run.
+  const runs = l.shape.map((_, d) => powerOfTwoDividing(constancy[d] ?? 1));
+  if (runs.every((run) => run === 1)) return null;
+  const first = new Map<string, number>();
+  const out = new Int32Array(l.numRegs);
+  let repeats = false;
+  l.regCoords.forEach((c, r) => {
+    const key = c.map((x, d) => x & ~(runs[d] - 1)).join(',');
+    const src = first.get(key);
+    out[r] = src ?? r;
+    if (src === undefined) first.set(key, r);
+    else repeats = true;
+  });
+  return repeats ? out : null;
+}
+
+/**
+ * The largest power of two dividing run length `n`, capped at 2^30 (aligned runs of it lie inside
+ * the aligned runs of `n`; 1 for anything else).
+ */
+function powerOfTwoDividing(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 2) return 1;
+  let p = 1;
+  while (p < 2 ** 30 && n % (p * 2) === 0) p *= 2;
+  return p;
+}

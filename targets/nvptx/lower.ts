@@ -73,8 +73,13 @@ function lowerElementwise(ctx: LoweringContext, op: Operation, rule: ElementRule
   const args = op.operandValues().map((v) => ctx.get(v, op));
   const n = Math.max(1, ...args.map((a) => a.length));
   const to = registerType(op.result(0).type);
+  const copy = n > 1 ? ctx.repeatedRegisters(op.result(0), op) : null;
   const out: Value[] = [];
-  for (let r = 0; r < n; r++) out.push(rule(ctx.e, args.map((a) => a[a.length === 1 ? 0 : r]), to, op));
+  for (let r = 0; r < n; r++) {
+    // a register inside a run of equal elements copies the run's first (`cols < N` with N % 4 == 0: one compare per 4 elements)
+    if (copy && copy[r] !== r) out.push(out[copy[r]]);
+    else out.push(rule(ctx.e, args.map((a) => a[a.length === 1 ? 0 : r]), to, op));
+  }
   ctx.set(op.result(0), out);
 }
 
@@ -145,7 +150,7 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
 }
 
 /** Lowers one kernel into `module`'s body; returns its launch description. */
-function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number, axis: AxisInfoAnalysis | null): KernelInfo {
+function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number, axis: AxisInfoAnalysis): KernelInfo {
   const name = (fn.getAttr('sym_name') as StringAttr).value;
   const body = fn.region(0);
   const entry = body.entry;
@@ -166,7 +171,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   }, { loc: fn.loc }).op;
   kernel.setAttr('nvptx.kernel', UnitAttr.get());
   kernel.setAttr('nvptx.reqntid', IntegerAttr.get(numWarps * threadsPerWarp, I32));
-  const hint = axis && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes);
+  const hint = opts.residencyHint !== false && sharedBytes > 0 && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes);
   if (hint) kernel.setAttr('nvptx.ctas_per_sm', IntegerAttr.get(hint.ctasPerSM, I32));
   const maxnreg = registerBudget(fn, opts.arch, numWarps, sharedBytes);
   if (maxnreg) kernel.setAttr('nvptx.maxnreg', IntegerAttr.get(maxnreg, I32));
@@ -176,7 +181,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   b.setInsertionPointToEnd(prologue);
   const jump = cf.BrOp.build(b, { destOperands: [] }, { successors: [start] }).op;
   region.addBlock(start);
-  const ctx = new LoweringContext(b, opts.arch, numWarps, threadsPerWarp, sharedBytes, jump, region, lowerOp);
+  const ctx = new LoweringContext(b, opts.arch, numWarps, threadsPerWarp, sharedBytes, jump, region, lowerOp, axis);
   entry.args.forEach((a, k) => ctx.set(a, [prologue.args[k]]));
   for (const src of body.blocks) {
     const dest = src === entry ? start : ctx.blockFor(src, fn);
@@ -209,7 +214,7 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   const body = out.region(0).addBlock(new Block());
   out.setAttr('nvptx.arch', StringAttr.get(opts.arch));
   const kernels: KernelInfo[] = [];
-  const axis = opts.residencyHint !== false && sharedBytes > 0 ? new AxisInfoAnalysis(module) : null;
+  const axis = new AxisInfoAnalysis(module);
   for (const op of module.region(0).entry ?? []) {
     if (!tt.FuncOp.is(op)) continue;
     if (op.getAttr('sym_visibility') instanceof StringAttr && (op.getAttr('sym_visibility') as StringAttr).value === 'private') continue;

@@ -10,7 +10,7 @@ import { parseSourceFile } from '../../ir/parser.js';
 import { SourceFile } from '../../ir/diagnostics.js';
 import { RankedTensorType } from '../../ir/types.js';
 import { elementsOf, linearIndex } from '../../dialects/ttg/layout-lib.js';
-import { regLayout } from '../../targets/nvptx/layout.js';
+import { constantRunSources, regLayout } from '../../targets/nvptx/layout.js';
 import type { Operation } from '../../ir/ir.js';
 
 registerAllDialects();
@@ -56,6 +56,49 @@ test('regLayout marks broadcast lanes of a small tensor as duplicates', () => {
   const bits = (m: number) => m.toString(2).replace(/0/g, '').length;
   assert.is(bits(l.dupRegMask) + bits(l.dupLaneMask) + bits(l.dupWarpMask), 3);
   assert.is(l.numRegs, 4);
+});
+
+/** Coordinates of row-major index `i` in `shape`. */
+const coordsOf = (i: number, shape: readonly number[]): number[] => {
+  const out = new Array<number>(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) ((out[d] = i % shape[d]), (i = Math.floor(i / shape[d])));
+  return out;
+};
+
+for (const [aliases, type] of CASES) {
+  test(`constantRunSources copies only within an aligned run: ${type}`, () => {
+    const { t, op } = tensorType(aliases, type);
+    const l = regLayout(t, op);
+    const rank = t.shape.length;
+    const constancies = rank === 1 ? [[2], [4], [6], [12], [64], [1]] : [[2, 1], [1, 4], [6, 8], [16, 16], [1, 1]];
+    for (const constancy of constancies) {
+      const copy = constantRunSources(l, constancy);
+      if (constancy.every((c) => c === 1)) assert.is(copy, null);
+      if (!copy) continue;
+      for (let warp = 0; warp < 4; warp++) {
+        for (let lane = 0; lane < 32; lane++) {
+          // the owner table, independent of the register view: register r holds elements[r]
+          const elements = elementsOf(t.encoding!, t.shape, warp, lane).map((i) => coordsOf(i, t.shape));
+          elements.forEach((e, r) => {
+            assert.ok(copy[r] <= r, `register ${r} copies a later register`);
+            const src = elements[copy[r]];
+            // same aligned run of `constancy` along every dim: every element of it is equal
+            const sameRun = e.every((x, d) => Math.floor(x / constancy[d]) === Math.floor(src[d] / constancy[d]));
+            assert.ok(sameRun, `constancy [${constancy}] warp ${warp} lane ${lane}: register ${r} (${e}) copies ${copy[r]} (${src})`);
+          });
+        }
+      }
+    }
+  });
+}
+
+test('constantRunSources: one compare per 4 registers of sizePerThread 4 when runs are 4 long', () => {
+  const { t, op } = tensorType(CASES[0][0], CASES[0][1]);
+  const copy = constantRunSources(regLayout(t, op), [4])!;
+  // registers 0-3 are one run, the next repetition (4-7) another
+  assert.equal([...copy], [0, 0, 0, 0, 4, 4, 4, 4]);
+  // runs of 6 contain aligned runs of 2 only
+  assert.equal([...constantRunSources(regLayout(t, op), [6])!], [0, 0, 2, 2, 4, 4, 6, 6]);
 });
 
 test.run();
