@@ -73,7 +73,8 @@ export class MemDescType extends DialectType {
       if (t?.kind === 'BareId' && t.image === 'mutable') {
         p.parseKeyword('mutable');
         mutable = true;
-      } else if (t?.kind === 'DimList' || t?.kind === 'Integer') {
+      } else if ((t?.kind === 'DimList' || t?.kind === 'Integer') && (attrs.length === 2 || mutable)) {
+        // the alloc shape comes after the encoding and memory space (an integer before them is an attribute, `4 : i64`)
         alloc = [...p.parseDimensionList(false), p.parseIntegerInRange(0, Number.MAX_SAFE_INTEGER, 'alloc dimension')];
       } else {
         if (attrs.length === 2) p.error('expected `mutable` or an alloc shape in !ttg.memdesc');

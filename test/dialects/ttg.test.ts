@@ -150,6 +150,17 @@ test('!ttg.memdesc forms: alloc shape, no memory space, immutable; !ttg.async.to
   assert.is(args[1].type, MemDescType.get([64], f('f32'), (args[1].type as MemDescType).encoding, smem, true));
 });
 
+test('!ttg.memdesc: an integer before the encoding and memory space is an attribute, not an alloc shape (fuzz parser/c281b1fb)', () => {
+  // As Triton parses it: the encoding and memory space come first, the alloc shape only after them.
+  const text = wrap([], '%a: !ttg.memdesc<2xf16, 4 : i64, #smem, mutable>, %b: !ttg.memdesc<2xf16, 4 : i64, #smem, mutable, 4>', [ALIASES[3]]);
+  roundTrip(text);
+  const args = load(text).module.regions[0].blocks[0].first!.regions[0].blocks[0].args;
+  const [a, b] = args.map((x) => x.type as MemDescType);
+  assert.is(String(a.encoding), '4 : i64');
+  assert.equal(a.allocShape, [2]);
+  assert.equal(b.allocShape, [4]);
+});
+
 // ---- ops ---------------------------------------------------------------------------------------
 
 const ARGS =
