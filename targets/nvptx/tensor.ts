@@ -226,6 +226,26 @@ const regBitOf = (l: RegLayout, f: number, ix: ExchangeIndex): number => flatBit
  * bar.sync between the writes and the reads (and between rounds) is insert-barriers' decision,
  * recorded on the op as `ttg.scratch_sync`: without it the lowering emits none (and the kernel races).
  */
+/** Elements per thread above which `scalarLoadedTile` exchanges them one at a time. */
+const SCALAR_EXCHANGE_MIN_REGS = 64;
+
+/**
+ * Whether `v` (through `tt.trans`) comes from a global load of one element per access, in a layout
+ * holding at least SCALAR_EXCHANGE_MIN_REGS elements per thread. Such a tile is exchanged with scalar
+ * stores: vector stores would pair registers of separate loads, and ptxas then keeps every load's
+ * value and address live at once (the masked 128x128 transpose at an odd size: 167 registers and
+ * 1 CTA per SM with vectors, 87 and 2 without, 1.15x faster on an H200; every other benchmark's
+ * exchange vectorized stays as it was, see bench/gpu/RESULTS.md, 2026-11-27).
+ */
+function scalarLoadedTile(v: Value, l: RegLayout): boolean {
+  if (l.numRegs < SCALAR_EXCHANGE_MIN_REGS) return false;
+  let def = v.definingOp;
+  while (def && tt.TransOp.is(def)) def = tt.TransOp.view(def).src.definingOp;
+  if (!def || !tt.LoadOp.is(def)) return false;
+  const width = def.getAttr('tt.vector_width');
+  return !(width instanceof IntegerAttr) || Number(width.value) === 1;
+}
+
 function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayout, dst: RegLayout): void {
   const { op, src: from, result } = cvt;
   const e = ctx.e;
@@ -245,8 +265,9 @@ function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayo
     throw targetError(op, `cannot convert '${from.type}' to '${result.type}' in ${numel / capacity} rounds through ${allocated} bytes of scratch`);
   const regs = ctx.get(from, op);
   const regT = regs[0].type;
-  // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width.
-  const maxVecBits = regT === I1 || start % 16 ? 0 : 2;
+  // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width; and
+  // many elements straight from scalar loads go one at a time (`scalarLoadedTile`).
+  const maxVecBits = regT === I1 || start % 16 || scalarLoadedTile(from, src) ? 0 : 2;
   const plan = planExchange(exchangeSide(src, capacity, ix), exchangeSide(dst, capacity, ix), Math.log2(capacity), bytes, maxVecBits);
   const sync = op.getAttr(SCRATCH_SYNC) !== undefined;
   const guard = ownerGuard(ctx, src);
