@@ -9,10 +9,13 @@
  * `TC_KERNEL_SEED=<base> npx tsx test/frontend/kernels-<x>.test.ts`.
  */
 import { readFileSync } from 'node:fs';
+import * as assert from 'uvu/assert';
 import { randomInt } from 'node:crypto';
 import { compileTritonC, type FrontendOptions } from '../../frontend/triton-c/index.js';
 import type { Operation } from '../../ir/ir.js';
 import { verify } from '../../ir/verifier.js';
+import { runPipeline } from '../../passes/manager.js';
+import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
 import { type ArgValue, interpret } from '../../tools/interpreter/interpreter.js';
 import type { Buffer, Memory } from '../../tools/interpreter/memory.js';
 
@@ -103,6 +106,22 @@ export const timings: string[] = [];
 export function launch(label: string, module: Operation, kernel: string, grid: number[], args: ArgValue[], memory: Memory): void {
   const r = interpret(module, kernel, { grid, args, memory });
   timings.push(`${label}: grid [${grid.join(', ')}], ${r.ms.toFixed(0)} ms, ${r.opsExecuted} ops`);
+}
+
+/**
+ * Runs each pass of `pipeline` (e.g. `default{arch=sm_90a num-warps=4}`, passes registered) on
+ * `module` in turn: each must succeed and leave a module that verifies and whose `outputs` equal
+ * `reference` bit for bit; `after(pass)` may check more after each pass.
+ */
+export function checkEachPass(label: string, module: Operation, pipeline: string, reference: number[], outputs: (m: Operation, what: string) => number[], after?: (pass: string) => void): void {
+  for (const entry of parsePipeline(pipeline)) {
+    const name = entry.pass.name;
+    const r = runPipeline(module, pipelineText([entry]));
+    assert.ok(r.ok, `${label} ${name}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
+    verify(module);
+    assert.equal(outputs(module, `${label} ${name}`), reference, `${label}: outputs changed after '${name}'`);
+    after?.(name);
+  }
 }
 
 /** A rows x cols matrix in a buffer with leading dimension `ld` (elements), padding and `tail` extra elements NaN. */

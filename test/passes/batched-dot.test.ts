@@ -14,13 +14,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Operation } from '../../ir/ir.js';
 import { printModule } from '../../ir/printer.js';
-import { verify } from '../../ir/verifier.js';
 import { registerAllPasses } from '../../passes/all.js';
-import { runPipeline } from '../../passes/manager.js';
-import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
 import { lowerToNvptx } from '../../targets/nvptx/index.js';
 import { Memory } from '../../tools/interpreter/memory.js';
-import { type Random, compileExample, launch, matmulTolerance, roundTo, withSeed } from '../helpers/tc-kernels.js';
+import { type Random, checkEachPass, compileExample, launch, matmulTolerance, roundTo, withSeed } from '../helpers/tc-kernels.js';
 
 registerAllPasses();
 
@@ -85,9 +82,6 @@ function checkReference(label: string, elt: 'f32' | 'f16', c: number[], a: numbe
       }
 }
 
-/** The default pipeline for `arch`, one pass (with its options) per entry. */
-const steps = (arch: string) => parsePipeline(`default{arch=${arch} num-warps=4}`).map((e) => ({ name: e.pass.name, text: pipelineText([e]) }));
-
 function checkBuild(b: Build, random: Random, after: (pass: string, text: string) => void): void {
   const elt = b.type === 'float' ? 'f32' : 'f16';
   const sizes = sizesOf(b);
@@ -100,13 +94,7 @@ function checkBuild(b: Build, random: Random, after: (pass: string, text: string
   const reference = runBmm(compileExample('bmm.tc', defines), b, a, bv, `${label} tt`);
   checkReference(label, elt, reference, a, bv, sizes);
   const module = compileExample('bmm.tc', defines);
-  for (const step of steps(b.arch)) {
-    const r = runPipeline(module, step.text);
-    assert.ok(r.ok, `${label} ${step.name}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
-    verify(module);
-    assert.equal(runBmm(module, b, a, bv, `${label} ${step.name}`), reference, `${label}: C changed after '${step.name}'`);
-    after(step.name, printModule(module));
-  }
+  checkEachPass(label, module, `default{arch=${b.arch} num-warps=4}`, reference, (m, what) => runBmm(m, b, a, bv, what), (pass) => after(pass, printModule(module)));
   lowerToNvptx(module, { arch: b.arch });
 }
 

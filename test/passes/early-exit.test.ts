@@ -13,13 +13,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Operation } from '../../ir/ir.js';
-import { verify } from '../../ir/verifier.js';
 import { registerAllPasses } from '../../passes/all.js';
-import { runPipeline } from '../../passes/manager.js';
-import { parsePipeline, pipelineText } from '../../passes/pipeline-text.js';
 import { lowerToNvptx } from '../../targets/nvptx/index.js';
 import { Memory } from '../../tools/interpreter/memory.js';
-import { type Random, compileExample, launch, randomMatrix, roundTo, withSeed } from '../helpers/tc-kernels.js';
+import { type Random, checkEachPass, compileExample, launch, randomMatrix, roundTo, withSeed } from '../helpers/tc-kernels.js';
 
 registerAllPasses();
 
@@ -62,9 +59,6 @@ function run(module: Operation, b: Build, a: number[], bv: number[], flags: numb
   return C.toNumbers();
 }
 
-/** The default pipeline for a build, one pass (with its options) per entry. */
-const steps = (b: Build) => parsePipeline(`default{arch=${b.arch} num-warps=${b.warps}}`).map((e) => ({ name: e.pass.name, text: pipelineText([e]) }));
-
 /** The ops inside `loop`'s regions named `name`. */
 function opsIn(loop: Operation, name: string): number {
   let n = 0;
@@ -83,12 +77,7 @@ function checkBuild(b: Build, random: Random): void {
   const reference = run(compileExample('matmul-early-exit.tc', defines), b, a, bv, flags, `${label} tt`);
   assert.ok(reference.some((v) => v !== -1) && reference.some((v) => v !== 0), `${label}: the kernel computes something`);
   const module = compileExample('matmul-early-exit.tc', defines);
-  for (const step of steps(b)) {
-    const r = runPipeline(module, step.text);
-    assert.ok(r.ok, `${label} ${step.name}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
-    verify(module);
-    assert.equal(run(module, b, a, bv, flags, `${label} ${step.name}`), reference, `${label}: C changed after '${step.name}'`);
-  }
+  checkEachPass(label, module, `default{arch=${b.arch} num-warps=${b.warps}}`, reference, (m, what) => run(m, b, a, bv, flags, what));
   const loops: Operation[] = [];
   module.walk((op) => void (op.name === 'scf.while' && loops.push(op)));
   assert.is(loops.length, 1, `${label}: one scf.while`);
@@ -111,13 +100,7 @@ for (const b of BUILDS) {
 
 /** Runs `module` before any pass and after each pass of the default pipeline (sm_90a, 4 warps); `go` returns its outputs. */
 function eachPassKeeps(label: string, module: Operation, go: (m: Operation, what: string) => number[]): void {
-  const reference = go(module, `${label} tt`);
-  for (const step of steps({ type: 'float', TM: 0, TN: 0, TK: 0, warps: 4, arch: 'sm_90a' })) {
-    const r = runPipeline(module, step.text);
-    assert.ok(r.ok, `${label} ${step.name}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
-    verify(module);
-    assert.equal(go(module, `${label} ${step.name}`), reference, `${label}: outputs changed after '${step.name}'`);
-  }
+  checkEachPass(label, module, 'default{arch=sm_90a num-warps=4}', go(module, `${label} tt`), go);
   lowerToNvptx(module, { arch: 'sm_90a' });
 }
 
