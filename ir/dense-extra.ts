@@ -5,7 +5,8 @@
 import type { Attribute } from './attributes.js';
 import { DenseComplexElementsAttr, DenseStringElementsAttr } from './builtin-attrs.js';
 import type { SourcePos } from './diagnostics.js';
-import { type ParserBase, type RawElement, elementValue, flattenDense } from './parser-base.js';
+import type { ParserBase } from './parser-base.js';
+import { type RawElement, elementValue, flattenDense } from './parse-literals.js';
 import { ComplexType, FloatType, IndexType, IntegerType, type ShapedType } from './types.js';
 
 /**

@@ -7,7 +7,7 @@ import type { AsmParser } from './asm.js';
 import {
   ArrayAttr, Attribute, CallSiteLoc, DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FileLineColLoc, FloatAttr,
   FusedLoc, IntegerAttr, Location, NameLoc, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr, UnknownLoc,
-  boolAttr, floatFromBits, noteNanBits, type DenseValue,
+  boolAttr, floatFromBits, noteNanBits,
 } from './attributes.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from './diagnostics.js';
 import { KIND_NAMES, PUNCT, T, TokenStream, TokenWindow, type TokenType } from './lexer.js';
@@ -21,8 +21,8 @@ import {
 } from './builtin-attr-parser.js';
 import { AffineMapAttr, StridedLayoutAttr, type DistinctAttr } from './builtin-attrs.js';
 import { denseComplexOrString } from './dense-extra.js';
-import { intLiteralBounds } from './int-literal-range.js';
 import { shapePrefixAt } from './shape-text.js';
+import { checkIntFits, elementValue, flattenDense, hexFloat } from './parse-literals.js';
 
 /** Parser options shared by the tools. */
 export interface ParseOptions {
@@ -926,81 +926,6 @@ function simpleType(word: string): Type | undefined {
 
 function checkElementType(p: ParserBase, t: Type): void {
   if (t instanceof FunctionType) p.error('invalid tensor element type');
-}
-
-/** Reports an integer literal out of `t`'s range at `pos` (a position, or an offset in `p`'s source). */
-function checkIntFits(p: ParserBase, v: bigint, t: Type, pos: SourcePos | number): void {
-  const [lo, hi] = intLiteralBounds(t);
-  if (v < lo || v > hi) p.error(`integer constant out of range for attribute`, typeof pos === 'number' ? { source: p.source, offset: pos } : pos);
-}
-
-function hexFloat(bits: bigint, t: FloatType): FloatAttr {
-  const v = floatFromBits(bits, t.kind);
-  return FloatAttr.get(v, t, Number.isNaN(v) ? bits : null);
-}
-
-/** One scalar of a dense literal as read, before the element type is known. */
-export interface RawElement {
-  /** A string element (`dense<["a", "b"]>`). */
-  str?: string;
-  /** A complex element: `(re, im)`. */
-  complex?: [unknown, unknown];
-  text?: string;
-  neg?: boolean;
-  kind?: TokenType;
-  bool?: boolean;
-  pos?: SourcePos;
-}
-
-/**
- * The elements of a dense literal in row-major order, checked against the type's shape (one value is a
- * splat); `leaf` reads one scalar (by default a number of the element type).
- */
-export function flattenDense<V = DenseValue>(
-  p: ParserBase, lit: unknown, type: ShapedType, pos: SourcePos,
-  leaf: (e: RawElement) => V = (e) => elementValue(p, e, type.elementType) as V,
-): V[] {
-  const out: V[] = [];
-  const shape = type.shape;
-  const mismatch = (): never =>
-    p.error(`inferred shape of elements literal ([${literalShape(lit).join(', ')}]) does not match type ([${shape.join(', ')}])`, pos);
-  const visit = (node: unknown, dim: number): void => {
-    if (Array.isArray(node)) {
-      if (dim >= shape.length || node.length !== shape[dim]) mismatch();
-      for (const c of node) visit(c, dim + 1);
-      return;
-    }
-    if (dim !== 0 && dim !== shape.length) mismatch();
-    out.push(leaf(node as RawElement));
-  };
-  visit(lit, 0);
-  if (out.length !== 1 && out.length !== type.numElements) mismatch();
-  return out;
-}
-
-/** The shape of a nested list literal (`[[1, 2], [3, 4]]` is [2, 2]). */
-function literalShape(lit: unknown): number[] {
-  const out: number[] = [];
-  for (let n = lit; Array.isArray(n); n = n[0]) out.push(n.length);
-  return out;
-}
-
-/** The value of one scalar of a dense literal in element type `elt` (an error when it does not fit). */
-export function elementValue(p: ParserBase, e: RawElement, elt: Type): DenseValue {
-  if (e.str !== undefined || e.complex) p.error(`expected ${elt} literal, found ${e.str !== undefined ? 'string' : 'complex value'}`, e.pos);
-  if (e.bool !== undefined) {
-    if (!(elt instanceof IntegerType && elt.width === 1)) p.error(`expected ${elt} literal, found boolean`, e.pos);
-    return e.bool ? 1n : 0n;
-  }
-  if (elt instanceof FloatType) {
-    if (e.kind === T.HexInt) return (hexFloat(BigInt(e.text!), elt)).value;
-    const v = Number(e.text);
-    return FloatAttr.get(e.neg ? -v : v, elt).value;
-  }
-  if (e.kind === T.Float) p.error(`expected integer elements, but parsed floating-point`, e.pos);
-  const v = e.neg ? -BigInt(e.text!) : BigInt(e.text!);
-  checkIntFits(p, v, elt, e.pos!);
-  return IntegerAttr.get(v, elt).value;
 }
 
 function symbolText(image: string): string {
