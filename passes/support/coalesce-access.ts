@@ -12,6 +12,7 @@ import { FunctionLike } from '../../ir/traits.js';
 import { targetOf } from '../../dialects/ttg/target.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as builtin from '../../dialects/builtin.js';
+import { DisjointSets } from './disjoint-sets.js';
 
 /**
  * The typed view of a global memory access (Triton's getMemAccessPtr set, less the async copies:
@@ -62,36 +63,23 @@ export function gpuConfigOf(op: Operation): GpuConfig {
  * multiRootGetSlice, as components. Function-like ops and the module do not join their bodies.
  */
 export class SliceComponents {
-  private readonly parent = new Map<Operation, Operation>();
+  private readonly sets = new DisjointSets<Operation>();
 
   constructor(root: Operation) {
     root.walk((op) => {
       if (op === root || op.hasTrait(FunctionLike)) return;
       for (const v of op.operandValues()) {
         const def = v.definingOp;
-        if (def && !def.hasTrait(FunctionLike)) this.union(op, def);
+        if (def && !def.hasTrait(FunctionLike)) this.sets.union(op, def);
       }
       const outer = op.parentOp;
-      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && !builtin.ModuleOp.is(outer)) this.union(op, outer);
+      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && !builtin.ModuleOp.is(outer)) this.sets.union(op, outer);
     }, 'pre');
   }
 
   /** The representative of `op`'s component. */
   find(op: Operation): Operation {
-    let r = op;
-    for (let p = this.parent.get(r); p && p !== r; p = this.parent.get(r)) r = p;
-    for (let x = op; x !== r; ) {
-      const next = this.parent.get(x)!;
-      this.parent.set(x, r);
-      x = next;
-    }
-    return r;
-  }
-
-  private union(a: Operation, b: Operation): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra !== rb) this.parent.set(ra, rb);
+    return this.sets.find(op);
   }
 }
 

@@ -28,6 +28,7 @@ import { DOT_OP, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs
 import type { Attribute } from '../../ir/attributes.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import { DisjointSets } from './disjoint-sets.js';
 import { isElementwise } from './layout-propagation.js';
 
 /** How the pass helps: whether `v` can be recomputed with type `t` instead of converted, and its log. */
@@ -62,25 +63,11 @@ interface Web {
 
 /** The webs of `fn`. */
 function findWebs(fn: Operation): Web[] {
-  const parent = new Map<Value, Value>();
-  const find = (v: Value): Value => {
-    let r = v;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    while (v !== r) {
-      const next = parent.get(v)!;
-      parent.set(v, r);
-      v = next;
-    }
-    return r;
-  };
+  const sets = new DisjointSets<Value>();
   const add = (v: Value): boolean => {
     if (!layoutOfType(v.type)) return false;
-    if (!parent.has(v)) parent.set(v, v);
+    sets.add(v);
     return true;
-  };
-  const union = (a: Value, b: Value): void => {
-    const [ra, rb] = [find(a), find(b)];
-    if (ra !== rb) parent.set(ra, rb);
   };
   // Every flow: (site, the carried value it flows into).
   const flows: [Site, Value][] = [];
@@ -97,7 +84,7 @@ function findWebs(fn: Operation): Web[] {
       const cond = before.terminator;
       after.args.forEach((a, k) => {
         if (!add(a) || !add(op.result(k))) return;
-        union(a, op.result(k));
+        sets.union(a, op.result(k));
         if (cond && scf.ConditionOp.is(cond)) flows.push([{ op: cond, index: k + 1 }, a]);
       });
     } else if (scf.IfOp.is(op) && op.numResults && op.region(1).blocks.length) {
@@ -117,38 +104,38 @@ function findWebs(fn: Operation): Web[] {
     changed = false;
     for (const [site, target] of flows) {
       const v = site.op.operand(site.index);
-      if (parent.has(v)) {
-        if (find(v) !== find(target)) {
-          union(v, target);
+      if (sets.has(v)) {
+        if (sets.find(v) !== sets.find(target)) {
+          sets.union(v, target);
           changed = true;
         }
         continue;
       }
       const def = v.definingOp;
       if (!def || def.numResults !== 1 || !isElementwise(def) || !layoutOfType(v.type)) continue;
-      const carried = def.operandValues().filter((o) => parent.has(o));
+      const carried = def.operandValues().filter((o) => sets.has(o));
       if (!carried.length) continue;
       add(v);
-      union(v, target);
-      for (const o of carried) union(o, v);
+      sets.union(v, target);
+      for (const o of carried) sets.union(o, v);
       through.add(def);
       changed = true;
     }
   }
   const webs = new Map<Value, Web>();
   const webOf = (v: Value): Web => {
-    const r = find(v);
+    const r = sets.find(v);
     let w = webs.get(r);
     if (!w) webs.set(r, (w = { values: [], sites: [], through: [] }));
     return w;
   };
-  for (const v of parent.keys()) webOf(v).values.push(v);
-  for (const [site, target] of flows) if (!parent.has(site.op.operand(site.index))) webOf(target).sites.push(site);
+  for (const v of sets.members()) webOf(v).values.push(v);
+  for (const [site, target] of flows) if (!sets.has(site.op.operand(site.index))) webOf(target).sites.push(site);
   for (const op of through) {
     const w = webOf(op.result(0));
     w.through.push(op);
     op.operandValues().forEach((o, index) => {
-      if (!parent.has(o) && o.type instanceof RankedTensorType) w.sites.push({ op, index });
+      if (!sets.has(o) && o.type instanceof RankedTensorType) w.sites.push({ op, index });
     });
   }
   return [...webs.values()];
