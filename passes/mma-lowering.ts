@@ -208,8 +208,9 @@ function toMma(rw: Rewriter, dot: DotView, instr: Instr, numWarps: number, chain
  */
 // %la = local_load (local_alloc %a); %lb = local_load (local_alloc %b)  ->  %sa = local_alloc %a; %sb = local_alloc %b; local_load %sa; local_load %sb
 function storesBeforeLoads(rw: Rewriter, dot: Operation): void {
-  const la = ttg.LocalLoadOp.match(dot.operand(0).definingOp);
-  const lb = ttg.LocalLoadOp.match(dot.operand(1).definingOp);
+  const { a, b } = tt.DotOp.view(dot);
+  const la = ttg.LocalLoadOp.match(a.definingOp);
+  const lb = ttg.LocalLoadOp.match(b.definingOp);
   if (!la || !lb || la.op.parent !== dot.parent || lb.op.parent !== dot.parent || !la.op.isBeforeInBlock(lb.op)) return;
   const between: Operation[] = [];
   for (let op = la.op.next; op && op !== lb.op; op = op.next) between.push(op);

@@ -219,14 +219,7 @@ function scratchAddresses(ctx: LoweringContext, l: RegLayout, plan: ExchangePlan
 /** The register bit of `l` that adds flat index `f`. */
 const regBitOf = (l: RegLayout, f: number, ix: ExchangeIndex): number => flatBits(l, 'register', ix).indexOf(f);
 
-/**
- * A layout conversion through shared memory: every thread writes its elements, then reads the
- * ones it needs, in rounds that fit the scratch. The scratch order (`planExchange`) vectorizes
- * both sides where it can and swizzles the bank bits so that neither side has bank conflicts; the
- * bar.sync between the writes and the reads (and between rounds) is insert-barriers' decision,
- * recorded on the op as `ttg.scratch_sync`: without it the lowering emits none (and the kernel races).
- */
-/** Elements per thread above which `scalarLoadedTile` exchanges them one at a time. */
+/** Elements per thread from which `scalarLoadedTile` exchanges a tile one element at a time. */
 const SCALAR_EXCHANGE_MIN_REGS = 64;
 
 /**
@@ -246,6 +239,13 @@ function scalarLoadedTile(v: Value, l: RegLayout): boolean {
   return !(width instanceof IntegerAttr) || Number(width.value) === 1;
 }
 
+/**
+ * A layout conversion through shared memory: every thread writes its elements, then reads the
+ * ones it needs, in rounds that fit the scratch. The scratch order (`planExchange`) vectorizes
+ * both sides where it can and swizzles the bank bits so that neither side has bank conflicts; the
+ * bar.sync between the writes and the reads (and between rounds) is insert-barriers' decision,
+ * recorded on the op as `ttg.scratch_sync`: without it the lowering emits none (and the kernel races).
+ */
 function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayout, dst: RegLayout): void {
   const { op, src: from, result } = cvt;
   const e = ctx.e;
