@@ -312,6 +312,11 @@ export class ParserBase implements AsmParser {
     return out;
   }
 
+  /**
+   * Runs `f` one nesting level deeper (see MAX_NESTING), for dialect parsers. The parser's own
+   * recursive entry points (types, attributes, dense literals, locations, regions) inline the same
+   * enter/leave around their bodies, so that these hot paths allocate no closure per call.
+   */
   nested<T>(f: () => T): T {
     this.enterNesting();
     try {
