@@ -10,9 +10,11 @@ import { AnyType, I1, I32Attr, StrAttr, TypedAttr } from '../ir/constraints.js';
 import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
 import { defineOp, type OpDef } from '../ir/op-def.js';
+import { i as intType } from '../ir/types.js';
 import { ConstantLike, Pure } from '../ir/traits.js';
 
 const PTX = { name: 'ptx', kind: StrAttr } as const;
+const i32Type = intType(32);
 
 /** Bits of an mma operand type. */
 const MMA_BITS: Record<string, number> = { f16: 16, bf16: 16, tf32: 32, f32: 32, s32: 32, s8: 8, u8: 8, e4m3: 8, e5m2: 8 };
@@ -258,6 +260,72 @@ export const FenceOp = defineOp({
   attrs: [PTX],
   format: '$ptx attr-dict',
 });
+/**
+ * `nvptx.mbarrier`: an mbarrier operation on a shared-memory barrier, predicated by `guard` when
+ * present: `init` (`mbarrier.init.shared::cta.b64 [addr], count;`), `arrive.expect_tx`
+ * (`mbarrier.arrive.expect_tx.shared::cta.b64 _, [addr], count;`: one arrival that also expects
+ * `count` bytes of asynchronous copies) or `inval` (`mbarrier.inval.shared::cta.b64 [addr];`).
+ */
+export const MbarrierOp = defineOp({
+  name: 'nvptx.mbarrier',
+  summary: 'an mbarrier init, arrive.expect_tx or inval on a shared-memory barrier, predicated by `guard` when present',
+  operands: [{ name: 'addr', type: AnyType }, { name: 'guard', kind: 'optional', type: I1 }],
+  attrs: [PTX, { name: 'count', kind: I32Attr, default: IntegerAttr.get(0, i32Type) }],
+  format: '$ptx $addr (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+  verify: (op) => {
+    const ptx = (op.getAttr('ptx') as StringAttr | undefined)?.value ?? '';
+    return /^(init|arrive\.expect_tx|inval)\.shared::cta\.b64$/.test(ptx) ? undefined : `expects init, arrive.expect_tx or inval .shared::cta.b64, got '${ptx}'`;
+  },
+});
+/** `nvptx.mbarrier_wait`: spins until the phase of parity `phase` of a shared-memory mbarrier has completed (`mbarrier.try_wait.parity` in a loop). */
+export const MbarrierWaitOp = defineOp({
+  name: 'nvptx.mbarrier_wait',
+  summary: 'spins until the phase of parity `phase` of a shared-memory mbarrier has completed (`mbarrier.try_wait.parity` in a loop)',
+  operands: [{ name: 'addr', type: AnyType }, { name: 'phase', type: AnyType }],
+  format: '$addr `,` $phase attr-dict `:` functional-type(operands, results)',
+});
+/**
+ * `nvptx.tma_load`: a TMA copy of one box of a tensor into shared memory, completing on an mbarrier
+ * (`cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {x, y}], [bar];`),
+ * predicated by `guard` when present. `tmap` is the generic address of the tensor map; the
+ * coordinates are in the order the instruction takes them, innermost dim first.
+ */
+export const TmaLoadOp = defineOp({
+  name: 'nvptx.tma_load',
+  summary: 'a TMA copy of one box of a tensor into shared memory, completing on an mbarrier (`cp.async.bulk.tensor...mbarrier::complete_tx::bytes`)',
+  operands: [
+    { name: 'dst', type: AnyType },
+    { name: 'tmap', type: AnyType },
+    { name: 'bar', type: AnyType },
+    { name: 'guard', kind: 'optional', type: I1 },
+    { name: 'coords', kind: 'variadic', type: AnyType },
+  ],
+  format: '$dst `,` $tmap `[` $coords `]` `,` $bar (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+});
+/**
+ * `nvptx.tma_store`: a TMA copy of one box from shared memory to a tensor, in the thread's bulk
+ * group (`cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {x, y}], [src];`),
+ * predicated by `guard` when present; coordinates innermost first.
+ */
+export const TmaStoreOp = defineOp({
+  name: 'nvptx.tma_store',
+  summary: 'a TMA copy of one box from shared memory to a tensor, in the bulk group (`cp.async.bulk.tensor...bulk_group`)',
+  operands: [
+    { name: 'tmap', type: AnyType },
+    { name: 'src', type: AnyType },
+    { name: 'guard', kind: 'optional', type: I1 },
+    { name: 'coords', kind: 'variadic', type: AnyType },
+  ],
+  format: '$tmap `[` $coords `]` `,` $src (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+});
+/** `nvptx.bulk_group`: commits this thread's bulk copies as a group (`cp.async.bulk.commit_group;`) or waits until at most N groups still read shared memory (`cp.async.bulk.wait_group.read N;`). */
+export const BulkGroupOp = defineOp({
+  name: 'nvptx.bulk_group',
+  summary: "commits this thread's bulk copies as a group (`cp.async.bulk.commit_group;`) or waits until at most N still read their source (`cp.async.bulk.wait_group.read N;`)",
+  operands: [{ name: 'guard', kind: 'optional', type: I1 }],
+  attrs: [PTX],
+  format: '$ptx (`if` $guard^)? attr-dict',
+});
 /** `nvptx.trap`: aborts the kernel (`trap;`). */
 export const TrapOp = defineOp({
   name: 'nvptx.trap',
@@ -288,6 +356,11 @@ export const nvptxDialect: DialectDecl = {
     WgmmaOp,
     WgmmaSyncOp,
     FenceOp,
+    MbarrierOp,
+    MbarrierWaitOp,
+    TmaLoadOp,
+    TmaStoreOp,
+    BulkGroupOp,
     TrapOp,
   ],
 };

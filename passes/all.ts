@@ -24,6 +24,7 @@ import { testInvalidIr } from './test-invalid-ir.js';
 import { testPrintAllocation } from './test-print-allocation.js';
 import { testPrintAxisInfo } from './test-print-axis-info.js';
 import { testPrintBankConflicts } from './test-print-bank-conflicts.js';
+import { tmaLowering } from './tma-lowering.js';
 import { vectorize } from './vectorize.js';
 
 /** Every pass, by name. */
@@ -48,6 +49,7 @@ export const allPassDecls: readonly PassDecl[] = [
   testPrintAllocation,
   testPrintAxisInfo,
   testPrintBankConflicts,
+  tmaLowering,
   vectorize,
 ];
 

@@ -53,7 +53,7 @@ function barrierBefore(op: Operation, w: Walk, insert: boolean): void {
 /** Applies `op`'s own shared-memory effects to `state`, inserting a barrier first on a race. */
 function applyEffects(op: Operation, state: MembarState, w: Walk, insert: boolean): void {
   const fx = effectsOf(op, w.ids);
-  const writes = fx.scratch ? [...fx.writes, fx.scratch] : fx.writes;
+  const writes = [...fx.writes, ...fx.asyncWrites, ...(fx.scratch ? [fx.scratch] : [])];
   if (state.conflicts(fx.reads, writes)) {
     barrierBefore(op, w, insert);
     state.sync();

@@ -76,7 +76,7 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
       return [
         'canonicalize', 'cse', `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
         'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'licm', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
-        'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',
+        'tma-lowering', 'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',
       ].join(',');
     },
   },

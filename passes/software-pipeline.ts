@@ -32,7 +32,8 @@ import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
-import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
+import { IntEmitter, barrierBufferType, bufferType, copyContiguity, issueCopy, issueTmaCopies, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
+import { hasTarget, targetOf } from '../dialects/ttg/target.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
@@ -44,10 +45,18 @@ import { inFlightDots, overlapWarpGroupDots } from './support/pipeline-wgmma.js'
 /** The loop after the prologue: its new init values and the buffers. */
 interface Prologue {
   bufs: Value[];
+  /** The mbarriers of the TMA copies, one per slot (null without descriptor loads). */
+  barriers: Value | null;
   /** The carried values at iteration D (the ahead iter args' inits). */
   ahead: Value[];
-  /** Per load, the commit tokens of iterations 0..D-1. */
+  /** Per cp.async load, the commit tokens of iterations 0..D-1. */
   tokens: Value[][];
+}
+
+/** The cp.async loads and the TMA loads of a plan, each with its buffer's index in `plan.loads`. */
+function byKind(plan: LoopPlan): { cp: number[]; tma: number[] } {
+  const idx = plan.loads.map((_, n) => n);
+  return { cp: idx.filter((n) => !plan.loads[n].tma), tma: idx.filter((n) => plan.loads[n].tma) };
 }
 
 /** Maps the loop's iv to `iv` and its carried block args to `carriedVals`. */
@@ -66,42 +75,62 @@ function cloneStage(e: IntEmitter, plan: LoopPlan, m: ValueMapping): Value[] {
   return plan.carried.map((k) => m.lookupOrDefault(yielded[k]));
 }
 
+/** Issues the TMA copies of the plan's descriptor loads into slot `idx` (its mbarrier tracks them), if it has any. */
+function issueStageTma(e: IntEmitter, plan: LoopPlan, pro: { bufs: Value[]; barriers: Value | null }, m: ValueMapping, idx: Value, pred: Value): void {
+  if (!pro.barriers) return;
+  const { tma } = byKind(plan);
+  issueTmaCopies(e, tma.map((n) => plan.loads[n]), tma.map((n) => pro.bufs[n]), m, idx, slot(e.rw, pro.barriers, idx), pred);
+}
+
 /** Emits the buffers and the prologue before the loop. */
 function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[]): Prologue {
   const { loads } = plan;
+  const { cp, tma } = byKind(plan);
   const loop = scf.ForOp.view(plan.loop);
   const { lowerBound: lb, upperBound: ub, step } = loop;
   e.rw.before(loop.op);
   // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
   const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, slots) } }).result);
+  // TMA copies complete on an mbarrier per slot: ttg.local_alloc : () -> !ttg.memdesc<Sx1xi64>; ttng.init_barrier (each slot)
+  let barriers: Value | null = null;
+  if (tma.length) {
+    barriers = ttg.LocalAllocOp.build(e.rw, {}, { results: { result: barrierBufferType(slots) } }).result;
+    for (let s = 0; s < slots; s++) ttng.InitBarrierOp.build(e.rw, { alloc: slot(e.rw, barriers, e.constant(s, i(32))), count: 1 });
+  }
   const inits = loop.initArgs;
   let carried = plan.carried.map((k) => inits[k]);
-  const tokens: Value[][] = loads.map(() => []);
+  const tokens: Value[][] = cp.map(() => []);
   for (let j = 0; j < d; j++) {
     const iv = e.advance(lb, step, j);
     const m = stageMapping(plan, iv, carried);
     const next = cloneStage(e, plan, m);
     const pred = e.cmp('slt', iv, ub);
-    loads.forEach((l, n) => tokens[n].push(issueCopy(e, l, m, bufs[n], e.constant(j, i(32)), pred, contig[n])));
+    const idx = e.constant(j, i(32));
+    cp.forEach((n, q) => tokens[q].push(issueCopy(e, loads[n], m, bufs[n], idx, pred, contig[n])));
+    issueStageTma(e, plan, { bufs, barriers }, m, idx, pred);
     carried = next;
   }
-  return { bufs, ahead: carried, tokens };
+  return { bufs, barriers, ahead: carried, tokens };
 }
 
 /** Rebuilds the loop with the extra iter args and rewrites its body; returns the new loop. */
 function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[], pro: Prologue): Operation {
   const { loop, loads, dropped, body } = plan;
+  const { cp } = byKind(plan);
   const { rw } = e;
   const forOp = scf.ForOp.view(loop);
   const oldYield = scf.YieldOp.view(body.terminator!);
   const nInit = loop.numResults;
   const kept = [...Array(nInit).keys()].filter((k) => !dropped.has(k));
   const oldInits = forOp.initArgs;
+  const tma = pro.barriers !== null;
   const inits = [
     ...kept.map((k) => oldInits[k]),
     ...pro.ahead,
     e.constant(d - 1, i(32)),
     e.constant(-1, i(32)),
+    // the phase of the read slot's mbarrier (flips each time the read slot wraps)
+    ...(tma ? [e.constant(0, i(32))] : []),
     ...pro.tokens.flat(),
   ];
   rw.setInsertionPoint(loop);
@@ -113,14 +142,22 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
   const aheadArgs = pro.ahead.map((v) => body.addArgument(v.type, loop.loc));
   const writeArg = body.addArgument(i(32), loop.loc);
   const readArg = body.addArgument(i(32), loop.loc);
+  const phaseArg = tma ? body.addArgument(i(32), loop.loc) : null;
   const tokArgs = pro.tokens.map((ts) => ts.map(() => body.addArgument(AsyncTokenType.get(), loop.loc)));
 
   // Top of the body: the slots of this iteration and the wait for its copies.
   rw.setInsertionPointToStart(body);
-  const readIdx = e.nextSlot(readArg, slots);
+  const read = e.nextSlotWrapping(readArg, slots);
+  const readIdx = read.slot;
   const writeIdx = e.nextSlot(writeArg, slots);
-  const wait = ttg.AsyncWaitOp.build(rw, { asyncToken: tokArgs.map((ts) => ts[0]), num: (d - 1) * loads.length }).retToken;
-  loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, wait));
+  const wait = cp.length ? ttg.AsyncWaitOp.build(rw, { asyncToken: tokArgs.map((ts) => ts[0]), num: (d - 1) * cp.length }).retToken : null;
+  let phase: Value | null = null;
+  if (phaseArg) {
+    // ttng.wait_barrier %bar[%read], %phase: this iteration's TMA copies have landed
+    phase = e.select(read.wrapped, e.binary('xori', phaseArg, e.constant(1, i(32))), phaseArg);
+    ttng.WaitBarrierOp.build(rw, { alloc: slot(rw, pro.barriers!, readIdx), phase, deps: [] });
+  }
+  loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, l.tma ? null : wait));
 
   // End of the body: the copies of iteration i+D into the write slot.
   rw.setInsertionPoint(oldYield.op);
@@ -128,14 +165,16 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
   const m = stageMapping(plan, ivAhead, aheadArgs);
   const aheadNext = cloneStage(e, plan, m);
   const pred = e.cmp('slt', ivAhead, upperBound);
-  const newToks = loads.map((l, n) => issueCopy(e, l, m, pro.bufs[n], writeIdx, pred, contig[n]));
+  const newToks = cp.map((n) => issueCopy(e, loads[n], m, pro.bufs[n], writeIdx, pred, contig[n]));
+  issueStageTma(e, plan, pro, m, writeIdx, pred);
   const oldYields = oldYield.results;
   const yields = [
     ...kept.map((k) => oldYields[k]),
     ...aheadNext,
     writeIdx,
     readIdx,
-    ...tokArgs.flatMap((ts, n) => [...ts.slice(1), newToks[n]]),
+    ...(phase ? [phase] : []),
+    ...tokArgs.flatMap((ts, q) => [...ts.slice(1), newToks[q]]),
   ];
   scf.YieldOp.build(rw, { results: yields });
   rw.eraseOp(oldYield.op);
@@ -152,15 +191,16 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
 /**
  * %a = tt.load %p; %s = ttg.local_alloc %a; %d = ttg.local_load %s
  *   -> %v = ttg.memdesc_index %buf[%read]; %d = ttg.local_load %v token %wait
+ * (a TMA slot has no token: its mbarrier wait orders the reads).
  */
-function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, wait: Value): void {
+function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, wait: Value | null): void {
   const { rw } = e;
   rw.setInsertionPoint(alloc);
   const view = slot(rw, buf, idx);
   for (const u of alloc.result(0).users()) {
     const load = ttg.LocalLoadOp.match(u);
     if (!load) continue;
-    rw.replaceOp(u, [ttg.LocalLoadOp.build(rw.before(u), { src: view, token: wait }, { results: { result: load.result.type } }).result]);
+    rw.replaceOp(u, [ttg.LocalLoadOp.build(rw.before(u), { src: view, token: wait ?? undefined }, { results: { result: load.result.type } }).result]);
   }
   rw.replaceAllUsesWith(alloc.result(0), view);
   rw.eraseOp(alloc);
@@ -172,19 +212,24 @@ function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: Ax
   const d = stages - 1;
   // A warp-group dot left in flight still reads the previous slot while the next copies land.
   const slots = inFlightDots(plan.body).length ? d + 1 : d;
-  const contig = plan.loads.map((l) => copyContiguity(l.load, axis));
+  const contig = plan.loads.map((l) => (l.tma ? 0 : copyContiguity(l.load, axis)));
   const e = new IntEmitter(ctx.rewriter(), plan.loop);
   for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
   const pro = emitPrologue(e, plan, d, slots, contig);
   const next = emitLoop(e, plan, d, slots, contig, pro);
-  // scf.for -> scf.for; ttg.async_wait {num = 0}; ttg.local_dealloc (each buffer)
+  // scf.for -> scf.for; ttg.async_wait {num = 0}; ttng.inval_barrier (each slot); ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
-  ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
+  if (byKind(plan).cp.length) ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
+  if (pro.barriers) {
+    for (let s = 0; s < slots; s++) ttng.InvalBarrierOp.build(e.rw, { alloc: slot(e.rw, pro.barriers, e.constant(s, i(32))) });
+    ttg.LocalDeallocOp.build(e.rw, { src: pro.barriers });
+  }
   for (const b of pro.bufs) ttg.LocalDeallocOp.build(e.rw, { src: b });
   // Right after the loop, before the buffers are freed: the wait for the last wgmma group.
   ctx.bump('warp-group-dots-in-flight', overlapWarpGroupDots(next, e.rw));
   ctx.bump('loops-pipelined');
   ctx.bump('loads-pipelined', plan.loads.length);
+  ctx.bump('tma-loads-pipelined', byKind(plan).tma.length);
 }
 
 /** Whether the loads through pointer tensor `p` move under 4 bytes per thread (a pointer per element). */
@@ -201,7 +246,7 @@ function narrowAccess(p: Value, axis: AxisInfoAnalysis): boolean {
  */
 function narrowWgmmaCopy(plan: LoopPlan, axis: AxisInfoAnalysis): Operation | null {
   if (!plan.body.ops.some((op) => ttng.WarpGroupDotOp.is(op))) return null;
-  return plan.loads.find((l) => copyContiguity(l.load, axis) * (pointeeBits(tt.LoadOp.view(l.load).ptr) / 8) < 4)?.load ?? null;
+  return plan.loads.find((l) => !l.tma && copyContiguity(l.load, axis) * (pointeeBits(tt.LoadOp.view(l.load).ptr) / 8) < 4)?.load ?? null;
 }
 
 /** The outermost op holding `op` (what axis info analyses). */
@@ -239,6 +284,9 @@ function run(fn: Operation, ctx: PassContext): void {
   const loops: Operation[] = [];
   fn.walk((op) => void (scf.ForOp.is(op) && loops.push(op)), 'post');
   let axis: AxisInfoAnalysis | null = null;
+  // Descriptor loads become TMA copies where the GPU has TMA (sm_90 and later).
+  const root = rootOf(fn);
+  const tma = hasTarget(root) && (targetOf(root).capability ?? 0) >= 90;
   // Inner loops first; each loop is planned on the IR as its inner loops left it.
   for (let loop of loops) {
     ctx.bump('prefetches-undone', unprefetch(loop, ctx.rewriter()));
@@ -253,7 +301,7 @@ function run(fn: Operation, ctx: PassContext): void {
       // The rewritten pointers are now yielded unchanged: drop them from the loop.
       if (rematerialized) loop = dropInvariantIterArgs(loop, ctx.rewriter());
     }
-    const p = planLoop(loop);
+    const p = planLoop(loop, tma);
     if (p && 'at' in p) ctx.remark(p.at, `'${p.at.name}' op ${p.message}`);
     if (!p || 'at' in p) continue;
     // Computed once, before anything changes; the pass only asks about the original loads' operands.
@@ -291,6 +339,7 @@ export const softwarePipeline: PassDecl = {
     'loops-pipelined': 'number of scf.for loops pipelined',
     'warp-group-dots-in-flight': 'number of ttng.warp_group_dot left in flight across iterations (pendings = 1, one more buffer slot)',
     'loads-pipelined': 'number of loads turned into async copies',
+    'tma-loads-pipelined': 'number of descriptor loads among them, copied by TMA into slots tracked by mbarriers',
     'loop-pointers-rematerialized': 'number of loop-carried pointer tensors recomputed from loop-invariant offsets in the loop',
     'prefetches-undone': 'number of hand-prefetched loop-carried tiles turned back into loads in the loop (then pipelined)',
   },

@@ -36,10 +36,15 @@ export interface Access {
   abs: [number, number] | null;
 }
 
-/** The shared-memory effects of one op (a scratch op writes then reads `scratch`). */
+/**
+ * The shared-memory effects of one op (a scratch op writes then reads `scratch`). `asyncWrites`
+ * are a TMA copy's: they must not race with pending accesses (a barrier goes first), but they
+ * leave nothing pending, since readers wait on the copy's mbarrier, which orders them.
+ */
 export interface OpEffects {
   reads: Access[];
   writes: Access[];
+  asyncWrites: Access[];
   scratch: Access | null;
 }
 
@@ -163,7 +168,7 @@ function scratchOf(op: Operation, ids: BufferIds): Access | null {
 
 /** The shared-memory effects of `op` itself (not of ops nested in its regions). */
 export function effectsOf(op: Operation, ids: BufferIds): OpEffects {
-  const fx: OpEffects = { reads: [], writes: [], scratch: scratchOf(op, ids) };
+  const fx: OpEffects = { reads: [], writes: [], asyncWrites: [], scratch: scratchOf(op, ids) };
   const shared = (v: Value): boolean => isShared(v.type);
   const alloc = ttg.LocalAllocOp.match(op);
   if (alloc?.src) fx.writes.push(accessOf(alloc.result, ids));
@@ -177,7 +182,29 @@ export function effectsOf(op: Operation, ids: BufferIds): OpEffects {
   // the copies that overwrite them after that wait).
   const wgmma = ttng.WarpGroupDotOp.match(op);
   if (wgmma) for (const v of [wgmma.a, wgmma.b]) if (shared(v)) fx.reads.push(accessOf(v, ids));
+  mbarrierEffects(op, fx, ids);
   return fx;
+}
+
+/**
+ * TMA copies and mbarriers: a TMA load writes its tile asynchronously (`asyncWrites`) and signals
+ * its mbarrier (a read of it); a TMA store reads its tile. Initializing or invalidating an
+ * mbarrier writes it (one thread does it; the others must not use it before a barrier, nor while
+ * it is invalidated); expecting bytes on it and waiting for it read it.
+ */
+function mbarrierEffects(op: Operation, fx: OpEffects, ids: BufferIds): void {
+  const load = ttng.AsyncTmaCopyGlobalToLocalOp.match(op);
+  if (load) {
+    fx.asyncWrites.push(accessOf(load.result, ids));
+    fx.reads.push(accessOf(load.barrier, ids));
+    return;
+  }
+  const store = ttng.AsyncTmaCopyLocalToGlobalOp.match(op);
+  if (store) return void fx.reads.push(accessOf(store.src, ids));
+  const written = ttng.InitBarrierOp.match(op)?.alloc ?? ttng.InvalBarrierOp.match(op)?.alloc;
+  if (written) return void fx.writes.push(accessOf(written, ids));
+  const read = ttng.BarrierExpectOp.match(op)?.alloc ?? ttng.WaitBarrierOp.match(op)?.alloc;
+  if (read) fx.reads.push(accessOf(read, ids));
 }
 
 const keyOf = (a: Access): string => `${a.buffer}:${a.lo}:${a.hi}:${a.abs?.[0] ?? ''}`;

@@ -5,6 +5,8 @@
  *    whose only use is a `ttg.local_alloc` read back by `ttg.local_load`s (possibly through
  *    `ttg.memdesc_trans`) into `#ttg.dot_op` layouts or read as an operand of
  *    `ttng.warp_group_dot`, or a `ttg.convert_layout` to a `#ttg.dot_op`;
+ *  - with TMA (sm_90 and later): a `tt.descriptor_load` whose only use is such a `ttg.local_alloc`
+ *    into a non-transposed `#ttg.nvmma_shared` tile, the layout a TMA copy writes (`tmaWritable`);
  *  - the stage-0 slice: the body ops computing the loads' pointers, masks and `other` values, and
  *    the next values of the loop-carried values they use (closed under both); every op in it
  *    must be side-effect free and region-free, and the loop must not write global memory;
@@ -15,8 +17,10 @@
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { BlockArgument } from '../../ir/ir.js';
 import { isSideEffectFree } from '../../ir/patterns.js';
-import { RankedTensorType, encodingOf } from '../../ir/types.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import { RankedTensorType, encodingOf, type Type } from '../../ir/types.js';
+import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { nvmmaOf } from '../../dialects/ttg/shared-layout.js';
 import { DOT_OP, isDistributed, isLayout } from '../../dialects/ttg/layout-attrs.js';
 import * as func from '../../dialects/func.js';
 import * as scf from '../../dialects/scf.js';
@@ -31,6 +35,8 @@ export interface PipelinedLoad {
   alloc: Operation | null;
   /** The `ttg.convert_layout` to a `#ttg.dot_op` (the convert-to-gpu form), else null. */
   convert: Operation | null;
+  /** A `tt.descriptor_load` copied by TMA (completion on an mbarrier), not a cp.async of pointers. */
+  tma: boolean;
 }
 
 /** A loop the pass will pipeline. */
@@ -76,8 +82,33 @@ function feedsDotOnly(v: Value, body: Block): boolean {
   });
 }
 
+/**
+ * Whether a TMA copy can write a tile of type `t` as it is: a non-transposed `#ttg.nvmma_shared`
+ * tile (TMA reads rows along the global tensor's contiguous last dim and swizzles them as wgmma's
+ * shared-memory descriptors expect); a transposed one would need the copy to transpose.
+ */
+export function tmaWritable(t: Type): boolean {
+  if (!(t instanceof MemDescType) || t.shape.length !== 2) return false;
+  const nvmma = nvmmaOf(t.encoding);
+  return nvmma !== null && !nvmma.transposed;
+}
+
+/** A `tt.descriptor_load` stashed into a TMA-writable tile that only feeds dots, else null. */
+function tmaCandidate(op: Operation, body: Block): PipelinedLoad | null {
+  const load = tt.DescriptorLoadOp.match(op);
+  if (!load || !load.result.hasOneUse) return null;
+  const user = load.result.users()[0];
+  const alloc = ttg.LocalAllocOp.match(user);
+  if (!alloc || user.parent !== body || !tmaWritable(alloc.result.type) || !feedsDotOnly(alloc.result, body)) return null;
+  // A descriptor already given a layout (Triton's TTGIR) must be the tile's.
+  const block = (load.desc.type as TensorDescType).blockType;
+  if (block.encoding && block.encoding !== (alloc.result.type as MemDescType).encoding) return null;
+  return { load: op, alloc: user, convert: null, tma: true };
+}
+
 /** The load's form if it is a candidate (see the file comment), else null. */
-function candidate(op: Operation, body: Block): PipelinedLoad | null {
+function candidate(op: Operation, body: Block, tma: boolean): PipelinedLoad | null {
+  if (tma && tt.DescriptorLoadOp.is(op)) return tmaCandidate(op, body);
   const load = tt.LoadOp.match(op);
   if (!load || !load.result.hasOneUse) return null;
   // A volatile load must stay where it is.
@@ -87,15 +118,15 @@ function candidate(op: Operation, body: Block): PipelinedLoad | null {
   const user = load.result.users()[0];
   if (user.parent !== body) return null;
   const alloc = ttg.LocalAllocOp.match(user);
-  if (alloc && feedsDotOnly(alloc.result, body)) return { load: op, alloc: user, convert: null };
+  if (alloc && feedsDotOnly(alloc.result, body)) return { load: op, alloc: user, convert: null, tma: false };
   const cvt = ttg.ConvertLayoutOp.match(user);
-  if (cvt && isDotOperand(cvt.result)) return { load: op, alloc: null, convert: user };
+  if (cvt && isDotOperand(cvt.result)) return { load: op, alloc: null, convert: user, tma: false };
   return null;
 }
 
-/** The candidate loads directly in `body`. */
-export function candidateLoads(body: Block): PipelinedLoad[] {
-  return body.ops.map((op) => candidate(op, body)).filter((c): c is PipelinedLoad => c !== null);
+/** The candidate loads directly in `body` (descriptor loads too when the GPU has TMA). */
+export function candidateLoads(body: Block, tma = false): PipelinedLoad[] {
+  return body.ops.map((op) => candidate(op, body, tma)).filter((c): c is PipelinedLoad => c !== null);
 }
 
 /**
@@ -155,11 +186,14 @@ function liveness(loop: Operation, body: Block, ignored: Set<Operation>, carried
   return { ops, args };
 }
 
-/** The plan for `loop` (an scf.for), a rejection, or null when it has nothing to pipeline. */
-export function planLoop(loop: Operation): LoopPlan | Rejection | null {
+/**
+ * The plan for `loop` (an scf.for), a rejection, or null when it has nothing to pipeline. With
+ * `tma` (the GPU has TMA), descriptor loads are candidates too.
+ */
+export function planLoop(loop: Operation, tma = false): LoopPlan | Rejection | null {
   const body = loop.regions[0]?.blocks[0];
   if (!body || !scf.YieldOp.match(body.terminator)) return null;
-  const loads = candidateLoads(body);
+  const loads = candidateLoads(body, tma);
   if (!loads.length) return null;
   let writer: Operation | null = null;
   loop.walk((op) => void (GLOBAL_WRITES.has(op.name) && (writer ??= op)));

@@ -6,11 +6,12 @@
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
-import { RankedTensorType, i, type Type } from '../../ir/types.js';
+import { RankedTensorType, bitWidth, i, type Type } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
 import type { CmpIPredicateName } from '../../dialects/arith.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
 import { SWIZZLED_SHARED, SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -70,11 +71,21 @@ export class IntEmitter {
 
   /** `idx + 1`, wrapped to 0 at `n` (`addi; cmpi sge; select`): the next buffer slot. */
   nextSlot(idx: Value, n: number): Value {
+    return this.nextSlotWrapping(idx, n).slot;
+  }
+
+  /** The next buffer slot (see `nextSlot`) and whether it wrapped to 0. */
+  nextSlotWrapping(idx: Value, n: number): { slot: Value; wrapped: Value } {
     const t = i(32);
     const inc = this.binary('addi', idx, this.constant(1, t));
-    const wrap = this.cmp('sge', inc, this.constant(n, t));
+    const wrapped = this.cmp('sge', inc, this.constant(n, t));
     const zero = this.constant(0, t);
-    return arith.SelectOp.build(this.rw, { condition: wrap, true_value: zero, false_value: inc }, { results: { result: t } }).result;
+    return { slot: this.select(wrapped, zero, inc), wrapped };
+  }
+
+  /** `arith.select %cond, %a, %b`. */
+  select(cond: Value, a: Value, b: Value): Value {
+    return arith.SelectOp.build(this.rw, { condition: cond, true_value: a, false_value: b }, { results: { result: a.type } }).result;
   }
 }
 
@@ -121,6 +132,36 @@ export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf:
   const attributes = { cache: load.op.getAttr('cache')!, evict: load.op.getAttr('evict')! };
   const copy = ttg.AsyncCopyGlobalToLocalOp.build(rw, { src: ptr, result: view, mask, other: other && m.lookupOrDefault(other), contiguity }, { attributes });
   return ttg.AsyncCommitGroupOp.build(rw, { inputTokens: [copy.token] }).asyncToken;
+}
+
+/** The mutable `n x 1 x i64` buffer of one mbarrier per pipeline slot (Triton's form). */
+export function barrierBufferType(n: number): MemDescType {
+  const enc = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order: [0] });
+  return MemDescType.get([n, 1], i(64), enc, SharedMemorySpaceAttr.get(), true);
+}
+
+/** Bytes one TMA copy of `l`'s descriptor load brings (what its slot's mbarrier expects). */
+export function tmaBytes(l: PipelinedLoad): number {
+  const t = tt.DescriptorLoadOp.view(l.load).result.type as RankedTensorType;
+  return (t.shape.reduce((a, b) => a * b, 1) * bitWidth(t.elementType)) / 8;
+}
+
+/**
+ * Issues the TMA copies of one pipeline stage: `ttng.barrier_expect` of all their bytes on the
+ * slot's mbarrier `bar`, then one `ttng.async_tma_copy_global_to_local` per descriptor load (its
+ * coordinates looked up in `m`) into slot `idx` of its buffer, all predicated by `pred`.
+ */
+export function issueTmaCopies(e: IntEmitter, loads: readonly PipelinedLoad[], bufs: readonly Value[], m: ValueMapping, idx: Value, bar: Value, pred: Value): void {
+  const { rw } = e;
+  const size = loads.reduce((n, l) => n + tmaBytes(l), 0);
+  ttng.BarrierExpectOp.build(rw, { alloc: bar, pred, size });
+  loads.forEach((l, n) => {
+    const load = tt.DescriptorLoadOp.view(l.load);
+    const view = slot(rw, bufs[n], idx);
+    const coord = load.indices.map((v) => m.lookupOrDefault(v));
+    const attributes = { cache: load.op.getAttr('cache')!, evict: load.op.getAttr('evict')! };
+    ttng.AsyncTmaCopyGlobalToLocalOp.build(rw, { desc: load.desc, coord, barrier: bar, result: view, pred }, { attributes });
+  });
 }
 
 /**
@@ -171,11 +212,12 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
 
 /**
  * Once slot `view` has replaced a stashing local_alloc: every `ttg.memdesc_trans` of it becomes
- * mutable like the slot, and the local_loads through it wait on `wait` as the direct ones do.
+ * mutable like the slot, and the local_loads through it wait on `wait` as the direct ones do
+ * (a TMA slot passes null: its loads need no token).
  *   %t = ttg.memdesc_trans %slot : !ttg.memdesc<..> -> !ttg.memdesc<..>; ttg.local_load %t
  *     -> %t = ttg.memdesc_trans %slot : !ttg.memdesc<.., mutable> -> !ttg.memdesc<.., mutable>; ttg.local_load %t token %wait
  */
-export function readViewsFromSlot(rw: Rewriter, view: Value, wait: Value): void {
+export function readViewsFromSlot(rw: Rewriter, view: Value, wait: Value | null): void {
   const mutable = (view.type as MemDescType).mutable;
   for (const u of view.users()) {
     const trans = ttg.MemdescTransOp.match(u);
@@ -184,7 +226,7 @@ export function readViewsFromSlot(rw: Rewriter, view: Value, wait: Value): void 
     trans.result.type = MemDescType.get(t.shape, t.elementType, t.encoding, t.memorySpace, mutable, t.allocShape);
     for (const user of trans.result.users()) {
       const load = ttg.LocalLoadOp.match(user);
-      if (!load || load.token) continue;
+      if (!wait || !load || load.token) continue;
       const waiting = ttg.LocalLoadOp.build(rw.before(user), { src: trans.result, token: wait }, { results: { result: load.result.type } });
       rw.replaceOp(user, [waiting.result]);
     }

@@ -6,7 +6,7 @@
 import type { Builder } from '../../ir/builder.js';
 import { Block, type Operation, type Region, type Value } from '../../ir/ir.js';
 import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
 import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
 import { constantRunSources, disjointBits, regLayout, type RegLayout } from './layout.js';
@@ -42,7 +42,8 @@ export function loweringTable(entries: readonly Lowering[]): ReadonlyMap<string,
 /** The register type standing for one element of `t` (pointers and index are 64-bit). */
 export function registerType(t: Type): Type {
   const elt = t instanceof RankedTensorType ? t.elementType : t;
-  if (elt instanceof PointerType || elt instanceof IndexType) return I64;
+  // A tensor descriptor is the generic address of its tensor map.
+  if (elt instanceof PointerType || elt instanceof IndexType || elt instanceof TensorDescType) return I64;
   // A shared-memory descriptor is its tile's address; an async token carries nothing (a dummy word).
   if (elt instanceof MemDescType || elt instanceof AsyncTokenType) return I32;
   return elt;

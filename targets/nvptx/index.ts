@@ -71,7 +71,14 @@ export function metadataJson(kernels: readonly KernelInfo[], arch: Arch): string
     threads_per_block: k.numWarps * k.threadsPerWarp,
     shared_bytes: k.sharedBytes,
     ...(k.ctasPerSM ? { ctas_per_sm: k.ctasPerSM } : {}),
-    params: k.params.map((p) => ({ name: p.name, kind: p.kind, type: p.type, ...(p.divisibility ? { divisibility: p.divisibility } : {}) })),
+    params: k.params.map((p) => ({
+      name: p.name,
+      kind: p.kind,
+      type: p.type,
+      ...(p.divisibility ? { divisibility: p.divisibility } : {}),
+      // a tensor descriptor: the tensor map's block, box (outermost dim first) and swizzle
+      ...(p.tma ? { block: p.tma.block, box: p.tma.box, swizzle_bytes: p.tma.swizzleBytes } : {}),
+    })),
   });
   const first = one(kernels[0]);
   return JSON.stringify(kernels.length > 1 ? { ...first, kernels: kernels.map(one) } : first, null, 2) + '\n';

@@ -32,22 +32,39 @@ import { SCAN_RULES } from './scan.js';
 import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
 import { WGMMA_RULES } from './wgmma.js';
+import { TMA_RULES, tmaGeometry } from './tma.js';
+import { TENSOR_MAP_ATTR } from './ptx-printer.js';
 import { registerBudget, residencyHint } from './residency.js';
 import { checkElementsPerThread } from './register-limit.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
 /** Every non-elementwise rule, by op name. */
-const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...CONTROL_RULES]);
+const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...TMA_RULES, ...CONTROL_RULES]);
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {
   name: string;
-  kind: 'pointer' | 'scalar';
-  /** The element type for pointers, the value type for scalars (`f32`, `i32`, ...). */
+  /** A pointer, a scalar, or a tensor descriptor (a CUtensorMap passed by value, see `tma`). */
+  kind: 'pointer' | 'scalar' | 'tensordesc';
+  /** The element type for pointers and descriptors, the value type for scalars (`f32`, `i32`, ...). */
   type: string;
   /** `tt.divisibility` when given. */
   divisibility?: number;
+  /** For a tensor descriptor: how the launcher encodes its tensor map. */
+  tma?: TensorMapInfo;
+}
+
+/**
+ * What a launcher needs to encode a descriptor's CUtensorMap (cuTensorMapEncodeTiled) from the
+ * tensor it is given: the kernel's block, the box each copy moves (outermost dim first, as the
+ * block; the driver takes dims innermost first) and the shared-memory swizzle of the box rows.
+ * Element strides are 1, there is no interleave, and out-of-bounds elements read as zeros.
+ */
+export interface TensorMapInfo {
+  block: number[];
+  box: number[];
+  swizzleBytes: number;
 }
 
 /** What a launcher needs to know about a kernel. */
@@ -143,6 +160,11 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
     if (t.pointee instanceof RankedTensorType || t.pointee instanceof tt.PointerType) throw targetError(fn, `cannot pass a parameter of type '${t}' to a kernel`);
     return { name, kind: 'pointer', type: String(t.pointee), divisibility };
   }
+  if (t instanceof tt.TensorDescType) {
+    const g = tmaGeometry(t);
+    if (typeof g === 'string') throw targetError(fn, `cannot pass descriptor parameter '${name}': ${g}`);
+    return { name, kind: 'tensordesc', type: String(t.blockType.elementType), tma: { block: [...t.blockType.shape], box: g.box, swizzleBytes: g.swizzleBytes } };
+  }
   if (t instanceof RankedTensorType) throw targetError(fn, `cannot pass a tensor parameter '${t}' to a kernel`);
   if (String(t) === 'i1') throw targetError(fn, "cannot pass an 'i1' parameter to a kernel; pass an i32");
   if (!KERNEL_SCALARS.has(String(t))) throw targetError(fn, `cannot pass a parameter of type '${t}' to a kernel (scalars are i8, i16, i32, i64, f16, bf16, f32 or f64)`);
@@ -163,7 +185,10 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   const paramTypes = entry.args.map((a) => registerType(a.type));
   const b = new Builder();
   b.setInsertionPointToEnd(into);
-  const kernelAttrs = params.map((p) => DictionaryAttr.get(p.kind === 'pointer' && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []));
+  const kernelAttrs = params.map((p) => {
+    if (p.kind === 'tensordesc') return DictionaryAttr.get([[TENSOR_MAP_ATTR, UnitAttr.get()]]);
+    return DictionaryAttr.get(p.kind === 'pointer' && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []);
+  });
   const kernel = func.FuncOp.build(b, {
     sym_name: StringAttr.get(name),
     function_type: TypeAttr.get(FunctionType.get(paramTypes, [])),

@@ -17,6 +17,9 @@ import * as func from '../../dialects/func.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import { coalesceAccumulators } from './coalesce-accumulators.js';
 
+/** The kernel parameter attribute marking a TMA tensor map (a `!tt.tensordesc` parameter). */
+export const TENSOR_MAP_ATTR = 'nvptx.tensor_map';
+
 /** A register class: PTX type and name prefix. */
 interface RegClass {
   type: string;
@@ -193,6 +196,29 @@ const PRINTERS = new Map<string, Printer>([
   printer(nvptx.CpAsyncOp, (k, cp) => k.emit(`\tcp.async.${cp.ptx} \t[${k.regs.of(cp.dst)}], [${k.regs.of(cp.src)}], ${cp.size}, ${k.regs.of(cp.srcBytes)};`)),
   printer(nvptx.CpAsyncGroupOp, (k, { ptx }) => k.emit(`\tcp.async.${ptx};`)),
   printer(nvptx.BarOp, (k, { ptx }) => k.emit(`\tbar.${ptx || 'sync'} \t0;`)),
+  printer(nvptx.MbarrierOp, (k, { ptx, addr, guard, count }) => {
+    const args = ptx.startsWith('inval') ? '' : `, ${count}`;
+    k.emit(`\t${guardText(k, guard)}mbarrier.${ptx} \t${ptx.startsWith('arrive') ? '_, ' : ''}[${k.regs.of(addr)}]${args};`);
+  }),
+  printer(nvptx.MbarrierWaitOp, (k, { addr, phase }) => {
+    // a scoped block: its predicate and label are local to it
+    const label = `$L__mbarrier_wait_${k.lines.length}`;
+    k.emit('\t{');
+    k.emit('\t.reg .pred \t%done;');
+    k.emit(`${label}:`);
+    k.emit(`\tmbarrier.try_wait.parity.shared::cta.b64 \t%done, [${k.regs.of(addr)}], ${k.regs.of(phase)};`);
+    k.emit(`\t@!%done bra \t${label};`);
+    k.emit('\t}');
+  }),
+  printer(nvptx.TmaLoadOp, (k, { dst, tmap, bar, guard, coords }) => {
+    const c = coords.map((v) => k.regs.of(v)).join(', ');
+    k.emit(`\t${guardText(k, guard)}cp.async.bulk.tensor.${coords.length}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \t[${k.regs.of(dst)}], [${k.regs.of(tmap)}, {${c}}], [${k.regs.of(bar)}];`);
+  }),
+  printer(nvptx.TmaStoreOp, (k, { tmap, src, guard, coords }) => {
+    const c = coords.map((v) => k.regs.of(v)).join(', ');
+    k.emit(`\t${guardText(k, guard)}cp.async.bulk.tensor.${coords.length}d.global.shared::cta.tile.bulk_group \t[${k.regs.of(tmap)}, {${c}}], [${k.regs.of(src)}];`);
+  }),
+  printer(nvptx.BulkGroupOp, (k, { ptx, guard }) => k.emit(`\t${guardText(k, guard)}cp.async.bulk.${ptx};`)),
   printer(nvptx.TrapOp, (k) => k.emit('\ttrap;')),
   printer(cf.BrOp, (k, { dest, destOperands }) => {
     edgeMoves(k, dest, destOperands);
@@ -232,11 +258,20 @@ function printOp(k: KernelPrinter, op: Operation): void {
 /** The PTX type of a kernel parameter of register type `t` (i1 travels as a byte, halves as b16). */
 const paramType = (t: Type): string => (widthOf(t) === 1 ? 'u8' : ptxType(t, 'u').replace(/^f16$|^bf16$/, 'b16'));
 
-/** The `.param` declaration of kernel parameter k. */
-function paramDecl(kernel: Operation, name: string, t: Type, k: number): string {
+/** The attribute `name` of kernel parameter k, if any. */
+function paramAttr(kernel: Operation, k: number, name: string): unknown {
   const attrs = kernel.getAttr('arg_attrs');
   const dict = attrs instanceof ArrayAttr ? attrs.value[k] : undefined;
-  const align = dict instanceof DictionaryAttr ? dict.get('nvptx.align') : undefined;
+  return dict instanceof DictionaryAttr ? dict.get(name) : undefined;
+}
+
+/** Whether kernel parameter k is a TMA tensor map (passed by value; the kernel reads its address). */
+const isTensorMapParam = (kernel: Operation, k: number): boolean => paramAttr(kernel, k, TENSOR_MAP_ATTR) !== undefined;
+
+/** The `.param` declaration of kernel parameter k (a tensor map: 128 bytes aligned to 64, as CUtensorMap). */
+function paramDecl(kernel: Operation, name: string, t: Type, k: number): string {
+  if (isTensorMapParam(kernel, k)) return `\t.param .align 64 .b8 ${name}_param_${k}[128]`;
+  const align = paramAttr(kernel, k, 'nvptx.align');
   const ptr = align instanceof IntegerAttr ? ` .ptr .global .align ${align.value}` : '';
   return `\t.param .${paramType(t)}${ptr} ${name}_param_${k}`;
 }
@@ -261,7 +296,12 @@ function printKernel(kernel: Operation, index: number, arch: Arch): string {
   region.blocks.forEach((b, i) => labels.set(b, `$L__BB${index}_${i}`));
   const k: KernelPrinter = { regs, label: (b) => labels.get(b)!, lines: [], emit: (l) => k.lines.push(l) };
   const entry = region.entry!;
-  entry.args.forEach((a, i) => k.emit(`\tld.param.${paramType(a.type)} \t${regs.of(a)}, [${name}_param_${i}];`));
+  entry.args.forEach((a, i) => {
+    if (!isTensorMapParam(kernel, i)) return k.emit(`\tld.param.${paramType(a.type)} \t${regs.of(a)}, [${name}_param_${i}];`);
+    // a tensor map parameter: its generic address
+    k.emit(`\tmov.b64 \t${regs.of(a)}, ${name}_param_${i};`);
+    k.emit(`\tcvta.param.u64 \t${regs.of(a)}, ${regs.of(a)};`);
+  });
   // Accumulators in flight across a back edge keep the loop argument's register (no edge copy).
   coalesceAccumulators(region, (v, arg) => regs.alias(v, regs.of(arg)));
   region.blocks.forEach((b, i) => {

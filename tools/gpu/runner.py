@@ -104,6 +104,10 @@ def check_signature(meta, ptx):
     if len(ptx_params) != len(meta['params']):
         problems.append(f'PTX has {len(ptx_params)} parameters, metadata {len(meta["params"])}')
     for (ptype, pname), p in zip(ptx_params, meta['params']):
+        if p['kind'] == 'tensordesc':
+            if ptype != 'b8':
+                problems.append(f'parameter {p["name"]}: PTX .{ptype} for a tensor descriptor (a .b8 [128] tensor map)')
+            continue
         want = 8 if p['kind'] == 'pointer' else TYPE_BYTES[p['type']]
         width = re.search(r'(\d+)$', ptype)
         have = int(width.group(1)) // 8 if width else None
@@ -132,8 +136,63 @@ def check_divisibility(p, value):
         raise ValueError(f'{p["name"]}: the kernel assumes a multiple of {d}, got {value} (wrong variant?)')
 
 
+# cuTensorMapEncodeTiled's enums: the unsigned data type of each element width (TMA copies bits; the
+# float types only matter for NaN fill, which we do not ask for), the swizzle by bytes, 256-byte L2
+# promotion, no interleave, zeros for out-of-bounds elements.
+TMA_DATA_TYPE_BY_BYTES = {1: 0, 2: 1, 4: 2, 8: 4}
+TMA_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
+TMA_L2_PROMOTION_256B = 3
+
+
+class TensorMap(ctypes.Structure):
+    """A CUtensorMap: 128 opaque bytes, aligned to 64 (ctypes cannot align a structure to 64, so
+    the map lives at the first 64-byte aligned address of a larger buffer)."""
+    _fields_ = [('raw', ctypes.c_uint8 * 192)]
+
+    def address(self):
+        base = ctypes.addressof(self)
+        return base + (-base % 64)
+
+
+def encode_tensor_map(p, value):
+    """The CUtensorMap of a 2-d (or wider) torch tensor for descriptor parameter `p`: global dims and
+    byte strides from the tensor (innermost first, as the driver wants them), the box and swizzle
+    from the metadata (`box` outermost first). Returns a TensorMap whose `address()` the launch passes."""
+    if not hasattr(value, 'is_cuda') or not value.is_cuda:
+        raise TypeError(f'{p["name"]}: a tensor descriptor needs a GPU tensor')
+    if TORCH_POINTEE.get(value.dtype) != p['type']:
+        raise TypeError(f'{p["name"]}: {value.dtype} tensor for a descriptor of {p["type"]}')
+    rank = value.dim()
+    box = p['box']
+    if rank != len(box):
+        raise ValueError(f'{p["name"]}: a {len(box)}-d descriptor needs a {len(box)}-d tensor, got {rank}-d')
+    elt = value.element_size()
+    if value.stride(-1) != 1:
+        raise ValueError(f'{p["name"]}: TMA needs the last dim contiguous, strides {tuple(value.stride())}')
+    strides = [value.stride(d) * elt for d in range(rank - 1)]
+    if value.data_ptr() % 16 or any(s % 16 for s in strides):
+        raise ValueError(f'{p["name"]}: TMA needs a 16-byte aligned base and row strides, got {value.data_ptr() % 16} and {strides}')
+    tmap = TensorMap()
+    dims = (ctypes.c_uint64 * rank)(*reversed(value.shape))
+    gstrides = (ctypes.c_uint64 * max(1, rank - 1))(*reversed(strides))
+    boxdim = (ctypes.c_uint32 * rank)(*reversed(box))
+    ones = (ctypes.c_uint32 * rank)(*([1] * rank))
+    cu = driver()
+    cu.cuTensorMapEncodeTiled.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_void_p,
+                                          ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                          ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+    check(cu.cuTensorMapEncodeTiled(ctypes.c_void_p(tmap.address()), TMA_DATA_TYPE_BY_BYTES[elt], rank,
+                                    ctypes.c_void_p(value.data_ptr()), dims, gstrides, boxdim, ones, 0,
+                                    TMA_SWIZZLE[p['swizzle_bytes']], TMA_L2_PROMOTION_256B, 0),
+          f'cuTensorMapEncodeTiled({p["name"]})')
+    return tmap
+
+
 def pack_arg(p, value):
-    """A ctypes value for one kernel argument described by the metadata parameter `p`."""
+    """A ctypes value for one kernel argument described by the metadata parameter `p` (a TensorMap for
+    a tensor descriptor: the launch passes its aligned address)."""
+    if p['kind'] == 'tensordesc':
+        return encode_tensor_map(p, value)
     if p['kind'] == 'pointer':
         if value is None:
             return ctypes.c_uint64(0)
@@ -256,7 +315,8 @@ class Kernel:
         if len(args) != len(self.params):
             raise TypeError(f'{self.name} takes {len(self.params)} arguments, got {len(args)}')
         values = [pack_arg(p, a) for p, a in zip(self.params, args)]
-        pointers = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.addressof(v) for v in values])
+        addresses = [v.address() if isinstance(v, TensorMap) else ctypes.addressof(v) for v in values]
+        pointers = (ctypes.c_void_p * max(1, len(values)))(*addresses)
         g = [ctypes.c_uint(int(x)) for x in tuple(grid) + (1,) * (3 - len(grid))]
         if stream is None:
             stream = torch.cuda.current_stream().cuda_stream

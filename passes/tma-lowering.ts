@@ -1,0 +1,193 @@
+/**
+ * `tma-lowering` (Triton's triton-nvidia-tma-lowering): tensor descriptors become TMA copies on a
+ * GPU that has them (sm_90 and later). Runs after `software-pipeline`, which already turned the
+ * descriptor loads feeding dots in loops into multi-buffered TMA copies; this pass lowers the rest:
+ *  - each `!tt.tensordesc` kernel parameter gets the shared layout its block lands in: the layout
+ *    of the tiles its pipelined copies write, else the `#ttg.nvmma_shared` layout of the block
+ *    (the widest swizzle its rows fill); copies through one descriptor must agree on it;
+ *  - a remaining `tt.descriptor_load` copies its block into a tile through an mbarrier of its own
+ *    and reads it back (`ttg.local_load`), or hands the tile itself to a `ttg.local_alloc` that
+ *    stashed the block in the same layout;
+ *  - `tt.descriptor_store` stores its block to a tile, publishes it to the async proxy
+ *    (`ttng.fence_async_shared`), copies it out by TMA and waits until the copy has read it.
+ * A descriptor made on the device (`tt.make_tensor_descriptor`, which needs the tensor map written
+ * to global memory at run time) and the gather, scatter and reduce forms are errors at the op, as
+ * is any descriptor on a GPU without TMA.
+ */
+import { IntegerAttr, TypeAttr, boolAttr } from '../ir/attributes.js';
+import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
+import type { Rewriter } from '../ir/rewriter.js';
+import type { Attribute } from '../ir/attributes.js';
+import { FunctionType, RankedTensorType, bitWidth, i } from '../ir/types.js';
+import { functionTypeOf } from '../ir/function-syntax.js';
+import { NVMMA_SHARED, SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
+import { StructAttr } from '../dialects/ttg/struct-attr.js';
+import { MemDescType } from '../dialects/ttg/types.js';
+import { hasTarget, targetOf } from '../dialects/ttg/target.js';
+import { TensorDescType } from '../dialects/tt/types.js';
+import * as arith from '../dialects/arith.js';
+import * as tt from '../dialects/tt/index.js';
+import * as ttg from '../dialects/ttg/index.js';
+import * as ttng from '../dialects/ttng.js';
+import { nvmmaSharedFor } from './support/wgmma-lowering.js';
+import { barrierBufferType } from './support/pipeline-emit.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+/** Descriptor ops this pass does not lower, with why. */
+const UNSUPPORTED: ReadonlyMap<string, string> = new Map([
+  [tt.MakeTensorDescriptorOp.name, 'a descriptor made on the device needs its tensor map written to global memory at run time, which the nvptx target does not do yet; pass a host-side TensorDescriptor instead'],
+  [tt.DescriptorReduceOp.name, 'reducing stores through a descriptor are not supported yet'],
+  ['tt.descriptor_gather', 'gathers through a descriptor are not supported yet'],
+  ['tt.descriptor_scatter', 'scatters through a descriptor are not supported yet'],
+]);
+
+/** The shared layout a block of `block` lands in when nothing chose one: nvmma, swizzled as wide as its rows allow. */
+function defaultLayout(block: RankedTensorType, op: Operation, ctx: PassContext): Attribute {
+  if (block.rank !== 2) ctx.fail(op, `uses a ${block.rank}-d tensor descriptor; TMA copies of 2-d blocks are supported`);
+  const swizzled = nvmmaSharedFor(block);
+  if (swizzled) return swizzled;
+  const bits = bitWidth(block.elementType);
+  if ((block.shape[1] * bits) % 128) ctx.fail(op, `uses blocks of ${block.shape[1]} ${block.elementType} per row; a TMA copy moves rows of a multiple of 16 bytes`);
+  return StructAttr.get(NVMMA_SHARED, { swizzlingByteWidth: 0, transposed: false, elementBitWidth: bits });
+}
+
+/** The layout each copy through `desc` already uses (the pipeline's), or null when none does. */
+function copiesLayout(desc: Value, ctx: PassContext): Attribute | null {
+  let found: Attribute | null = null;
+  for (const u of desc.users()) {
+    const copy = ttng.AsyncTmaCopyGlobalToLocalOp.match(u);
+    const t = copy?.result.type ?? ttng.AsyncTmaCopyLocalToGlobalOp.match(u)?.src.type;
+    if (!(t instanceof MemDescType) || !t.encoding) continue;
+    if (found && found !== t.encoding) ctx.fail(u, `copies through a descriptor whose other copies use shared layout ${found}, not ${t.encoding}`);
+    found = t.encoding;
+  }
+  return found;
+}
+
+/**
+ * Gives each descriptor parameter of `fn` its block's shared layout (in its type and the
+ * function's signature): !tt.tensordesc<tensor<128x64xf16>> -> !tt.tensordesc<tensor<128x64xf16, #shared>>
+ */
+function assignLayouts(fn: Operation, ctx: PassContext): number {
+  const entry = fn.regions[0]?.blocks[0];
+  if (!entry) return 0;
+  let changed = 0;
+  for (const arg of entry.args) {
+    if (!(arg.type instanceof TensorDescType)) continue;
+    const block = arg.type.blockType;
+    const user = arg.users()[0] ?? fn;
+    const layout = copiesLayout(arg, ctx) ?? block.encoding ?? defaultLayout(block, user, ctx);
+    if (block.encoding && block.encoding !== layout) ctx.fail(user, `copies a block whose descriptor has layout ${block.encoding} into a tile of layout ${layout}`);
+    if (block.encoding === layout) continue;
+    arg.type = TensorDescType.get(RankedTensorType.get(block.shape, block.elementType, layout));
+    changed++;
+  }
+  if (!changed) return 0;
+  const ft = functionTypeOf(fn);
+  fn.setAttr('function_type', TypeAttr.get(FunctionType.get(entry.args.map((a) => a.type), ft.results)));
+  return changed;
+}
+
+/** The tile type a descriptor's block lands in (its layout set by `assignLayouts`). */
+function tileType(desc: Value, mutable: boolean): MemDescType {
+  const block = (desc.type as TensorDescType).blockType;
+  return MemDescType.get(block.shape, block.elementType, block.encoding, SharedMemorySpaceAttr.get(), mutable);
+}
+
+/** An integer constant of `width` bits before `op` (the rewriter then inserts before `op`). */
+const constant = (rw: Rewriter, op: Operation, v: number, width: number): Value => arith.ConstantOp.build(rw.before(op), { value: IntegerAttr.get(v, i(width)) }).result;
+
+/**
+ * %v = tt.descriptor_load %d[%x, %y]
+ *   -> %t = local_alloc; %b = local_alloc; init_barrier %b, 1; barrier_expect %b, N, %true;
+ *      async_tma_copy_global_to_local %d[%x, %y] %t, %b, %true; wait_barrier %b, %c0; inval_barrier %b;
+ *      %v = local_load %t   (or %t itself for a local_alloc of %v in the same layout)
+ */
+function lowerLoad(op: Operation, rw: Rewriter): void {
+  const load = tt.DescriptorLoadOp.view(op);
+  const tile = tileType(load.desc, true);
+  const yes = constant(rw, op, 1, 1);
+  rw.before(op);
+  const buf = ttg.LocalAllocOp.build(rw, {}, { results: { result: tile } }).result;
+  const barrier = ttg.LocalAllocOp.build(rw, {}, { results: { result: barrierBufferType(1) } }).result;
+  const bar = ttg.MemdescIndexOp.build(rw, { src: barrier, index: constant(rw, op, 0, 32) }, { results: { result: slotOf(barrier) } }).result;
+  ttng.InitBarrierOp.build(rw, { alloc: bar, count: 1 });
+  const bytes = (tile.shape.reduce((a, b) => a * b, 1) * bitWidth(tile.elementType)) / 8;
+  ttng.BarrierExpectOp.build(rw, { alloc: bar, pred: yes, size: bytes });
+  const attributes = { cache: op.getAttr('cache')!, evict: op.getAttr('evict')! };
+  ttng.AsyncTmaCopyGlobalToLocalOp.build(rw, { desc: load.desc, coord: [...load.indices], barrier: bar, result: buf, pred: yes }, { attributes });
+  ttng.WaitBarrierOp.build(rw, { alloc: bar, phase: constant(rw, op, 0, 32), deps: [] });
+  ttng.InvalBarrierOp.build(rw, { alloc: bar });
+  const stash = load.result.hasOneUse ? ttg.LocalAllocOp.match(load.result.users()[0]) : null;
+  if (stash && (stash.result.type as MemDescType).encoding === tile.encoding) {
+    rw.replaceAllUsesWith(stash.result, buf);
+    rw.eraseOp(stash.op);
+    rw.eraseOp(op);
+    return;
+  }
+  rw.replaceOp(op, [ttg.LocalLoadOp.build(rw.before(op), { src: buf }, { results: { result: load.result.type } }).result]);
+}
+
+/** The type of one slot of a `Sx1xi64` barrier buffer. */
+function slotOf(buf: Value): MemDescType {
+  const t = buf.type as MemDescType;
+  return MemDescType.get(t.shape.slice(1), t.elementType, t.encoding, t.memorySpace, true);
+}
+
+/**
+ * tt.descriptor_store %d[%x, %y], %v
+ *   -> %t = local_alloc %v; fence_async_shared; async_tma_copy_local_to_global %d[%x, %y] %t; async_tma_store_wait {pendings = 0}
+ * (%v's layout conversion, if it has no other use, is skipped: the tile is stored from its source).
+ */
+function lowerStore(op: Operation, rw: Rewriter): void {
+  const store = tt.DescriptorStoreOp.view(op);
+  const cvt = store.src.hasOneUse ? ttg.ConvertLayoutOp.match(store.src.definingOp) : null;
+  const src = cvt ? cvt.src : store.src;
+  rw.before(op);
+  const tile = ttg.LocalAllocOp.build(rw, { src }, { results: { result: tileType(store.desc, false) } }).result;
+  ttng.FenceAsyncSharedOp.build(rw, { bCluster: boolAttr(false) });
+  ttng.AsyncTmaCopyLocalToGlobalOp.build(rw, { desc: store.desc, coord: [...store.indices], src: tile });
+  ttng.AsyncTmaStoreWaitOp.build(rw, { pendings: 0 });
+  rw.eraseOp(op);
+  if (cvt && !cvt.result.hasUses) rw.eraseOp(cvt.op);
+}
+
+/** The `tma-lowering` pass. */
+export const tmaLowering: PassDecl = {
+  name: 'tma-lowering',
+  aliases: ['triton-nvidia-tma-lowering'],
+  summary: 'Lower tensor-descriptor loads and stores to TMA copies tracked by mbarriers (sm_90 and later)',
+  anchor: 'function',
+  statistics: {
+    'descriptors-laid-out': 'number of tensor-descriptor parameters given a shared layout',
+    'loads-lowered': 'number of tt.descriptor_load lowered outside a software pipeline',
+    'stores-lowered': 'number of tt.descriptor_store lowered to TMA stores',
+  },
+  run(fn, ctx) {
+    const ops: Operation[] = [];
+    fn.walk((op) => void ((tt.DescriptorLoadOp.is(op) || tt.DescriptorStoreOp.is(op) || UNSUPPORTED.has(op.name)) && ops.push(op)), 'pre');
+    const hasDescArgs = fn.regions[0]?.blocks[0]?.args.some((a) => a.type instanceof TensorDescType) ?? false;
+    if (!ops.length && !hasDescArgs) return ctx.preserve();
+    let root = fn;
+    while (root.parentOp) root = root.parentOp;
+    const capability = hasTarget(root) ? targetOf(root).capability ?? 0 : 0;
+    for (const op of ops) {
+      const why = UNSUPPORTED.get(op.name);
+      if (why) ctx.fail(op, why);
+      if (capability < 90) ctx.fail(op, `needs TMA, which this GPU (ttg.target = cuda:${capability}) does not have; tensor descriptors need sm_90a`);
+      const desc = op.operand(0);
+      if (!(desc instanceof BlockArgument) || desc.owner !== fn.regions[0].blocks[0]) ctx.fail(op, 'copies through a descriptor that is not a kernel parameter; only host-side descriptors are supported');
+    }
+    ctx.bump('descriptors-laid-out', assignLayouts(fn, ctx));
+    const rw = ctx.rewriter();
+    for (const op of ops) {
+      if (tt.DescriptorLoadOp.is(op)) {
+        lowerLoad(op, rw);
+        ctx.bump('loads-lowered');
+      } else {
+        lowerStore(op, rw);
+        ctx.bump('stores-lowered');
+      }
+    }
+  },
+};

@@ -1,0 +1,154 @@
+/**
+ * TMA and mbarriers on sm_90a: the Hopper ops of `ttng` that move tiles between a tensor and shared
+ * memory through a tensor map, and the barriers that say when they have landed.
+ *
+ * A `!tt.tensordesc` kernel parameter is a 128-byte CUtensorMap passed by value; its register is
+ * the map's generic address. The launcher encodes the map from the tensor, with the box and swizzle
+ * that `tmaGeometry` gives (the launch metadata carries them): one box is at most 256 rows and, with
+ * a swizzle, one swizzle row wide (128/64/32 bytes), so a block wider or taller than that moves as
+ * several boxes, each a copy of its own into the tile at the box's offset.
+ *
+ * Who issues what: thread 0 initializes, arms (`arrive.expect_tx`) and invalidates mbarriers; the
+ * copies of a block go round the warps, one elected lane each (box k from warp k mod numWarps),
+ * so a 4-box block is issued by 4 warps at once; every thread waits on the mbarrier itself.
+ */
+import type { Operation, Value } from '../../ir/ir.js';
+import { bitWidth } from '../../ir/types.js';
+import { TensorDescType } from '../../dialects/tt/types.js';
+import { MemDescType } from '../../dialects/ttg/types.js';
+import { nvmmaOf, offsetFromBases, sharedOffsetBases } from '../../dialects/ttg/shared-layout.js';
+import * as nvptx from '../../dialects/nvptx.js';
+import * as ttng from '../../dialects/ttng.js';
+import { lowering, type Lowering, type LoweringContext } from './context.js';
+import { I32, targetError } from './emitter.js';
+
+/** The most elements a TMA box has along one dim. */
+const MAX_BOX = 256;
+
+/** How a descriptor's block moves: the box the tensor map describes and where each box of the block starts. */
+export interface TmaGeometry {
+  /** The box, outermost dim first (as the block's shape). */
+  box: number[];
+  /** The swizzle of the box rows in shared memory, in bytes (0: none). */
+  swizzleBytes: number;
+  /** The block coordinates where each box starts. */
+  origins: number[][];
+}
+
+/**
+ * The TMA geometry of a descriptor of type `t`, or why it has none: its block needs a 2-d
+ * non-transposed `#ttg.nvmma_shared` layout (tma-lowering gives it one), and rows of a multiple of
+ * 16 bytes.
+ */
+export function tmaGeometry(t: TensorDescType): TmaGeometry | string {
+  const block = t.blockType;
+  const nvmma = nvmmaOf(block.encoding);
+  if (block.rank !== 2 || !nvmma || nvmma.transposed) return `a TMA copy needs a 2-d block in a non-transposed #ttg.nvmma_shared layout; '${t}' has none (run tma-lowering)`;
+  const bytes = bitWidth(block.elementType) / 8;
+  const [rows, cols] = block.shape;
+  const inner = nvmma.swizzleBytes ? Math.min(cols, nvmma.swizzleBytes / bytes) : cols;
+  if ((inner * bytes) % 16 || inner > MAX_BOX) return `a TMA box row must be a multiple of 16 bytes and at most ${MAX_BOX} elements; '${t}' gives ${inner * bytes} bytes`;
+  const box = [Math.min(rows, MAX_BOX), inner];
+  const origins: number[][] = [];
+  for (let c = 0; c < cols; c += box[1]) for (let r = 0; r < rows; r += box[0]) origins.push([r, c]);
+  return { box, swizzleBytes: nvmma.swizzleBytes, origins };
+}
+
+/** The geometry of descriptor `desc` used by `op`, or a located error. */
+function geometryAt(desc: Value, op: Operation): TmaGeometry {
+  const g = tmaGeometry(desc.type as TensorDescType);
+  if (typeof g === 'string') throw targetError(op, `cannot be lowered to the nvptx target: ${g}`);
+  return g;
+}
+
+/**
+ * Byte offsets in `tile` of each box origin, checking that every box is the dense, row-after-row
+ * run of rows TMA writes (a swizzle only permutes the 16-byte pieces within a row).
+ */
+function boxOffsets(tile: MemDescType, g: TmaGeometry, op: Operation): number[] {
+  const bases = sharedOffsetBases(tile.encoding, tile.shape);
+  const bytes = bitWidth(tile.elementType) / 8;
+  if (!bases) throw targetError(op, `cannot address shared tile '${tile}'`);
+  const rowBytes = g.box[1] * bytes;
+  return g.origins.map((o) => {
+    const at = offsetFromBases(bases, o) * bytes;
+    for (let r = 1; r < g.box[0]; r *= 2) {
+      if (Math.floor((offsetFromBases(bases, [o[0] + r, o[1]]) * bytes - at) / rowBytes) !== r) throw targetError(op, `cannot be lowered to the nvptx target: tile '${tile}' does not hold a TMA box's rows one after another`);
+    }
+    return at;
+  });
+}
+
+/** `pred && thread is lane 0 of warp w` (hoisted per warp), or just the latter without `pred`. */
+function issuer(ctx: LoweringContext, w: number, pred: Value | null): Value {
+  const e = ctx.e;
+  const mine = ctx.hoist(`tma-issuer:${w}`, () => e.setp('eq', 'u', ctx.tid(), e.imm(I32, w * ctx.threadsPerWarp)));
+  return pred ? e.op('and', 'pred', [mine, pred], mine.type) : mine;
+}
+
+/** The coordinates of the box at `origin` from block coordinates `coords`, innermost first (as TMA takes them). */
+function boxCoords(ctx: LoweringContext, coords: Value[], origin: readonly number[]): Value[] {
+  return coords.map((c, d) => (origin[d] ? ctx.e.addImm(c, origin[d]) : c)).reverse();
+}
+
+/** ttng.init_barrier %b, N -> @thread0 mbarrier.init.shared::cta.b64 [%b], N; fence.mbarrier_init (the TMA unit sees it) */
+const lowerInitBarrier = lowering(ttng.InitBarrierOp, (ctx, { op, alloc, count }) => {
+  nvptx.MbarrierOp.build(ctx.e.b, { ptx: 'init.shared::cta.b64', addr: ctx.scalar(alloc, op), guard: issuer(ctx, 0, null), count });
+  nvptx.FenceOp.build(ctx.e.b, { ptx: 'mbarrier_init.release.cluster' });
+});
+
+/** ttng.inval_barrier %b -> @thread0 mbarrier.inval.shared::cta.b64 [%b] */
+const lowerInvalBarrier = lowering(ttng.InvalBarrierOp, (ctx, { op, alloc }) => {
+  nvptx.MbarrierOp.build(ctx.e.b, { ptx: 'inval.shared::cta.b64', addr: ctx.scalar(alloc, op), guard: issuer(ctx, 0, null) });
+});
+
+/** ttng.barrier_expect %b, N, %p -> @(p && thread0) mbarrier.arrive.expect_tx.shared::cta.b64 _, [%b], N */
+const lowerBarrierExpect = lowering(ttng.BarrierExpectOp, (ctx, { op, alloc, pred, size }) => {
+  nvptx.MbarrierOp.build(ctx.e.b, { ptx: 'arrive.expect_tx.shared::cta.b64', addr: ctx.scalar(alloc, op), guard: issuer(ctx, 0, ctx.scalar(pred, op)), count: size });
+});
+
+/** ttng.wait_barrier %b, %phase -> mbarrier.try_wait.parity loop (every thread) */
+const lowerWaitBarrier = lowering(ttng.WaitBarrierOp, (ctx, { op, alloc, phase, pred }) => {
+  if (pred) throw targetError(op, 'cannot be lowered to the nvptx target: a predicated mbarrier wait is not supported');
+  nvptx.MbarrierWaitOp.build(ctx.e.b, { addr: ctx.scalar(alloc, op), phase: ctx.scalar(phase, op) });
+});
+
+/** ttng.async_tma_copy_global_to_local %d[%x, %y] %t, %b, %p -> one cp.async.bulk.tensor per box, round the warps */
+const lowerTmaLoad = lowering(ttng.AsyncTmaCopyGlobalToLocalOp, (ctx, copy) => {
+  const { op } = copy;
+  const g = geometryAt(copy.desc, op);
+  const offsets = boxOffsets(copy.result.type as MemDescType, g, op);
+  const dst = ctx.scalar(copy.result, op);
+  const tmap = ctx.scalar(copy.desc, op);
+  const bar = ctx.scalar(copy.barrier, op);
+  const pred = ctx.scalar(copy.pred, op);
+  const coords = copy.coord.map((c) => ctx.scalar(c, op));
+  g.origins.forEach((o, k) => {
+    const guard = issuer(ctx, k % ctx.numWarps, pred);
+    nvptx.TmaLoadOp.build(ctx.e.b, { dst: ctx.e.addImm(dst, offsets[k]), tmap, bar, guard, coords: boxCoords(ctx, coords, o) });
+  });
+});
+
+/** ttng.async_tma_copy_local_to_global %d[%x, %y] %t -> one bulk-group cp.async.bulk.tensor per box, round the warps; commit */
+const lowerTmaStore = lowering(ttng.AsyncTmaCopyLocalToGlobalOp, (ctx, copy) => {
+  const { op } = copy;
+  const g = geometryAt(copy.desc, op);
+  const offsets = boxOffsets(copy.src.type as MemDescType, g, op);
+  const src = ctx.scalar(copy.src, op);
+  const tmap = ctx.scalar(copy.desc, op);
+  const coords = copy.coord.map((c) => ctx.scalar(c, op));
+  g.origins.forEach((o, k) => {
+    const guard = issuer(ctx, k % ctx.numWarps, null);
+    nvptx.TmaStoreOp.build(ctx.e.b, { tmap, src: ctx.e.addImm(src, offsets[k]), guard, coords: boxCoords(ctx, coords, o) });
+  });
+  // every thread commits (an empty group for those that issued nothing)
+  nvptx.BulkGroupOp.build(ctx.e.b, { ptx: 'commit_group' });
+});
+
+/** ttng.async_tma_store_wait {pendings = N} -> cp.async.bulk.wait_group.read N (every thread; its own groups) */
+const lowerTmaStoreWait = lowering(ttng.AsyncTmaStoreWaitOp, (ctx, { pendings }) => {
+  nvptx.BulkGroupOp.build(ctx.e.b, { ptx: `wait_group.read ${pendings}` });
+});
+
+/** TMA copies and mbarriers. */
+export const TMA_RULES: readonly Lowering[] = [lowerInitBarrier, lowerInvalBarrier, lowerBarrierExpect, lowerWaitBarrier, lowerTmaLoad, lowerTmaStore, lowerTmaStoreWait];
