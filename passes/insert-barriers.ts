@@ -9,7 +9,10 @@
  *
  * Accesses: `ttg.local_alloc` with a source writes its buffer, `ttg.local_store` and
  * `ttg.async_copy_global_to_local` write their destination, `ttg.local_load` reads its source;
- * `ttg.local_dealloc`, alloc without source and memdesc views touch nothing.
+ * `ttg.local_dealloc`, alloc without source and memdesc views touch nothing. TMA and mbarriers
+ * (passes/analysis/membar.ts): a TMA load's tile write must not race with pending accesses but
+ * leaves nothing pending (its readers wait on its mbarrier); a TMA store reads its tile; mbarrier
+ * init/inval write the barrier, expect and wait read it.
  * Scratch (as Triton): an op with `allocation.offset` other than `local_alloc`, or a
  * `ttg.convert_layout` whose conversion goes through shared memory, first writes its scratch
  * (checked against pending accesses), then synchronizes internally (clearing everything pending)

@@ -107,16 +107,16 @@ function lowerLoad(op: Operation, rw: Rewriter): void {
   const load = tt.DescriptorLoadOp.view(op);
   const tile = tileType(load.desc, true);
   const yes = constant(rw, op, 1, 1);
-  rw.before(op);
+  const zero = constant(rw, op, 0, 32);
   const buf = ttg.LocalAllocOp.build(rw, {}, { results: { result: tile } }).result;
   const barrier = ttg.LocalAllocOp.build(rw, {}, { results: { result: barrierBufferType(1) } }).result;
-  const bar = ttg.MemdescIndexOp.build(rw, { src: barrier, index: constant(rw, op, 0, 32) }, { results: { result: slotOf(barrier) } }).result;
+  const bar = ttg.MemdescIndexOp.build(rw, { src: barrier, index: zero }, { results: { result: slotOf(barrier) } }).result;
   ttng.InitBarrierOp.build(rw, { alloc: bar, count: 1 });
   const bytes = (tile.shape.reduce((a, b) => a * b, 1) * bitWidth(tile.elementType)) / 8;
   ttng.BarrierExpectOp.build(rw, { alloc: bar, pred: yes, size: bytes });
   const attributes = { cache: op.getAttr('cache')!, evict: op.getAttr('evict')! };
   ttng.AsyncTmaCopyGlobalToLocalOp.build(rw, { desc: load.desc, coord: [...load.indices], barrier: bar, result: buf, pred: yes }, { attributes });
-  ttng.WaitBarrierOp.build(rw, { alloc: bar, phase: constant(rw, op, 0, 32), deps: [] });
+  ttng.WaitBarrierOp.build(rw, { alloc: bar, phase: zero, deps: [] });
   ttng.InvalBarrierOp.build(rw, { alloc: bar });
   const stash = load.result.hasOneUse ? ttg.LocalAllocOp.match(load.result.users()[0]) : null;
   if (stash && (stash.result.type as MemDescType).encoding === tile.encoding) {
