@@ -6,8 +6,9 @@
  *    of the tiles its pipelined copies write, else the `#ttg.nvmma_shared` layout of the block
  *    (the widest swizzle its rows fill); copies through one descriptor must agree on it;
  *  - a remaining `tt.descriptor_load` copies its block into a tile through an mbarrier of its own
- *    and reads it back (`ttg.local_load`), or hands the tile itself to a `ttg.local_alloc` that
- *    stashed the block in the same layout;
+ *    and reads it back (`ttg.local_load`, in the layout of the block's lone layout conversion if it
+ *    has one), or hands the tile itself to a `ttg.local_alloc` that stashed the block in the same
+ *    layout;
  *  - `tt.descriptor_store` stores its block to a tile, publishes it to the async proxy
  *    (`ttng.fence_async_shared`), copies it out by TMA and waits until the copy has read it.
  * A descriptor made on the device (`tt.make_tensor_descriptor`, which needs the tensor map written
@@ -101,7 +102,8 @@ const constant = (rw: Rewriter, op: Operation, v: number, width: number): Value 
  * %v = tt.descriptor_load %d[%x, %y]
  *   -> %t = local_alloc; %b = local_alloc; init_barrier %b, 1; barrier_expect %b, N, %true;
  *      async_tma_copy_global_to_local %d[%x, %y] %t, %b, %true; wait_barrier %b, %c0; inval_barrier %b;
- *      %v = local_load %t   (or %t itself for a local_alloc of %v in the same layout)
+ *      %v = local_load %t   (or %t itself for a local_alloc of %v in the same layout; a lone
+ *      convert_layout of %v becomes the local_load, in its result layout)
  */
 function lowerLoad(op: Operation, rw: Rewriter): void {
   const load = tt.DescriptorLoadOp.view(op);
@@ -118,14 +120,23 @@ function lowerLoad(op: Operation, rw: Rewriter): void {
   ttng.AsyncTmaCopyGlobalToLocalOp.build(rw, { desc: load.desc, coord: [...load.indices], barrier: bar, result: buf, pred: yes }, { attributes });
   ttng.WaitBarrierOp.build(rw, { alloc: bar, phase: zero, deps: [] });
   ttng.InvalBarrierOp.build(rw, { alloc: bar });
-  const stash = load.result.hasOneUse ? ttg.LocalAllocOp.match(load.result.users()[0]) : null;
+  const user = load.result.hasOneUse ? load.result.users()[0] : null;
+  const stash = ttg.LocalAllocOp.match(user);
   if (stash && (stash.result.type as MemDescType).encoding === tile.encoding) {
     rw.replaceAllUsesWith(stash.result, buf);
     rw.eraseOp(stash.op);
     rw.eraseOp(op);
     return;
   }
-  rw.replaceOp(op, [ttg.LocalLoadOp.build(rw.before(op), { src: buf }, { results: { result: load.result.type } }).result]);
+  // a lone layout conversion of the block reads the tile in its target layout instead
+  const cvt = ttg.ConvertLayoutOp.match(user);
+  const read = ttg.LocalLoadOp.build(rw.before(op), { src: buf }, { results: { result: (cvt ? cvt.result : load.result).type } }).result;
+  if (cvt) {
+    rw.replaceOp(cvt.op, [read]);
+    rw.eraseOp(op);
+    return;
+  }
+  rw.replaceOp(op, [read]);
 }
 
 /** The type of one slot of a `Sx1xi64` barrier buffer. */
