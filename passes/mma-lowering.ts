@@ -168,7 +168,14 @@ function inRegisters(rw: Rewriter, dot: DotView, mma: StructAttr, kWidth: number
   return ttg.ConvertLayoutOp.build(rw.before(dot.op), { src }, { results: { result } }).result;
 }
 
-/** Whether `v` is computed in registers rather than loaded (no tt.load feeds it directly or through conversions). */
+/**
+ * Whether `v` is computed in registers rather than loaded (no tt.load feeds it directly or through
+ * conversions): a chained dot then reads it from registers. A block loaded through a tensor
+ * descriptor counts as computed: TMA leaves the registers that cp.async needs for addresses free,
+ * and attention's Q read from registers ran 1-4% faster than from shared memory in the TMA form,
+ * while in the pointer form it ran out of registers at head dim 64 (causal: 0.88-0.91x). H200,
+ * 2026-11-27 (bench/gpu/RESULTS.md).
+ */
 function isComputed(v: Value): boolean {
   const def = beforeConversion(v).definingOp;
   return !!def && !tt.LoadOp.is(def) && !tt.TransOp.is(def) && !ttg.LocalLoadOp.is(def);

@@ -126,6 +126,7 @@ function lowerLoad(op: Operation, rw: Rewriter): void {
     rw.replaceAllUsesWith(stash.result, buf);
     rw.eraseOp(stash.op);
     rw.eraseOp(op);
+    followMutability(buf);
     return;
   }
   // a lone layout conversion of the block reads the tile in its target layout instead
@@ -137,6 +138,29 @@ function lowerLoad(op: Operation, rw: Rewriter): void {
     return;
   }
   rw.replaceOp(op, [read]);
+}
+
+/**
+ * Once mutable tile `v` stands for an immutable one: the views of it become mutable too, and a
+ * warp-group dot wait passing it through gets its type back out.
+ *   %t = ttg.memdesc_trans %v : !ttg.memdesc<..> -> !ttg.memdesc<..>  ->  ... !ttg.memdesc<.., mutable> -> !ttg.memdesc<.., mutable>
+ */
+function followMutability(v: Value): void {
+  for (const u of v.users()) {
+    const trans = ttg.MemdescTransOp.match(u);
+    if (trans) {
+      const t = trans.result.type as MemDescType;
+      trans.result.type = MemDescType.get(t.shape, t.elementType, t.encoding, t.memorySpace, true, t.allocShape);
+      followMutability(trans.result);
+      continue;
+    }
+    if (!ttng.WarpGroupDotWaitOp.is(u)) continue;
+    u.operandValues().forEach((x, k) => {
+      if (x !== v || u.result(k).type === v.type) return;
+      u.result(k).type = v.type;
+      followMutability(u.result(k));
+    });
+  }
 }
 
 /** The type of one slot of a `Sx1xi64` barrier buffer. */
