@@ -19,7 +19,7 @@ import { IntegerAttr, TypeAttr, boolAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { Attribute } from '../ir/attributes.js';
-import { FunctionType, RankedTensorType, bitWidth, i } from '../ir/types.js';
+import { FloatType, FunctionType, IntegerType, RankedTensorType, bitWidth, i } from '../ir/types.js';
 import { functionTypeOf } from '../ir/function-syntax.js';
 import { NVMMA_SHARED, SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
@@ -42,9 +42,18 @@ const UNSUPPORTED: ReadonlyMap<string, string> = new Map([
   ['tt.descriptor_scatter', 'scatters through a descriptor are not supported yet'],
 ]);
 
+/** Why TMA cannot copy blocks of `block`'s elements (integers or floats of 8 to 64 bits), or null. */
+function unsupportedElement(block: RankedTensorType): string | null {
+  const t = block.elementType;
+  const bits = t instanceof IntegerType || t instanceof FloatType ? bitWidth(t) : 0;
+  return [8, 16, 32, 64].includes(bits) ? null : `uses a descriptor of '${t}' elements; TMA copies integers and floats of 8 to 64 bits`;
+}
+
 /** The shared layout a block of `block` lands in when nothing chose one: nvmma, swizzled as wide as its rows allow. */
 function defaultLayout(block: RankedTensorType, op: Operation, ctx: PassContext): Attribute {
   if (block.rank !== 2) ctx.fail(op, `uses a ${block.rank}-d tensor descriptor; TMA copies of 2-d blocks are supported`);
+  const bad = unsupportedElement(block);
+  if (bad) ctx.fail(op, bad);
   const swizzled = nvmmaSharedFor(block);
   if (swizzled) return swizzled;
   const bits = bitWidth(block.elementType);
@@ -89,10 +98,14 @@ function assignLayouts(fn: Operation, ctx: PassContext): number {
   return changed;
 }
 
-/** The tile type a descriptor's block lands in (its layout set by `assignLayouts`). */
+/**
+ * The tile type a descriptor's block lands in (its layout set by `assignLayouts`); integers are
+ * signless there, as in the blocks loaded and stored (a descriptor of an int8 tensor is typed si8).
+ */
 function tileType(desc: Value, mutable: boolean): MemDescType {
   const block = (desc.type as TensorDescType).blockType;
-  return MemDescType.get(block.shape, block.elementType, block.encoding, SharedMemorySpaceAttr.get(), mutable);
+  const elt = block.elementType instanceof IntegerType ? IntegerType.get(block.elementType.width) : block.elementType;
+  return MemDescType.get(block.shape, elt, block.encoding, SharedMemorySpaceAttr.get(), mutable);
 }
 
 /** An integer constant of `width` bits before `op` (the rewriter then inserts before `op`). */

@@ -163,7 +163,9 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
   if (t instanceof tt.TensorDescType) {
     const g = tmaGeometry(t);
     if (typeof g === 'string') throw targetError(fn, `cannot pass descriptor parameter '${name}': ${g}`);
-    return { name, kind: 'tensordesc', type: String(t.blockType.elementType), tma: { block: [...t.blockType.shape], box: g.box, swizzleBytes: g.swizzleBytes } };
+    // signless: a descriptor of an int8 tensor is typed si8, and launchers name its elements i8
+    const elt = t.blockType.elementType instanceof IntegerType ? IntegerType.get(t.blockType.elementType.width) : t.blockType.elementType;
+    return { name, kind: 'tensordesc', type: String(elt), tma: { block: [...t.blockType.shape], box: g.box, swizzleBytes: g.swizzleBytes } };
   }
   if (t instanceof RankedTensorType) throw targetError(fn, `cannot pass a tensor parameter '${t}' to a kernel`);
   if (String(t) === 'i1') throw targetError(fn, "cannot pass an 'i1' parameter to a kernel; pass an i32");

@@ -84,9 +84,9 @@ export const computeText = `module {
 }
 `.replace('%one: tensor<1xf32>)', '%one: tensor<1xf32>, %c_idx: tensor<16x4xi32>, %bb8: tensor<8x16xi8>)');
 
-/** Block pointers and tensor descriptors. */
+/** Block pointers and tensor descriptors (an int8 host descriptor is typed si8, its blocks i8, as Triton 3.6 prints them). */
 export const memoryText = `module {
-  tt.func @k(%p: !tt.ptr<f16>, %s: i64, %o: i32, %x: tensor<32xi32>, %v: tensor<64x64xf16>, %r: tensor<32x64xf16>) {
+  tt.func @k(%p: !tt.ptr<f16>, %s: i64, %o: i32, %x: tensor<32xi32>, %v: tensor<64x64xf16>, %r: tensor<32x64xf16>, %d8: !tt.tensordesc<tensor<64x256xsi8>>) {
     %0 = tt.make_tensor_ptr %p, [%s, %s], [%s, %s], [%o, %o] {order = array<i32: 1, 0>} : <tensor<64x64xf16>>
     %1 = tt.advance %0, [%o, %o] : <tensor<64x64xf16>>
     %2 = tt.load %1 {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<64x64xf16>>
@@ -99,6 +99,7 @@ export const memoryText = `module {
     tt.descriptor_reduce add, %3[%o, %o], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
     %7 = tt.descriptor_gather %4[%x, %o] : (!tt.tensordesc<tensor<1x64xf16>>, tensor<32xi32>, i32) -> tensor<32x64xf16>
     tt.descriptor_scatter %4[%x, %o], %r : !tt.tensordesc<tensor<1x64xf16>>, tensor<32xi32>, i32, tensor<32x64xf16>
+    %8 = tt.descriptor_load %d8[%o, %o] : !tt.tensordesc<tensor<64x256xsi8>> -> tensor<64x256xi8>
     tt.return
   }
 }
