@@ -180,8 +180,13 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   const entry = body.entry;
   if (!entry) throw targetError(fn, 'a kernel needs a body');
   const argAttrs = fn.getAttr('arg_attrs');
+  // Names from the source's name locations; one taken already (a descriptor's shape and strides
+  // carry the descriptor's) falls back to the argument's SSA name (`%a_desc_0`), then to `argN`.
+  const taken = new Set<string>();
   const params = entry.args.map((a, k) => {
-    const nm = a.loc instanceof NameLoc ? a.loc.name : `arg${k}`;
+    const primary = a.loc instanceof NameLoc ? a.loc.name : `arg${k}`;
+    const nm = [primary, a.nameHint, `${primary}_${k}`].find((n): n is string => !!n && !taken.has(n))!;
+    taken.add(nm);
     return describeParam(nm, a.type, argAttrs instanceof ArrayAttr ? argAttrs.value[k] : undefined, fn);
   });
   const paramTypes = entry.args.map((a) => registerType(a.type));
