@@ -113,33 +113,41 @@ const lowerWaitBarrier = lowering(ttng.WaitBarrierOp, (ctx, { op, alloc, phase, 
   nvptx.MbarrierWaitOp.build(ctx.e.b, { addr: ctx.scalar(alloc, op), phase: ctx.scalar(phase, op) });
 });
 
+/** One box of a copy: the tile address of the box, its tensor coordinates (innermost first) and its issuing thread's guard. */
+interface Box {
+  tile: Value;
+  coords: Value[];
+  guard: Value;
+}
+
+/** Emits `issue(box)` for each box a copy of `tileValue` (a tile of the descriptor `desc`'s block at `coord`) moves, box k issued by warp k mod W when `pred` holds. */
+function forEachBox(ctx: LoweringContext, op: Operation, desc: Value, tileValue: Value, coord: readonly Value[], pred: Value | null, issue: (box: Box) => void): void {
+  const g = geometryAt(desc, op);
+  const offsets = boxOffsets(tileValue.type as MemDescType, g, op);
+  const tile = ctx.scalar(tileValue, op);
+  const coords = coord.map((c) => ctx.scalar(c, op));
+  g.origins.forEach((o, k) => {
+    const guard = issuer(ctx, k % ctx.numWarps, pred);
+    issue({ guard, tile: ctx.e.addImm(tile, offsets[k]), coords: boxCoords(ctx, coords, o) });
+  });
+}
+
 /** ttng.async_tma_copy_global_to_local %d[%x, %y] %t, %b, %p -> one cp.async.bulk.tensor per box, round the warps */
 const lowerTmaLoad = lowering(ttng.AsyncTmaCopyGlobalToLocalOp, (ctx, copy) => {
   const { op } = copy;
-  const g = geometryAt(copy.desc, op);
-  const offsets = boxOffsets(copy.result.type as MemDescType, g, op);
-  const dst = ctx.scalar(copy.result, op);
   const tmap = ctx.scalar(copy.desc, op);
   const bar = ctx.scalar(copy.barrier, op);
-  const pred = ctx.scalar(copy.pred, op);
-  const coords = copy.coord.map((c) => ctx.scalar(c, op));
-  g.origins.forEach((o, k) => {
-    const guard = issuer(ctx, k % ctx.numWarps, pred);
-    nvptx.TmaLoadOp.build(ctx.e.b, { dst: ctx.e.addImm(dst, offsets[k]), tmap, bar, guard, coords: boxCoords(ctx, coords, o) });
+  forEachBox(ctx, op, copy.desc, copy.result, copy.coord, ctx.scalar(copy.pred, op), (box) => {
+    nvptx.TmaLoadOp.build(ctx.e.b, { dst: box.tile, tmap, bar, guard: box.guard, coords: box.coords });
   });
 });
 
 /** ttng.async_tma_copy_local_to_global %d[%x, %y] %t -> one bulk-group cp.async.bulk.tensor per box, round the warps; commit */
 const lowerTmaStore = lowering(ttng.AsyncTmaCopyLocalToGlobalOp, (ctx, copy) => {
   const { op } = copy;
-  const g = geometryAt(copy.desc, op);
-  const offsets = boxOffsets(copy.src.type as MemDescType, g, op);
-  const src = ctx.scalar(copy.src, op);
   const tmap = ctx.scalar(copy.desc, op);
-  const coords = copy.coord.map((c) => ctx.scalar(c, op));
-  g.origins.forEach((o, k) => {
-    const guard = issuer(ctx, k % ctx.numWarps, null);
-    nvptx.TmaStoreOp.build(ctx.e.b, { tmap, src: ctx.e.addImm(src, offsets[k]), guard, coords: boxCoords(ctx, coords, o) });
+  forEachBox(ctx, op, copy.desc, copy.src, copy.coord, null, (box) => {
+    nvptx.TmaStoreOp.build(ctx.e.b, { tmap, src: box.tile, guard: box.guard, coords: box.coords });
   });
   // every thread commits (an empty group for those that issued nothing)
   nvptx.BulkGroupOp.build(ctx.e.b, { ptx: 'commit_group' });
