@@ -11,6 +11,9 @@ import { opError } from '../../ir/verifier.js';
 import type { OpDef } from '../../ir/op-def.js';
 import * as nvptx from '../../dialects/nvptx.js';
 
+/** The kernel parameter attribute marking a TMA tensor map (a `!tt.tensordesc` parameter): set by the lowering, read by the printer. */
+export const TENSOR_MAP_ATTR = 'nvptx.tensor_map';
+
 /** The GPU architectures we print PTX for. */
 export type Arch = 'sm_80' | 'sm_90a';
 

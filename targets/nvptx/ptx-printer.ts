@@ -10,15 +10,12 @@ import type { Block, Operation, Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
 import type { OpDef, View } from '../../ir/op-def.js';
 import type { OpDecl } from '../../ir/op-spec.js';
-import { internalError, ptxType, widthOf, type Arch } from './emitter.js';
+import { TENSOR_MAP_ATTR, internalError, ptxType, widthOf, type Arch } from './emitter.js';
 import { PTX_ARCHES, limitsOf } from './arch.js';
 import * as cf from '../../dialects/cf.js';
 import * as func from '../../dialects/func.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import { coalesceAccumulators } from './coalesce-accumulators.js';
-
-/** The kernel parameter attribute marking a TMA tensor map (a `!tt.tensordesc` parameter). */
-export const TENSOR_MAP_ATTR = 'nvptx.tensor_map';
 
 /** A register class: PTX type and name prefix. */
 interface RegClass {

@@ -24,7 +24,10 @@ export type ParsedCli = { options: CliOptions } | { text: string };
 const SPEC_HELP = `Argument specs (--arg, one per kernel parameter, in order):
   ptr:<elt>:<count>[:<init>]   a new buffer (elt f16|bf16|f32|f64|i1|i8|i16|i32|i64;
                                init zeros (default)|ones|rand|randint|arange|<number>)
-  <type>:<value>               a scalar (i32:1000, f32:0.5, i64:-3, i1:1)`;
+  <type>:<value>               a scalar (i32:1000, f32:0.5, i64:-3, i1:1)
+A tensor descriptor parameter (!tt.tensordesc) takes the buffer of its tensor; the parameters
+after it are the tensor's shape and strides in elements (i32 each, then i64 each), as Triton
+passes a host-side TensorDescriptor: ptr:f32:1600 i32:40 i32:40 i64:40 i64:1.`;
 
 /** A non-negative integer from `s`, or an error naming `what`. */
 export function nonNegativeInt(s: string, what: string): number {

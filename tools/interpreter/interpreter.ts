@@ -5,15 +5,15 @@
  */
 import type { Block, Operation, Region, Value } from '../../ir/ir.js';
 import { symbolNameOf } from '../../ir/function-syntax.js';
-import type { Type } from '../../ir/types.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import { IntegerType, type Type } from '../../ir/types.js';
+import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import * as cf from '../../dialects/cf.js';
 import * as func from '../../dialects/func.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import { InterpreterError, OpError, describeOpLocation, fail, opFailure } from './errors.js';
 import { Buffer, Memory } from './memory.js';
-import { PtrData, type RtValue, asTensor, eltClass, tensor, wrapInt } from './values.js';
+import { type DescValue, PtrData, type RtValue, asTensor, eltClass, tensor, wrapInt } from './values.js';
 import { OP_TABLE } from './ops-table.js';
 import { rounderFor } from './floats.js';
 
@@ -180,6 +180,32 @@ function isRegionExit(op: Operation): boolean {
   return EXITS.has(op.name);
 }
 
+/**
+ * The descriptor passed as argument `k`: its tensor is the buffer given there, and its shape and
+ * strides (in elements) are the arguments after it (i32 each, then i64 each), as Triton passes a
+ * host-side TensorDescriptor.
+ */
+function descriptorArg(args: readonly ArgValue[], types: readonly Type[], k: number): DescValue {
+  const t = types[k] as TensorDescType;
+  const rank = t.blockType.rank;
+  const arg = args[k];
+  const buffer = arg instanceof Buffer ? arg : typeof arg === 'object' && 'buffer' in arg ? arg.buffer : null;
+  if (!buffer) throw new InterpreterError(`interpreter: argument #${k} is a tensor descriptor '${t}': give the buffer of its tensor`, null, null);
+  const elt = t.blockType.elementType;
+  const same = buffer.elt === elt || (buffer.elt instanceof IntegerType && elt instanceof IntegerType && buffer.elt.width === elt.width);
+  if (!same) throw new InterpreterError(`interpreter: argument #${k}: a descriptor of '${elt}' over a buffer of '${buffer.elt}'`, null, null);
+  const dims = types.slice(k + 1, k + 1 + 2 * rank);
+  if (dims.length < 2 * rank || dims.some((d) => !(d instanceof IntegerType))) {
+    throw new InterpreterError(`interpreter: parameter #${k} is a tensor descriptor, which Triton follows with its shape and strides (${rank} i32, then ${rank} i64)`, null, null);
+  }
+  const ints = args.slice(k + 1, k + 1 + 2 * rank).map((a, j) => {
+    if (typeof a !== 'number' && typeof a !== 'bigint') throw new InterpreterError(`interpreter: argument #${k + 1 + j} (a shape or stride of descriptor #${k}) must be an integer`, null, null);
+    return Number(a);
+  });
+  const base = arg instanceof Buffer ? 0 : (arg as { offset: number }).offset;
+  return { kind: 'desc', buf: buffer.id, base, elt, shape: ints.slice(0, rank), strides: ints.slice(rank) };
+}
+
 /** Converts a kernel argument to the runtime value of a parameter of type `t`. */
 export function argToValue(arg: ArgValue, t: Type, index: number): RtValue {
   if (t instanceof PointerType) {
@@ -222,7 +248,7 @@ export function interpret(module: Operation, kernelName: string, options: Interp
   if (options.args.length !== params.length) {
     throw new InterpreterError(`interpreter: '@${kernelName}' takes ${params.length} arguments, got ${options.args.length}`, null, null);
   }
-  const args = params.map((p, k) => argToValue(options.args[k], p.type, k));
+  const args = params.map((p, k) => (p.type instanceof TensorDescType ? descriptorArg(options.args, params.map((q) => q.type), k) : argToValue(options.args[k], p.type, k)));
   it.launch(fn, args);
   return { prints: it.prints, opsExecuted: it.opsExecuted, ms: performance.now() - t0 };
 }

@@ -11,7 +11,7 @@ import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import type { Buffer } from './memory.js';
 import { rounderFor } from './floats.js';
-import { PtrData, type RtValue, type Tensor, allocData, asTensor, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
+import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
 
 /** The runtime value of an optional operand (undefined when it is absent). */
 export function optional(it: Interpreter, v: Value | undefined): RtValue | undefined {
@@ -89,6 +89,72 @@ const store = impl(tt.StoreOp, (store, it) => {
     const [b, off] = resolve(it, ptr, k, 'store');
     b.set(off, (val as Float64Array)[val.length === 1 ? 0 : k]);
   }
+  return [];
+});
+
+/** The tensor descriptor `v` holds. */
+export function descriptor(it: Interpreter, v: Value): DescValue {
+  const d = it.get(v);
+  if (d.kind !== 'desc') return fail(`expected a tensor descriptor, got ${d.kind}`);
+  return d;
+}
+
+/**
+ * Calls `visit(k, element)` for each element k (row-major) of the block of `blockShape` at `coords`
+ * in the descriptor's tensor: `element` is its index in the buffer, or null outside the tensor.
+ */
+function forEachBlockElement(it: Interpreter, d: DescValue, coords: readonly number[], blockShape: readonly number[], visit: (k: number, element: number | null) => void): void {
+  const b = it.memory.buffers[d.buf];
+  if (!b) fail(`descriptor of an invalid buffer (id ${d.buf})`);
+  const n = blockShape.reduce((a, x) => a * x, 1);
+  const idx = new Array<number>(blockShape.length).fill(0);
+  for (let k = 0; k < n; k++) {
+    let rem = k;
+    for (let j = blockShape.length - 1; j >= 0; j--) {
+      idx[j] = rem % blockShape[j];
+      rem = Math.floor(rem / blockShape[j]);
+    }
+    let off = d.base;
+    let inside = true;
+    for (let j = 0; j < idx.length; j++) {
+      const x = coords[j] + idx[j];
+      if (x < 0 || x >= d.shape[j]) inside = false;
+      off += x * d.strides[j];
+    }
+    if (inside && (off < 0 || off >= b.length)) {
+      fail(`descriptor block element ${laneText(k, blockShape)} at ${idx.map((x, j) => coords[j] + x).join(', ')} is inside the tensor (${d.shape.join('x')}) but element ${off} of buffer #${b.id} '${b.name}' (${b.length} elements): the descriptor's shape or strides do not fit its buffer`);
+    }
+    visit(k, inside ? off : null);
+  }
+}
+
+/** The block of `blockType`'s shape at `coords` (zeros outside the tensor), as a tensor of type `blockType`. */
+export function readBlock(it: Interpreter, d: DescValue, coords: readonly number[], blockType: Type): Tensor {
+  const shape = shapeOfType(blockType);
+  const elt = elementOf(blockType);
+  const out = allocData(elt, shape.reduce((a, x) => a * x, 1));
+  const b = it.memory.buffers[d.buf];
+  forEachBlockElement(it, d, coords, shape, (k, e) => {
+    if (e !== null) (out as Float64Array)[k] = b.get(e) as number;
+  });
+  return tensor(shape, elt, out);
+}
+
+/** Writes the elements of `block` that fall inside the descriptor's tensor, at `coords`. */
+export function writeBlock(it: Interpreter, d: DescValue, coords: readonly number[], block: Tensor): void {
+  const b = it.memory.buffers[d.buf];
+  forEachBlockElement(it, d, coords, block.shape, (k, e) => {
+    if (e !== null) b.set(e, (block.data as Float64Array)[k]);
+  });
+}
+
+/** The integer values of index operands. */
+export const indices = (it: Interpreter, vs: readonly Value[]): number[] => vs.map((v) => Number((asTensor(it.get(v)).data as Int32Array)[0]));
+
+const descriptorLoad = impl(tt.DescriptorLoadOp, (load, it) => [readBlock(it, descriptor(it, load.desc), indices(it, load.indices), load.result.type)]);
+
+const descriptorStore = impl(tt.DescriptorStoreOp, (store, it) => {
+  writeBlock(it, descriptor(it, store.desc), indices(it, store.indices), asTensor(it.get(store.src)));
   return [];
 });
 
@@ -201,4 +267,4 @@ const atomicCas = impl(tt.AtomicCasOp, (op, it) => {
 });
 
 /** The global-memory op table. */
-export const memoryOps: OpEntry[] = [addptr, load, store, atomicRmw, atomicCas, ptrToInt, intToPtr];
+export const memoryOps: OpEntry[] = [addptr, load, store, descriptorLoad, descriptorStore, atomicRmw, atomicCas, ptrToInt, intToPtr];

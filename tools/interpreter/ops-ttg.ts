@@ -1,6 +1,7 @@
 /**
  * ttg / ttng ops with layouts treated as annotations: shared memory (`!ttg.memdesc`) is a strided
- * view of a per-allocation store; async copies complete immediately, so tokens and waits are no-ops.
+ * view of a per-allocation store; async copies (cp.async and TMA) complete immediately, so tokens,
+ * waits and mbarriers are no-ops.
  */
 import type { Value } from '../../ir/ir.js';
 import { RankedTensorType } from '../../ir/types.js';
@@ -12,7 +13,7 @@ import type { Interpreter } from './interpreter.js';
 import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import { dotProduct } from './ops-compute.js';
-import { loadLanes, optional } from './ops-memory.js';
+import { descriptor, indices, loadLanes, optional, readBlock, writeBlock } from './ops-memory.js';
 import { stridedCopy, stridedWrite } from './ops-shape.js';
 import { type MemDescValue, type RtValue, type Tensor, allocData, asTensor, numel, shapeOfType, stridesOf, tensor, zeros } from './values.js';
 
@@ -111,6 +112,20 @@ const warpGroupDot = impl(ttng.WarpGroupDotOp, (dot, it) => {
   return [out];
 });
 
+/** ttng.async_tma_copy_global_to_local: the block (zeros outside the tensor) into the tile, at once, when its predicate holds. */
+const tmaLoad = impl(ttng.AsyncTmaCopyGlobalToLocalOp, (copy, it) => {
+  if (!(asTensor(it.get(copy.pred)).data as Int32Array)[0]) return [];
+  const dst = memdesc(it, copy.result);
+  writeView(dst, readBlock(it, descriptor(it, copy.desc), indices(it, copy.coord), RankedTensorType.get([...dst.shape], dst.elt)));
+  return [];
+});
+
+/** ttng.async_tma_copy_local_to_global: the tile's elements inside the tensor, at once. */
+const tmaStore = impl(ttng.AsyncTmaCopyLocalToGlobalOp, (copy, it) => {
+  writeBlock(it, descriptor(it, copy.desc), indices(it, copy.coord), readView(memdesc(it, copy.src)));
+  return [];
+});
+
 const none = (): RtValue[] => [];
 const token = (): RtValue[] => [TOKEN];
 
@@ -130,6 +145,14 @@ export const ttgOps: OpEntry[] = [
   warpGroupDot,
   impl(ttng.WarpGroupDotWaitOp, (wait, it) => wait.inputs.map((v) => it.get(v))),
   [ttng.FenceAsyncSharedOp.name, none],
+  // TMA copies complete at once: the mbarriers that track them have nothing to count.
+  tmaLoad,
+  tmaStore,
+  [ttng.AsyncTmaStoreWaitOp.name, none],
+  [ttng.InitBarrierOp.name, none],
+  [ttng.InvalBarrierOp.name, none],
+  [ttng.BarrierExpectOp.name, none],
+  [ttng.WaitBarrierOp.name, none],
   // Programs run one at a time, each as a single thread of control: a barrier has nothing to wait for.
   [gpu.BarrierOp.name, none],
 ];

@@ -44,13 +44,27 @@ export interface MemDescValue {
   offset: number;
 }
 
+/**
+ * A tensor descriptor (`!tt.tensordesc`, as Triton passes a host-side TensorDescriptor): a tensor
+ * of `shape` with element `strides` at element `base` of buffer `buf`, read and written in blocks;
+ * block elements outside the tensor read as zeros and are not written.
+ */
+export interface DescValue {
+  kind: 'desc';
+  buf: number;
+  base: number;
+  elt: Type;
+  shape: readonly number[];
+  strides: readonly number[];
+}
+
 /** An async token (`!ttg.async.token`): carries nothing. */
 export interface TokenValue {
   kind: 'token';
 }
 
 /** Any runtime value. */
-export type RtValue = Tensor | MemDescValue | TokenValue;
+export type RtValue = Tensor | MemDescValue | TokenValue | DescValue;
 
 /** The element class of a (scalar or element) type. */
 export function eltClass(t: Type): EltClass {

@@ -1,0 +1,105 @@
+/**
+ * Tensor descriptors in the CPU interpreter: Triton's host-side descriptor kernels (bench/gpu/kernels:
+ * tma_copy, matmul_tma, attention_tma) run on the TTIR as Triton wrote it and after the `default`
+ * pipeline for sm_90a, where their loads and stores are TMA copies, mbarriers and a software pipeline.
+ * The outputs must be the same, and match an independent float64 computation; blocks past the
+ * tensor's edge read zeros and are not written.
+ */
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { registerAllDialects } from '../../dialects/index.js';
+import type { Operation } from '../../ir/ir.js';
+import { parseText } from '../../ir/parser.js';
+import { verify } from '../../ir/verifier.js';
+import { registerAllPasses } from '../../passes/all.js';
+import { runPipeline } from '../../passes/manager.js';
+import { rng } from '../../tools/interpreter/cli.js';
+import { interpret, type ArgValue } from '../../tools/interpreter/interpreter.js';
+import { type Buffer, Memory } from '../../tools/interpreter/memory.js';
+
+registerAllDialects();
+registerAllPasses();
+
+const KERNELS = new URL('../../bench/gpu/kernels/', import.meta.url);
+const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
+
+/** `stem` after the default pipeline (sm_90a, `warps` warps). */
+function compiled(stem: string, warps: number): Operation {
+  const m = load(stem);
+  const r = runPipeline(m, `default{arch=sm_90a num-warps=${warps}}`);
+  assert.ok(r.ok, `${stem}: ${r.diagnostics.map((d) => d.format()).join('\n')}`);
+  verify(m);
+  return m;
+}
+
+/** The arguments Triton passes for a host descriptor over a row-major `rows` x `cols` buffer. */
+const desc = (b: Buffer, rows: number, cols: number): ArgValue[] => [b, rows, cols, BigInt(cols), 1n];
+
+/** Whether the compiled module uses TMA (so that the test checks that path). */
+function usesTma(m: Operation): boolean {
+  let found = false;
+  m.walk((op) => void (op.name === 'ttng.async_tma_copy_global_to_local' && (found = true)));
+  return found;
+}
+
+test('tma_copy: Y = 2X + 1 through descriptors, partial edge blocks, before and after the pipeline', () => {
+  const [M, N] = [70, 40]; // f32 32x32 blocks: the right and bottom blocks are partial
+  const run = (module: Operation) => {
+    const random = rng(3);
+    const mem = new Memory();
+    const x = mem.alloc('f32', M * N, 'x').fill(() => random() * 4 - 2);
+    const y = mem.alloc('f32', M * N, 'y').fill(() => -7);
+    interpret(module, 'tma_copy_kernel', { grid: [Math.ceil(M / 32), Math.ceil(N / 32), 1], args: [...desc(x, M, N), ...desc(y, M, N)], memory: mem });
+    return { x: x.toNumbers(), y: y.toNumbers() };
+  };
+  const before = run(load('tma_copy.f32'));
+  const after = run(compiled('tma_copy.f32', 4));
+  before.x.forEach((v, k) => assert.is(before.y[k], Math.fround(2 * v + 1), `element ${k}`));
+  assert.equal(after.y, before.y);
+});
+
+test('matmul_tma: the pipelined TMA matmul computes what the TTIR does, with a K tail', () => {
+  const [M, N, K] = [136, 264, 80]; // 128x256x64 blocks: partial along M, N and K
+  const after = compiled('matmul_tma.f16', 8);
+  assert.ok(usesTma(after), 'the pipeline should copy the loads by TMA');
+  const run = (module: Operation) => {
+    const random = rng(5);
+    const mem = new Memory();
+    const a = mem.alloc('f16', M * K, 'a').fill(() => random() * 2 - 1);
+    const b = mem.alloc('f16', K * N, 'b').fill(() => random() * 2 - 1);
+    const c = mem.alloc('f16', M * N, 'c').fill(() => -7);
+    const args = [...desc(a, M, K), ...desc(b, K, N), ...desc(c, M, N), M, N, K];
+    interpret(module, 'matmul_tma_kernel', { grid: [Math.ceil(M / 128) * Math.ceil(N / 256), 1, 1], args, memory: mem });
+    return { a: a.toNumbers(), b: b.toNumbers(), c: c.toNumbers() };
+  };
+  const before = run(load('matmul_tma.f16'));
+  const got = run(after);
+  assert.equal(got.c, before.c);
+  // An independent float64 product: each output within fp16 rounding of it.
+  for (const [i, j] of [[0, 0], [M - 1, N - 1], [77, 200], [135, 0]]) {
+    let s = 0;
+    for (let k = 0; k < K; k++) s += before.a[i * K + k] * before.b[k * N + j];
+    assert.ok(Math.abs(got.c[i * N + j] - s) <= 2e-3 * Math.abs(s) + 1e-2, `c[${i}, ${j}] = ${got.c[i * N + j]}, float64 ${s}`);
+  }
+});
+
+test('attention_tma: the TMA attention computes what the TTIR does', () => {
+  const [H, nCtx, d] = [1, 256, 64];
+  const after = compiled('attention_tma.d64.causal', 4);
+  assert.ok(usesTma(after), 'the pipeline should copy K and V by TMA');
+  const run = (module: Operation) => {
+    const random = rng(9);
+    const mem = new Memory();
+    const rows = H * nCtx;
+    const [q, k, v] = ['q', 'k', 'v'].map((name) => mem.alloc('f16', rows * d, name).fill(() => random() * 2 - 1));
+    const m = mem.alloc('f32', rows, 'm');
+    const o = mem.alloc('f16', rows * d, 'o').fill(() => -7);
+    const args = [0.125, m, H, ...desc(q, rows, d), ...desc(k, rows, d), ...desc(v, rows, d), ...desc(o, rows, d), nCtx];
+    interpret(module, 'attn_fwd_tma', { grid: [nCtx / 128, H, 1], args, memory: mem });
+    return [o.toNumbers(), m.toNumbers()];
+  };
+  assert.equal(run(after), run(load('attention_tma.d64.causal')));
+});
+
+test.run();
