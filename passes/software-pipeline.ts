@@ -16,7 +16,10 @@
  *    replaced by its ahead form; results used after the loop keep their meaning;
  *  - a `ttng.warp_group_dot` of the loop becomes asynchronous with a `ttng.warp_group_dot_wait`;
  *    one that only accumulates stays in flight into the next iteration, and its buffers get a
- *    slot more (support/pipeline-wgmma.ts).
+ *    slot more (support/pipeline-wgmma.ts);
+ *  - a descriptor load (sm_90) is copied by TMA instead, with no commit group or token: one
+ *    mbarrier per slot, armed with the bytes of the stage's copies and waited on with the read
+ *    slot's phase, which the loop carries (support/pipeline-tma.ts).
  * A loop with candidate loads that is unsafe to pipeline is left alone with a remark.
  */
 import { unprefetch } from './support/pipeline-unprefetch.js';
@@ -32,7 +35,8 @@ import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
-import { IntEmitter, barrierBufferType, bufferType, copyContiguity, issueCopy, issueTmaCopies, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
+import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
+import { allocBarriers, issueTmaStage, releaseBarriers, waitForSlot } from './support/pipeline-tma.js';
 import { hasTarget, targetOf } from '../dialects/ttg/target.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
@@ -79,7 +83,7 @@ function cloneStage(e: IntEmitter, plan: LoopPlan, m: ValueMapping): Value[] {
 function issueStageTma(e: IntEmitter, plan: LoopPlan, pro: { bufs: Value[]; barriers: Value | null }, m: ValueMapping, idx: Value, pred: Value): void {
   if (!pro.barriers) return;
   const { tma } = byKind(plan);
-  issueTmaCopies(e, tma.map((n) => plan.loads[n]), tma.map((n) => pro.bufs[n]), m, idx, slot(e.rw, pro.barriers, idx), pred);
+  issueTmaStage(e, tma.map((n) => plan.loads[n]), tma.map((n) => pro.bufs[n]), pro.barriers, m, idx, pred);
 }
 
 /** Emits the buffers and the prologue before the loop. */
@@ -92,11 +96,7 @@ function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, slots: number, c
   // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
   const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, slots) } }).result);
   // TMA copies complete on an mbarrier per slot: ttg.local_alloc : () -> !ttg.memdesc<Sx1xi64>; ttng.init_barrier (each slot)
-  let barriers: Value | null = null;
-  if (tma.length) {
-    barriers = ttg.LocalAllocOp.build(e.rw, {}, { results: { result: barrierBufferType(slots) } }).result;
-    for (let s = 0; s < slots; s++) ttng.InitBarrierOp.build(e.rw, { alloc: slot(e.rw, barriers, e.constant(s, i(32))), count: 1 });
-  }
+  const barriers = tma.length ? allocBarriers(e, slots) : null;
   const inits = loop.initArgs;
   let carried = plan.carried.map((k) => inits[k]);
   const tokens: Value[][] = cp.map(() => []);
@@ -151,12 +151,7 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
   const readIdx = read.slot;
   const writeIdx = e.nextSlot(writeArg, slots);
   const wait = cp.length ? ttg.AsyncWaitOp.build(rw, { asyncToken: tokArgs.map((ts) => ts[0]), num: (d - 1) * cp.length }).retToken : null;
-  let phase: Value | null = null;
-  if (phaseArg) {
-    // ttng.wait_barrier %bar[%read], %phase: this iteration's TMA copies have landed
-    phase = e.select(read.wrapped, e.binary('xori', phaseArg, e.constant(1, i(32))), phaseArg);
-    ttng.WaitBarrierOp.build(rw, { alloc: slot(rw, pro.barriers!, readIdx), phase, deps: [] });
-  }
+  const phase = phaseArg ? waitForSlot(e, pro.barriers!, readIdx, phaseArg, read.wrapped) : null;
   loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, l.tma ? null : wait));
 
   // End of the body: the copies of iteration i+D into the write slot.
@@ -220,10 +215,7 @@ function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: Ax
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttng.inval_barrier (each slot); ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
   if (byKind(plan).cp.length) ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
-  if (pro.barriers) {
-    for (let s = 0; s < slots; s++) ttng.InvalBarrierOp.build(e.rw, { alloc: slot(e.rw, pro.barriers, e.constant(s, i(32))) });
-    ttg.LocalDeallocOp.build(e.rw, { src: pro.barriers });
-  }
+  if (pro.barriers) releaseBarriers(e, pro.barriers, slots);
   for (const b of pro.bufs) ttg.LocalDeallocOp.build(e.rw, { src: b });
   // Right after the loop, before the buffers are freed: the wait for the last wgmma group.
   ctx.bump('warp-group-dots-in-flight', overlapWarpGroupDots(next, e.rw));
