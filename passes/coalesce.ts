@@ -14,11 +14,15 @@
  * unless it is the contiguous one: a warp then reads rows of one matrix of the batch, and the
  * shared tile the operand is stashed in (stored in the load's order) keeps each matrix whole, its
  * rows swizzled like a rank-2 operand's (pad-shared).
+ * A block moved through a tensor descriptor (`tt.descriptor_load`'s result, `tt.descriptor_store`'s
+ * value) lands in or comes from shared memory a row at a time (TMA), so its layout is the one that
+ * moves 16-byte vectors along the contiguous last dim (`descriptorLayout`): the tile is read and
+ * written with vector shared-memory accesses instead of one element at a time.
  * Accesses whose layout already is the chosen one are left alone.
  */
 import { Builder } from '../ir/builder.js';
 import type { Operation, Value } from '../ir/ir.js';
-import { RankedTensorType, type Type } from '../ir/types.js';
+import { RankedTensorType, bitWidth, type Type } from '../ir/types.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
 import { isSharedLayout } from '../dialects/ttg/layout-attrs.js';
@@ -130,6 +134,24 @@ export function coalescedLayout(op: Operation, axis: AxisInfoAnalysis, peers: re
   return blockedForShape(t.shape, sizePerThread, order, cfg);
 }
 
+/** The block tensor a descriptor access moves (a load's result, a store's value), else null. */
+function descriptorBlock(op: Operation): RankedTensorType | null {
+  const t = tt.DescriptorLoadOp.match(op)?.result.type ?? tt.DescriptorStoreOp.match(op)?.src.type;
+  return t instanceof RankedTensorType ? t : null;
+}
+
+/** The blocked layout of a descriptor access: 16-byte vectors along the last (contiguous) dim, capped at the elements per thread. */
+export function descriptorLayout(op: Operation, t: RankedTensorType): StructAttr {
+  const cfg = gpuConfigOf(op);
+  const order = [...t.shape.keys()].reverse();
+  const bits = bitWidth(t.elementType) || 32;
+  const numElems = t.shape.reduce((a, b) => a * b, 1);
+  const perThread = Math.max(1, Math.min(Math.floor(128 / bits) || 1, t.shape[t.rank - 1], Math.floor(numElems / (cfg.numWarps * cfg.threadsPerWarp))));
+  const sizePerThread = new Array<number>(t.rank).fill(1);
+  sizePerThread[t.rank - 1] = perThread;
+  return blockedForShape(t.shape, sizePerThread, order, cfg);
+}
+
 /** `t` with the layout `layout` when it is a tensor in registers (shared-memory tensors keep theirs). */
 function retyped(t: Type, layout: StructAttr): Type {
   if (!(t instanceof RankedTensorType) || isSharedLayout(t.encoding)) return t;
@@ -179,6 +201,10 @@ function run(module: Operation, ctx: PassContext): void {
   // Choose every layout first, from the axis info of the unchanged module.
   const maskAligned = ctx.options['mask-aligned'] === true;
   const chosen = accesses.map((op) => [op, coalescedLayout(op, axis, byComponent.get(slices.find(op)) ?? [op], maskAligned)] as const);
+  module.walk((op) => {
+    const block = descriptorBlock(op);
+    if (block && block.rank >= 1) chosen.push([op, descriptorLayout(op, block)] as const);
+  }, 'pre');
   const b = new Builder();
   for (const [op, layout] of chosen) {
     if (hasLayout(op, layout)) continue;

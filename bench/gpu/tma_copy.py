@@ -36,8 +36,8 @@ class TmaCopy(casekit.Case):
     outputs = ['y']
     params = [p for d in ('x_desc', 'y_desc')
               for p in [(d, 'tensordesc', 'f32'), (d, 'scalar', 'i32'), (d, 'scalar', 'i32'), (d, 'scalar', 'i64'), (d, 'scalar', 'i64')]]
-    sizes_check = [{'M': m, 'N': n, 'dt': dt} for dt in CONFIGS for m, n in ((1000, 528), (512, 512), (1536, 272))]
-    sizes_time = []
+    sizes_time = [{'M': 8192, 'N': 8192, 'dt': dt} for dt in CONFIGS]
+    sizes_check = [{'M': m, 'N': n, 'dt': dt} for dt in CONFIGS for m, n in ((1000, 528), (512, 512), (1536, 272))] + sizes_time
     sizes_sanitize = [{'M': 1000, 'N': 528, 'dt': dt} for dt in CONFIGS]
 
     def variant(self, size):
