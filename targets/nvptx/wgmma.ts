@@ -146,12 +146,19 @@ function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarp
   return (m0, k0) => [[0, 0], [8, 0], [0, 8], [8, 8]].map(([dm, dk]) => word(m0 + dm, k0 + dk));
 }
 
-/** ttng.warp_group_dot %a, %b, %c -> wgmma.fence; wgmma.mma_async per 64-row block and K step; wgmma.commit_group */
 /** The located error for a Hopper-only op printed for an older architecture (the PTX would not assemble). */
 function requireHopper(ctx: LoweringContext, op: Operation, what: string): void {
   if (ctx.e.arch !== 'sm_90a') throw targetError(op, `${what} needs sm_90a; it cannot be printed for ${ctx.e.arch} (compile with --arch sm_90a)`);
 }
 
+/**
+ * ttng.warp_group_dot %a, %b, %c -> wgmma.fence; wgmma.mma_async per 64-row block and K step; wgmma.commit_group
+ * Each instruction's operands are computed right before it, after the fence. With A in registers,
+ * ptxas then adds a `warpgroup.arrive` before the later instructions (C7519). Computing every
+ * operand before the fence removes those, but measured 1-5% faster only on attention at head dim 128
+ * in the TMA form and 1-3% slower at head dim 64 (H200, 2026-11-27, bench/gpu/RESULTS.md), so it
+ * is not done.
+ */
 const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const { op, a, b, c } = dot;
   requireHopper(ctx, op, 'a warp-group dot (wgmma)');
