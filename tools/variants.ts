@@ -12,17 +12,22 @@
  * The worker threads run the CLI's own bundle (its URL is given by the caller), which calls
  * `serveVariants` instead of its main when it starts as a variant worker.
  */
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DiagnosticError, type SourceFile } from '../ir/diagnostics.js';
 import type { Operation } from '../ir/ir.js';
 import { printModule } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
+
+// Loaded on first use, not at start-up: `triton-translate` imports this module on every run, and
+// these three cost it ~7 ms each time (child_process alone pulls in net, dgram and the streams).
+const requireBuiltin = createRequire(import.meta.url);
+const childProcess = (): typeof import('node:child_process') => requireBuiltin('node:child_process');
+const crypto = (): typeof import('node:crypto') => requireBuiltin('node:crypto');
+const workerThreads = (): typeof import('node:worker_threads') => requireBuiltin('node:worker_threads');
 import { variantList, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import { UserError } from './input-chunks.js';
 
@@ -90,14 +95,20 @@ export interface SpaceRequest {
 }
 
 const WORKER_MARK = 'triton-ir-variant-worker';
+/** The environment variable that tells a variant worker thread what it is, before worker_threads is loaded. */
+const WORKER_ENV = 'TRITON_IR_VARIANT_WORKER';
 
 /** True in a worker thread started by `compileSpace` (the CLI then calls `serveVariants`, not its main). */
 export function isVariantWorker(): boolean {
+  // The environment says first (no worker_threads to load in a plain run); the worker data confirms.
+  if (process.env[WORKER_ENV] !== WORKER_MARK) return false;
+  const { isMainThread, workerData } = workerThreads();
   return !isMainThread && (workerData as { mark?: string } | null)?.mark === WORKER_MARK;
 }
 
 /** A worker's loop: compiles the variants it is sent and replies with their records. */
 export function serveVariants(translate: Translate): void {
+  const { workerData, parentPort } = workerThreads();
   const { job } = workerData as { job: Job };
   parentPort!.on('message', (msg: { index: number; choice: Record<string, string>; defines: Record<string, string>; description: string } | null) => {
     if (msg === null) return parentPort!.close();
@@ -193,7 +204,7 @@ function compileInWorkers(
     let next = 0;
     let live = jobs;
     for (let w = 0; w < jobs; w++) {
-      const worker = new Worker(new URL(url), { workerData: { mark: WORKER_MARK, job } });
+      const worker = new (workerThreads().Worker)(new URL(url), { workerData: { mark: WORKER_MARK, job }, env: { ...process.env, [WORKER_ENV]: WORKER_MARK } });
       const feed = (): void => worker.postMessage(next < items.length ? items[next++] : null);
       worker.on('message', (r: VariantRecord) => {
         records.push(r);
@@ -264,7 +275,7 @@ function compilePtx(job: Job, base: string, module: Operation, record: VariantRe
  * (a string) instead of statistics.
  */
 export function runPtxas(ptxas: string, file: string, arch: string): PtxasStats | string {
-  const r = spawnSync(ptxas, [`-arch=${arch}`, '-v', '-o', '/dev/null', file], { encoding: 'utf8' });
+  const r = childProcess().spawnSync(ptxas, [`-arch=${arch}`, '-v', '-o', '/dev/null', file], { encoding: 'utf8' });
   const log = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   const tooOld = /is not defined for option 'gpu-name'|Unsupported \.version|Unsupported \.target/.exec(log);
   if (r.status !== 0 && tooOld) return log.trim().split('\n')[0];
@@ -277,7 +288,7 @@ export function runPtxas(ptxas: string, file: string, arch: string): PtxasStats 
 function findOnPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
-    const r = spawnSync(join(dir, name), ['--version'], { encoding: 'utf8' });
+    const r = childProcess().spawnSync(join(dir, name), ['--version'], { encoding: 'utf8' });
     if (r.status === 0) return join(dir, name);
   }
   return null;
@@ -309,7 +320,7 @@ function spaceJson(req: SpaceRequest, job: Job, records: VariantRecord[]): Recor
 
 /** sha256 of what determines the space's code: the source, the -D lists, the options and every output file. */
 function spaceHash(req: SpaceRequest, records: VariantRecord[]): string {
-  const h = createHash('sha256');
+  const h = crypto().createHash('sha256');
   h.update(JSON.stringify({ source: req.source.text, defines: req.parsed, flag: req.flag, args: codeOptions(req.args), options: req.options }));
   for (const r of records) {
     h.update(`\0${r.index}:${r.status}`);

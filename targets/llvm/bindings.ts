@@ -6,7 +6,6 @@
  * (and `SMDiagnostic` has no accessor for the message), so a crash stays in the child and is
  * reported here as an internal error.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -61,7 +60,8 @@ export function verifyWithLlvm(text: string, name: string, bitcodePath?: string)
   try {
     const input = join(dir, 'module.ll');
     writeFileSync(input, text);
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD, bindings, input, name, bitcodePath ?? ''], {
+    // node:child_process is loaded here, not at start-up (it costs every `triton-translate` run ~5 ms)
+    const r = (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).spawnSync(process.execPath, ['--input-type=module', '-e', CHILD, bindings, input, name, bitcodePath ?? ''], {
       encoding: 'utf8',
       maxBuffer: 1 << 30,
     });

@@ -4,7 +4,10 @@
  * LLVM 14 writes, for the cache-eviction qualifiers of our loads), which parses and verifies it
  * before code generation. LLVM 14's NVPTX backend stops at sm_86, so this is sm_80 PTX.
  */
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+/** node:child_process, loaded when llc runs (at start-up it would cost every `triton-translate` run ~5 ms). */
+const childProcess = (): typeof import('node:child_process') => createRequire(import.meta.url)('node:child_process');
 
 /** The `-mcpu` LLVM's PTX is generated for. */
 export const LLC_CPU = 'sm_80';
@@ -17,7 +20,7 @@ export class LlcUnavailable extends Error {}
 
 /** The major version of LLVM an llc reports, or null where it does not run. */
 function llcMajor(command: string): number | null {
-  const r = spawnSync(command, ['--version'], { encoding: 'utf8' });
+  const r = childProcess().spawnSync(command, ['--version'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) return null;
   const m = /LLVM version (\d+)/.exec(r.stdout);
   return m && /nvptx64/.test(r.stdout) ? Number(m[1]) : null;
@@ -36,7 +39,7 @@ export function findLlc(): string | null {
 export function llcToPtx(text: string): string {
   const llc = findLlc();
   if (!llc) throw new LlcUnavailable(`--via-llvm needs llc from LLVM 14 with the NVPTX backend, which was not found: ${LLC_HINT}`);
-  const r = spawnSync(llc, ['-march=nvptx64', `-mcpu=${LLC_CPU}`, '-mattr=+ptx75', '-O3', '-o', '-', '-'], { input: text, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = childProcess().spawnSync(llc, ['-march=nvptx64', `-mcpu=${LLC_CPU}`, '-mattr=+ptx75', '-O3', '-o', '-', '-'], { input: text, encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw new Error(`could not run ${llc}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${llc} rejected the generated LLVM IR:\n${r.stderr.trim()}`);
   return r.stdout;
