@@ -367,6 +367,15 @@ export function bitWidth(t: Type): number {
   return 0;
 }
 
+/**
+ * `t` with integer signedness dropped (`si8` and `ui8` are `i8`; other types are themselves): the
+ * type a value of `t` has in registers and memory, where Triton's ops are signless (a host
+ * descriptor of an int8 tensor is typed `si8`, the blocks it moves `i8`).
+ */
+export function signless(t: Type): Type {
+  return t instanceof IntegerType && t.signedness !== 'signless' ? IntegerType.get(t.width) : t;
+}
+
 /** Shape of a shaped type, or `[]` for scalars. */
 export function shapeOf(t: Type): readonly number[] {
   return t instanceof ShapedType ? t.shape : [];

@@ -36,7 +36,7 @@ import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
 import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
-import { allocBarriers, issueTmaStage, releaseBarriers, waitForSlot } from './support/pipeline-tma.js';
+import { type TmaLoads, allocBarriers, issueTmaStage, releaseBarriers, waitForSlot } from './support/pipeline-tma.js';
 import { hasTarget, targetOf } from '../dialects/ttg/target.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
@@ -48,19 +48,16 @@ import { inFlightDots, overlapWarpGroupDots } from './support/pipeline-wgmma.js'
 
 /** The loop after the prologue: its new init values and the buffers. */
 interface Prologue {
+  /** Per load of the plan, its multi-slot buffer. */
   bufs: Value[];
-  /** The mbarriers of the TMA copies, one per slot (null without descriptor loads). */
-  barriers: Value | null;
+  /** The indices (in the plan's loads) of the cp.async loads. */
+  cp: number[];
+  /** The descriptor loads, copied by TMA on the slots' mbarriers (null without any). */
+  tma: TmaLoads | null;
   /** The carried values at iteration D (the ahead iter args' inits). */
   ahead: Value[];
   /** Per cp.async load, the commit tokens of iterations 0..D-1. */
   tokens: Value[][];
-}
-
-/** The cp.async loads and the TMA loads of a plan, each with its buffer's index in `plan.loads`. */
-function byKind(plan: LoopPlan): { cp: number[]; tma: number[] } {
-  const idx = plan.loads.map((_, n) => n);
-  return { cp: idx.filter((n) => !plan.loads[n].tma), tma: idx.filter((n) => plan.loads[n].tma) };
 }
 
 /** Maps the loop's iv to `iv` and its carried block args to `carriedVals`. */
@@ -79,24 +76,18 @@ function cloneStage(e: IntEmitter, plan: LoopPlan, m: ValueMapping): Value[] {
   return plan.carried.map((k) => m.lookupOrDefault(yielded[k]));
 }
 
-/** Issues the TMA copies of the plan's descriptor loads into slot `idx` (its mbarrier tracks them), if it has any. */
-function issueStageTma(e: IntEmitter, plan: LoopPlan, pro: { bufs: Value[]; barriers: Value | null }, m: ValueMapping, idx: Value, pred: Value): void {
-  if (!pro.barriers) return;
-  const { tma } = byKind(plan);
-  issueTmaStage(e, tma.map((n) => plan.loads[n]), tma.map((n) => pro.bufs[n]), pro.barriers, m, idx, pred);
-}
-
 /** Emits the buffers and the prologue before the loop. */
 function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[]): Prologue {
   const { loads } = plan;
-  const { cp, tma } = byKind(plan);
+  const cp = loads.flatMap((l, n) => (l.tma ? [] : [n]));
   const loop = scf.ForOp.view(plan.loop);
   const { lowerBound: lb, upperBound: ub, step } = loop;
   e.rw.before(loop.op);
   // scf.for (loads) -> ttg.local_alloc : () -> !ttg.memdesc<Dx...>; prologue copies; scf.for
   const bufs = loads.map((l) => ttg.LocalAllocOp.build(e.rw, {}, { results: { result: bufferType(l.alloc!, slots) } }).result);
   // TMA copies complete on an mbarrier per slot: ttg.local_alloc : () -> !ttg.memdesc<Sx1xi64>; ttng.init_barrier (each slot)
-  const barriers = tma.length ? allocBarriers(e, slots) : null;
+  const tmaLoads = loads.filter((l) => l.tma);
+  const tma = tmaLoads.length ? { loads: tmaLoads, bufs: bufs.filter((_, n) => loads[n].tma), barriers: allocBarriers(e, slots) } : null;
   const inits = loop.initArgs;
   let carried = plan.carried.map((k) => inits[k]);
   const tokens: Value[][] = cp.map(() => []);
@@ -107,23 +98,23 @@ function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, slots: number, c
     const pred = e.cmp('slt', iv, ub);
     const idx = e.constant(j, i(32));
     cp.forEach((n, q) => tokens[q].push(issueCopy(e, loads[n], m, bufs[n], idx, pred, contig[n])));
-    issueStageTma(e, plan, { bufs, barriers }, m, idx, pred);
+    if (tma) issueTmaStage(e, tma, m, idx, pred);
     carried = next;
   }
-  return { bufs, barriers, ahead: carried, tokens };
+  return { bufs, cp, tma, ahead: carried, tokens };
 }
 
 /** Rebuilds the loop with the extra iter args and rewrites its body; returns the new loop. */
 function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[], pro: Prologue): Operation {
   const { loop, loads, dropped, body } = plan;
-  const { cp } = byKind(plan);
+  const { cp } = pro;
   const { rw } = e;
   const forOp = scf.ForOp.view(loop);
   const oldYield = scf.YieldOp.view(body.terminator!);
   const nInit = loop.numResults;
   const kept = [...Array(nInit).keys()].filter((k) => !dropped.has(k));
   const oldInits = forOp.initArgs;
-  const tma = pro.barriers !== null;
+  const tma = pro.tma !== null;
   const inits = [
     ...kept.map((k) => oldInits[k]),
     ...pro.ahead,
@@ -151,7 +142,7 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
   const readIdx = read.slot;
   const writeIdx = e.nextSlot(writeArg, slots);
   const wait = cp.length ? ttg.AsyncWaitOp.build(rw, { asyncToken: tokArgs.map((ts) => ts[0]), num: (d - 1) * cp.length }).retToken : null;
-  const phase = phaseArg ? waitForSlot(e, pro.barriers!, readIdx, phaseArg, read.wrapped) : null;
+  const phase = phaseArg && pro.tma ? waitForSlot(e, pro.tma.barriers, readIdx, phaseArg, read.wrapped) : null;
   loads.forEach((l, n) => readFromSlot(e, l.alloc!, pro.bufs[n], readIdx, l.tma ? null : wait));
 
   // End of the body: the copies of iteration i+D into the write slot.
@@ -161,7 +152,7 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
   const aheadNext = cloneStage(e, plan, m);
   const pred = e.cmp('slt', ivAhead, upperBound);
   const newToks = cp.map((n) => issueCopy(e, loads[n], m, pro.bufs[n], writeIdx, pred, contig[n]));
-  issueStageTma(e, plan, pro, m, writeIdx, pred);
+  if (pro.tma) issueTmaStage(e, pro.tma, m, writeIdx, pred);
   const oldYields = oldYield.results;
   const yields = [
     ...kept.map((k) => oldYields[k]),
@@ -214,14 +205,14 @@ function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: Ax
   const next = emitLoop(e, plan, d, slots, contig, pro);
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttng.inval_barrier (each slot); ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
-  if (byKind(plan).cp.length) ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
-  if (pro.barriers) releaseBarriers(e, pro.barriers, slots);
+  if (pro.cp.length) ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
+  if (pro.tma) releaseBarriers(e, pro.tma.barriers, slots);
   for (const b of pro.bufs) ttg.LocalDeallocOp.build(e.rw, { src: b });
   // Right after the loop, before the buffers are freed: the wait for the last wgmma group.
   ctx.bump('warp-group-dots-in-flight', overlapWarpGroupDots(next, e.rw));
   ctx.bump('loops-pipelined');
   ctx.bump('loads-pipelined', plan.loads.length);
-  ctx.bump('tma-loads-pipelined', byKind(plan).tma.length);
+  ctx.bump('tma-loads-pipelined', pro.tma?.loads.length ?? 0);
 }
 
 /** Whether the loads through pointer tensor `p` move under 4 bytes per thread (a pointer per element). */
@@ -277,8 +268,7 @@ function run(fn: Operation, ctx: PassContext): void {
   fn.walk((op) => void (scf.ForOp.is(op) && loops.push(op)), 'post');
   let axis: AxisInfoAnalysis | null = null;
   // Descriptor loads become TMA copies where the GPU has TMA (sm_90 and later).
-  const root = rootOf(fn);
-  const tma = hasTarget(root) && (targetOf(root).capability ?? 0) >= 90;
+  const tma = hasTarget(fn) && targetOf(fn).limits?.tma === true;
   // Inner loops first; each loop is planned on the IR as its inner loops left it.
   for (let loop of loops) {
     ctx.bump('prefetches-undone', unprefetch(loop, ctx.rewriter()));

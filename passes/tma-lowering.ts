@@ -19,19 +19,20 @@ import { IntegerAttr, TypeAttr, boolAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { Attribute } from '../ir/attributes.js';
-import { FloatType, FunctionType, IntegerType, RankedTensorType, bitWidth, i } from '../ir/types.js';
+import { FloatType, FunctionType, IntegerType, RankedTensorType, bitWidth, i, signless } from '../ir/types.js';
 import { functionTypeOf } from '../ir/function-syntax.js';
 import { NVMMA_SHARED, SharedMemorySpaceAttr } from '../dialects/ttg/layout-attrs.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
-import { hasTarget, targetOf } from '../dialects/ttg/target.js';
+import { targetOf } from '../dialects/ttg/target.js';
 import { TensorDescType } from '../dialects/tt/types.js';
 import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
 import * as ttng from '../dialects/ttng.js';
 import { nvmmaSharedFor } from './support/wgmma-lowering.js';
-import { barrierBufferType } from './support/pipeline-emit.js';
+import { slot } from './support/pipeline-emit.js';
+import { barrierBufferType, blockBytes } from './support/pipeline-tma.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** Descriptor ops this pass does not lower, with why. */
@@ -104,8 +105,7 @@ function assignLayouts(fn: Operation, ctx: PassContext): number {
  */
 function tileType(desc: Value, mutable: boolean): MemDescType {
   const block = (desc.type as TensorDescType).blockType;
-  const elt = block.elementType instanceof IntegerType ? IntegerType.get(block.elementType.width) : block.elementType;
-  return MemDescType.get(block.shape, elt, block.encoding, SharedMemorySpaceAttr.get(), mutable);
+  return MemDescType.get(block.shape, signless(block.elementType), block.encoding, SharedMemorySpaceAttr.get(), mutable);
 }
 
 /** An integer constant of `width` bits before `op` (the rewriter then inserts before `op`). */
@@ -125,10 +125,9 @@ function lowerLoad(op: Operation, rw: Rewriter): void {
   const zero = constant(rw, op, 0, 32);
   const buf = ttg.LocalAllocOp.build(rw, {}, { results: { result: tile } }).result;
   const barrier = ttg.LocalAllocOp.build(rw, {}, { results: { result: barrierBufferType(1) } }).result;
-  const bar = ttg.MemdescIndexOp.build(rw, { src: barrier, index: zero }, { results: { result: slotOf(barrier) } }).result;
+  const bar = slot(rw, barrier, zero);
   ttng.InitBarrierOp.build(rw, { alloc: bar, count: 1 });
-  const bytes = (tile.shape.reduce((a, b) => a * b, 1) * bitWidth(tile.elementType)) / 8;
-  ttng.BarrierExpectOp.build(rw, { alloc: bar, pred: yes, size: bytes });
+  ttng.BarrierExpectOp.build(rw, { alloc: bar, pred: yes, size: blockBytes(tile) });
   const attributes = { cache: op.getAttr('cache')!, evict: op.getAttr('evict')! };
   ttng.AsyncTmaCopyGlobalToLocalOp.build(rw, { desc: load.desc, coord: [...load.indices], barrier: bar, result: buf, pred: yes }, { attributes });
   ttng.WaitBarrierOp.build(rw, { alloc: bar, phase: zero, deps: [] });
@@ -176,12 +175,6 @@ function followMutability(v: Value): void {
   }
 }
 
-/** The type of one slot of a `Sx1xi64` barrier buffer. */
-function slotOf(buf: Value): MemDescType {
-  const t = buf.type as MemDescType;
-  return MemDescType.get(t.shape.slice(1), t.elementType, t.encoding, t.memorySpace, true);
-}
-
 /**
  * tt.descriptor_store %d[%x, %y], %v
  *   -> %t = local_alloc %v; fence_async_shared; async_tma_copy_local_to_global %d[%x, %y] %t; async_tma_store_wait {pendings = 0}
@@ -216,13 +209,11 @@ export const tmaLowering: PassDecl = {
     fn.walk((op) => void ((tt.DescriptorLoadOp.is(op) || tt.DescriptorStoreOp.is(op) || UNSUPPORTED.has(op.name)) && ops.push(op)), 'pre');
     const hasDescArgs = fn.regions[0]?.blocks[0]?.args.some((a) => a.type instanceof TensorDescType) ?? false;
     if (!ops.length && !hasDescArgs) return ctx.preserve();
-    let root = fn;
-    while (root.parentOp) root = root.parentOp;
-    const capability = hasTarget(root) ? targetOf(root).capability ?? 0 : 0;
+    const target = targetOf(fn);
     for (const op of ops) {
       const why = UNSUPPORTED.get(op.name);
       if (why) ctx.fail(op, why);
-      if (capability < 90) ctx.fail(op, `needs TMA, which this GPU (ttg.target = cuda:${capability}) does not have; tensor descriptors need sm_90a`);
+      if (!target.limits?.tma) ctx.fail(op, `needs TMA, which this GPU (ttg.target = ${target.name}) does not have; tensor descriptors need sm_90a`);
       const desc = op.operand(0);
       if (!(desc instanceof BlockArgument) || desc.owner !== fn.regions[0].blocks[0]) ctx.fail(op, 'copies through a descriptor that is not a kernel parameter; only host-side descriptors are supported');
     }

@@ -6,7 +6,7 @@ import { DenseI32ArrayAttr, I32, BoolAttr } from '../../ir/constraints.js';
 import type { FormatParser, FormatPrinter, OperandRef } from '../../ir/format.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import type { CustomSyntax } from '../../ir/op-spec.js';
-import { IntegerType, RankedTensorType, ShapedType, type Type, i } from '../../ir/types.js';
+import { RankedTensorType, ShapedType, type Type, i, signless } from '../../ir/types.js';
 import {
   CacheModifier, Defaults, DescriptorReduceKind, EvictionPolicy, MemSemantic, MemSyncScope, PaddingOption, RMWOp,
   TTBoolLike, TTPtr, TTPtrLike, TTPtrOrTensorPtr, TTTensor, TTTensorDesc, TTTensorPtr, TTType, isTensorPtr,
@@ -86,17 +86,10 @@ function verifyDescriptorAccess(desc: Type, tensor: Type, numIndices: number): s
   const n = block.reduce((a, b) => a * b, 1);
   if (tensor.numElements !== n) return `tensor type '${tensor}' must have as many elements as the descriptor block (${block.join('x')})`;
   const elt = (desc as TensorDescType).blockType.elementType;
-  if (!sameIgnoringSignedness(tensor.elementType, elt)) return `tensor element type '${tensor.elementType}' must match the descriptor element type '${elt}'`;
+  // Triton types a host descriptor of an int8 tensor si8 and the blocks it moves i8.
+  if (signless(tensor.elementType) !== signless(elt)) return `tensor element type '${tensor.elementType}' must match the descriptor element type '${elt}'`;
 }
 
-/**
- * Whether `a` and `b` are the same type once integer signedness is ignored: Triton types a host
- * descriptor of an int8 tensor `!tt.tensordesc<tensor<64x256xsi8>>` and the blocks it moves
- * `tensor<64x256xi8>` (Triton 3.6 prints exactly that).
- */
-function sameIgnoringSignedness(a: Type, b: Type): boolean {
-  return a === b || (a instanceof IntegerType && b instanceof IntegerType && a.width === b.width);
-}
 
 // ---- same-size variadic groups (ODS SameVariadicOperandSize) -------------------------------
 

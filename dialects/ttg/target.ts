@@ -25,6 +25,8 @@ export interface ArchLimits {
   readonly maxWarpsPerSM: number;
   /** Resident CTAs per SM. */
   readonly maxCTAsPerSM: number;
+  /** Whether it has the Tensor Memory Accelerator (tiles copied through tensor maps, `cp.async.bulk.tensor`) and mbarriers with transaction counts. */
+  readonly tma: boolean;
 }
 
 /** The architectures we compile for, by compute capability. */
@@ -37,6 +39,7 @@ const ARCH_LIMITS: Readonly<Record<number, ArchLimits>> = {
     maxRegistersPerThread: 255,
     maxWarpsPerSM: 64,
     maxCTAsPerSM: 32,
+    tma: false,
   },
   90: {
     sharedBytesPerSM: 228 * 1024,
@@ -46,6 +49,7 @@ const ARCH_LIMITS: Readonly<Record<number, ArchLimits>> = {
     maxRegistersPerThread: 255,
     maxWarpsPerSM: 64,
     maxCTAsPerSM: 32,
+    tma: true,
   },
 };
 

@@ -6,12 +6,11 @@
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
-import { RankedTensorType, bitWidth, i, type Type } from '../../ir/types.js';
+import { RankedTensorType, i, type Type } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
 import type { CmpIPredicateName } from '../../dialects/arith.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
-import * as ttng from '../../dialects/ttng.js';
 import { SWIZZLED_SHARED, SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -132,36 +131,6 @@ export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf:
   const attributes = { cache: load.op.getAttr('cache')!, evict: load.op.getAttr('evict')! };
   const copy = ttg.AsyncCopyGlobalToLocalOp.build(rw, { src: ptr, result: view, mask, other: other && m.lookupOrDefault(other), contiguity }, { attributes });
   return ttg.AsyncCommitGroupOp.build(rw, { inputTokens: [copy.token] }).asyncToken;
-}
-
-/** The mutable `n x 1 x i64` buffer of one mbarrier per pipeline slot (Triton's form). */
-export function barrierBufferType(n: number): MemDescType {
-  const enc = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order: [0] });
-  return MemDescType.get([n, 1], i(64), enc, SharedMemorySpaceAttr.get(), true);
-}
-
-/** Bytes one TMA copy of `l`'s descriptor load brings (what its slot's mbarrier expects). */
-export function tmaBytes(l: PipelinedLoad): number {
-  const t = tt.DescriptorLoadOp.view(l.load).result.type as RankedTensorType;
-  return (t.shape.reduce((a, b) => a * b, 1) * bitWidth(t.elementType)) / 8;
-}
-
-/**
- * Issues the TMA copies of one pipeline stage: `ttng.barrier_expect` of all their bytes on the
- * slot's mbarrier `bar`, then one `ttng.async_tma_copy_global_to_local` per descriptor load (its
- * coordinates looked up in `m`) into slot `idx` of its buffer, all predicated by `pred`.
- */
-export function issueTmaCopies(e: IntEmitter, loads: readonly PipelinedLoad[], bufs: readonly Value[], m: ValueMapping, idx: Value, bar: Value, pred: Value): void {
-  const { rw } = e;
-  const size = loads.reduce((n, l) => n + tmaBytes(l), 0);
-  ttng.BarrierExpectOp.build(rw, { alloc: bar, pred, size });
-  loads.forEach((l, n) => {
-    const load = tt.DescriptorLoadOp.view(l.load);
-    const view = slot(rw, bufs[n], idx);
-    const coord = load.indices.map((v) => m.lookupOrDefault(v));
-    const attributes = { cache: load.op.getAttr('cache')!, evict: load.op.getAttr('evict')! };
-    ttng.AsyncTmaCopyGlobalToLocalOp.build(rw, { desc: load.desc, coord, barrier: bar, result: view, pred }, { attributes });
-  });
 }
 
 /**

@@ -7,7 +7,7 @@
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, UnitAttr, type Attribute } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import { Block, Operation, type Value } from '../../ir/ir.js';
-import { FloatType, FunctionType, IntegerType, RankedTensorType, elementTypeOf, type Type } from '../../ir/types.js';
+import { FloatType, FunctionType, IntegerType, RankedTensorType, elementTypeOf, signless, type Type } from '../../ir/types.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import * as cf from '../../dialects/cf.js';
@@ -163,8 +163,7 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
     const g = tmaGeometry(t);
     if (typeof g === 'string') throw targetError(fn, `cannot pass descriptor parameter '${name}': ${g}`);
     // signless: a descriptor of an int8 tensor is typed si8, and launchers name its elements i8
-    const elt = t.blockType.elementType instanceof IntegerType ? IntegerType.get(t.blockType.elementType.width) : t.blockType.elementType;
-    return { name, kind: 'tensordesc', type: String(elt), tma: { block: [...t.blockType.shape], box: g.box, swizzleBytes: g.swizzleBytes } };
+    return { name, kind: 'tensordesc', type: String(signless(t.blockType.elementType)), tma: { block: [...t.blockType.shape], box: g.box, swizzleBytes: g.swizzleBytes } };
   }
   if (t instanceof RankedTensorType) throw targetError(fn, `cannot pass a tensor parameter '${t}' to a kernel`);
   if (String(t) === 'i1') throw targetError(fn, "cannot pass an 'i1' parameter to a kernel; pass an i32");

@@ -5,7 +5,7 @@
  */
 import type { Block, Operation, Region, Value } from '../../ir/ir.js';
 import { symbolNameOf } from '../../ir/function-syntax.js';
-import { IntegerType, type Type } from '../../ir/types.js';
+import { IntegerType, signless, type Type } from '../../ir/types.js';
 import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import * as cf from '../../dialects/cf.js';
 import * as func from '../../dialects/func.js';
@@ -192,8 +192,7 @@ function descriptorArg(args: readonly ArgValue[], types: readonly Type[], k: num
   const buffer = arg instanceof Buffer ? arg : typeof arg === 'object' && 'buffer' in arg ? arg.buffer : null;
   if (!buffer) throw new InterpreterError(`interpreter: argument #${k} is a tensor descriptor '${t}': give the buffer of its tensor`, null, null);
   const elt = t.blockType.elementType;
-  const same = buffer.elt === elt || (buffer.elt instanceof IntegerType && elt instanceof IntegerType && buffer.elt.width === elt.width);
-  if (!same) throw new InterpreterError(`interpreter: argument #${k}: a descriptor of '${elt}' over a buffer of '${buffer.elt}'`, null, null);
+  if (signless(buffer.elt) !== signless(elt)) throw new InterpreterError(`interpreter: argument #${k}: a descriptor of '${elt}' over a buffer of '${buffer.elt}'`, null, null);
   const dims = types.slice(k + 1, k + 1 + 2 * rank);
   if (dims.length < 2 * rank || dims.some((d) => !(d instanceof IntegerType))) {
     throw new InterpreterError(`interpreter: parameter #${k} is a tensor descriptor, which Triton follows with its shape and strides (${rank} i32, then ${rank} i64)`, null, null);
