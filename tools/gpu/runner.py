@@ -59,6 +59,12 @@ def driver():
         torch.empty(1, device='cuda')  # makes torch create and bind the primary context
         _cuda = ctypes.CDLL('libcuda.so.1')
         check(_cuda.cuInit(0), 'cuInit')
+        # (tensor map, data type, rank, address, dims, strides, box, element strides, interleave, swizzle,
+        # L2 promotion, fill); a driver older than CUDA 12 has no tensor maps, and runs everything else
+        if hasattr(_cuda, 'cuTensorMapEncodeTiled'):
+            _cuda.cuTensorMapEncodeTiled.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_void_p,
+                                                     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                                     ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
         ctx = ctypes.c_void_p()
         check(_cuda.cuCtxGetCurrent(ctypes.byref(ctx)), 'cuCtxGetCurrent')
         if not ctx.value:
@@ -178,9 +184,6 @@ def encode_tensor_map(p, value):
     boxdim = (ctypes.c_uint32 * rank)(*reversed(box))
     ones = (ctypes.c_uint32 * rank)(*([1] * rank))
     cu = driver()
-    cu.cuTensorMapEncodeTiled.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_void_p,
-                                          ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                          ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
     check(cu.cuTensorMapEncodeTiled(ctypes.c_void_p(tmap.address()), TMA_DATA_TYPE_BY_BYTES[elt], rank,
                                     ctypes.c_void_p(value.data_ptr()), dims, gstrides, boxdim, ones, 0,
                                     TMA_SWIZZLE[p['swizzle_bytes']], TMA_L2_PROMOTION_256B, 0),
