@@ -2,7 +2,7 @@
  * Lowering a ttg-level module to the nvptx dialect: each public `tt.func` becomes a kernel
  * `func.func` whose values are per-thread registers. The dispatch is a table: elementwise ops
  * first (one rule per element), then the tensor, memory, reduction and control-flow tables.
- * An op with no entry is an error at that op. CSE and DCE then run on the result.
+ * An op with no entry is an error at that op. CSE, loop-address sharing (`loop-bases.ts`) and DCE then run on the result.
  */
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, UnitAttr, type Attribute } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
@@ -35,6 +35,7 @@ import { WGMMA_RULES } from './wgmma.js';
 import { TMA_RULES, tmaGeometry } from './tma.js';
 import { registerBudget, residencyHint } from './residency.js';
 import { checkElementsPerThread } from './register-limit.js';
+import { shareLoopBases } from './loop-bases.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
@@ -227,7 +228,7 @@ export interface NvptxModule {
   kernels: KernelInfo[];
 }
 
-/** Lowers every public `tt.func` of a ttg-level module to the nvptx dialect, then runs CSE and DCE. */
+/** Lowers every public `tt.func` of a ttg-level module to the nvptx dialect, then runs CSE, shares loop-carried address bases and runs DCE. */
 export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule {
   if (!hasTarget(module)) throw targetError(module, "has no 'ttg.num-warps'; run convert-to-gpu before lowering to nvptx");
   const target = targetOf(module);
@@ -252,7 +253,10 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   }
   if (!kernels.length) throw targetError(module, 'has no public tt.func to compile');
   registerAllPasses(); // cse and dce below (idempotent)
-  const result = runPipeline(out, 'cse,dce', { reproducerDir: null });
+  const cse = runPipeline(out, 'cse', { reproducerDir: null });
+  if (!cse.ok) throw new DiagnosticError(cse.diagnostics[cse.diagnostics.length - 1]);
+  for (const fn of body) if (fn.regions.length) shareLoopBases(fn.region(0), opts.arch);
+  const result = runPipeline(out, 'dce', { reproducerDir: null });
   if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
   const d = verifyDiagnostic(out);
   if (d) throw new DiagnosticError(d);

@@ -1,0 +1,140 @@
+/**
+ * Loop-carried addresses that advance by one loop-invariant step share one carried base, as LLVM's
+ * loop strength reduction gives Triton: a loop whose header carries 64-bit registers p_0 ... p_n
+ * (at least `MIN_SHARED` of them read), each advanced on the back edge by the same loop-invariant
+ * register `d` (`add.s64 p_k, d`), keeps only p_0; every other p_k is `p_0 + (init_k - init_0)`,
+ * the difference computed once before the loop and the sum right before each use. On Hopper's cp.async + wgmma matmul this measured 4-7% faster (ptxas then gives each
+ * copy's address a register of its own instead of rewriting one in place behind the copy that
+ * reads it). An address advanced in a loop and never read is dropped with its increment.
+ *
+ * Works on the lowered CFG: the header's two predecessors are the preheader (`cf.br`) and the
+ * latch (a `cf.br` back to it); the loop is the blocks that reach the latch without passing the
+ * header. Returns how many carried registers were removed.
+ */
+import { Operation, type Block, type Region, type Value, BlockArgument } from '../../ir/ir.js';
+import { Builder } from '../../ir/builder.js';
+import { IntegerType } from '../../ir/types.js';
+import { StringAttr } from '../../ir/attributes.js';
+import { Pure } from '../../ir/traits.js';
+import * as cf from '../../dialects/cf.js';
+import * as nvptx from '../../dialects/nvptx.js';
+import { PtxEmitter, type Arch } from './emitter.js';
+
+/**
+ * The fewest read addresses of one step that are rebuilt from a shared base. Measured on an H200
+ * (2026-11-27, `bench/gpu/results/2026-11-27/s31-*`): groups of 8 (matmul's B, attention's K and
+ * V) gained 2-6%, groups of 2 (the seeds' f32 matmuls) lost 1-5%. Immediate steps are left alone:
+ * matmul's A (+128 per iteration) gained nothing alone, and the seeds' NT matmuls lost with it.
+ */
+const MIN_SHARED = 4;
+
+/** One carried address: its header argument and the back edge's `add.s64 arg, step`. */
+interface Carried {
+  arg: BlockArgument;
+  increment: Operation;
+  step: Value;
+}
+
+/** The natural loop of the back edge `latch -> header`: the blocks reaching the latch without passing the header. */
+function loopBlocks(header: Block, latch: Block): Set<Block> {
+  const blocks = new Set<Block>([header]);
+  const work = [latch];
+  while (work.length) {
+    const b = work.pop()!;
+    if (blocks.has(b)) continue;
+    blocks.add(b);
+    work.push(...b.predecessors());
+  }
+  return blocks;
+}
+
+/** `add.s64 a, b` (either order) with `arg` as one operand: the other, or null. */
+function stepOf(op: Operation | null, arg: Value): Value | null {
+  if (!op || op.name !== 'nvptx.add' || op.numOperands !== 2) return null;
+  const ptx = op.getAttr('ptx');
+  if (!(ptx instanceof StringAttr) || (ptx.value !== 's64' && ptx.value !== 'u64')) return null;
+  const [a, b] = op.operandValues();
+  if (a === arg && b !== arg) return b;
+  if (b === arg && a !== arg) return a;
+  return null;
+}
+
+/** Rewrites every loop of `region` (a lowered kernel body); `arch` builds the new instructions. */
+export function shareLoopBases(region: Region, arch: Arch): number {
+  const index = new Map<Block, number>();
+  region.blocks.forEach((b, k) => index.set(b, k));
+  let removed = 0;
+  for (const latch of region.blocks) {
+    const back = cf.BrOp.match(latch.terminator);
+    if (!back || index.get(back.dest)! > index.get(latch)!) continue;
+    const header = back.dest;
+    const preds = header.predecessors();
+    const entry = preds.find((b) => b !== latch);
+    const enter = entry && cf.BrOp.match(entry.terminator);
+    if (preds.length !== 2 || !entry || !enter || enter.dest !== header) continue;
+    removed += rewriteLoop(header, latch, entry, arch);
+  }
+  return removed;
+}
+
+function rewriteLoop(header: Block, latch: Block, entry: Block, arch: Arch): number {
+  const blocks = loopBlocks(header, latch);
+  const inLoop = (v: Value): boolean => blocks.has(v.parentBlock!);
+  const preheaderEnd = entry.terminator!;
+  /** Moves the pure, region-free op defining `v` (and its in-loop operands) before the loop; false if it cannot. */
+  const hoist = (v: Value): boolean => {
+    if (!inLoop(v)) return true;
+    const def = v.definingOp;
+    if (!def || !def.hasTrait(Pure) || def.regions.length) return false;
+    if (!def.operandValues().every(hoist)) return false;
+    def.moveBefore(preheaderEnd);
+    return true;
+  };
+  const backOperands = (): Value[] => latch.terminator!.operandValues();
+  const carried: Carried[] = [];
+  header.args.forEach((arg, j) => {
+    if (!(arg.type instanceof IntegerType) || arg.type.width !== 64) return;
+    const next = backOperands()[j];
+    const increment = next.definingOp;
+    const step = stepOf(increment, arg);
+    if (!step || !increment || !next.hasOneUse || backOperands().indexOf(next) !== j) return;
+    carried.push({ arg, increment, step });
+  });
+  const read = (c: Carried): boolean => c.arg.users().some((u) => u !== c.increment);
+  // An address advanced and never read goes. The rest are grouped by step (a register, hoisted
+  // before the loop if it is computed in it); the first of a group is its base.
+  const dropped = carried.filter((c) => !read(c));
+  const groups = new Map<Value, Carried[]>();
+  for (const c of carried) {
+    if (!read(c) || nvptx.ImmOp.is(c.step.definingOp ?? undefined)) continue;
+    const g = groups.get(c.step);
+    if (g) g.push(c);
+    else groups.set(c.step, [c]);
+  }
+  const em = new PtxEmitter(new Builder(), arch);
+  const init = (c: Carried): Value => entry.terminator!.operand(c.arg.index);
+  for (const [base, ...rest] of groups.values()) {
+    if (rest.length + 1 < MIN_SHARED || !hoist(base.step)) continue;
+    for (const c of rest) {
+      // p_k -> p_0 + (init_k - init_0): the difference before the loop, the sum at each use
+      em.b.before(preheaderEnd);
+      const offset = em.sub(init(c), init(base));
+      for (const use of [...c.arg.uses()]) {
+        if (use.owner === c.increment) continue;
+        em.b.before(use.owner);
+        use.set(em.add(base.arg, offset));
+      }
+      dropped.push(c); // only its increment reads it now
+    }
+  }
+  // A dropped address leaves the header, both branches and its increment (highest index first).
+  const indices = dropped.map((c) => c.arg.index).sort((a, b) => b - a);
+  for (const j of indices) {
+    const increment = backOperands()[j].definingOp!;
+    latch.terminator!.eraseOperand(j);
+    entry.terminator!.eraseOperand(j);
+    increment.erase();
+    header.eraseArgument(j);
+  }
+  return dropped.length;
+}
