@@ -7,6 +7,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import type { Operation } from '../../ir/ir.js';
 import { hasTarget, type GpuTarget } from '../../dialects/ttg/target.js';
+import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
 import { ptxArchOf } from './arch.js';
 import type { Arch } from './emitter.js';
@@ -40,6 +41,7 @@ export function preparationPipeline(module: Operation, target: GpuTarget): strin
 
 /** Runs `pipeline` on `module`, turning a failure into its diagnostic. */
 function runOrThrow(module: Operation, pipeline: string): void {
+  registerAllPasses(); // the pipeline's passes (idempotent), as lowerToNvptx registers cse and dce
   const r = runPipeline(module, pipeline, { reproducerDir: null });
   if (!r.ok) throw new DiagnosticError(r.diagnostics[r.diagnostics.length - 1]);
 }

@@ -2,10 +2,12 @@
  * Loop-carried addresses that advance by one loop-invariant step share one carried base, as LLVM's
  * loop strength reduction gives Triton: a loop whose header carries 64-bit registers p_0 ... p_n
  * (at least `MIN_SHARED` of them read), each advanced on the back edge by the same loop-invariant
- * register `d` (`add.s64 p_k, d`), keeps only p_0; every other p_k is `p_0 + (init_k - init_0)`,
- * the difference computed once before the loop and the sum right before each use. On Hopper's cp.async + wgmma matmul this measured 4-7% faster (ptxas then gives each
- * copy's address a register of its own instead of rewriting one in place behind the copy that
- * reads it). An address advanced in a loop and never read is dropped with its increment.
+ * register `d` (`add.s64 p_k, d`; an immediate `d` only where `MIN_SHARED` says), keeps only p_0;
+ * every other p_k is `p_0 + (init_k - init_0)`, the difference computed once before the loop and
+ * the sum right before each use. ptxas then gives each copy's address a register pair of its own
+ * instead of rewriting one in place right behind the `cp.async` that reads it: the Hopper
+ * pointer-form matmul runs 4-7% faster. An address advanced in a loop and never read (a vector's
+ * elements after its first) is dropped with its increment.
  *
  * Works on the lowered CFG: the header's two predecessors are the preheader (`cf.br`) and the
  * latch (a `cf.br` back to it); the loop is the blocks that reach the latch without passing the
@@ -22,9 +24,11 @@ import { PtxEmitter, type Arch } from './emitter.js';
 
 /**
  * The fewest read addresses of one step that are rebuilt from a shared base. Measured on an H200
- * (2026-11-27, `bench/gpu/results/2026-11-27/s31-*`): groups of 8 (matmul's B, attention's K and
- * V) gained 2-6%, groups of 2 (the seeds' f32 matmuls) lost 1-5%. Immediate steps are left alone:
- * matmul's A (+128 per iteration) gained nothing alone, and the seeds' NT matmuls lost with it.
+ * (2026-11-27, `bench/gpu/results/2026-11-27/s30-*` to `s33-*`): groups of 8 with a register step
+ * (matmul's B, attention's K and V) gained 2-6%, groups of 2 (the seeds' f32 matmuls) lost 1-5%.
+ * Immediate steps (matmul's A, +128 bytes an iteration) gained 1% in wgmma loops and lost 0.5-1% in
+ * mma.sync loops, and the registers the base may add cost the seeds' bmm a CTA per SM (0.935), so
+ * they share a base only in wgmma loops of kernels whose residency registers cannot lower.
  */
 const MIN_SHARED = 4;
 
@@ -59,8 +63,11 @@ function stepOf(op: Operation | null, arg: Value): Value | null {
   return null;
 }
 
-/** Rewrites every loop of `region` (a lowered kernel body); `arch` builds the new instructions. */
-export function shareLoopBases(region: Region, arch: Arch): number {
+/**
+ * Rewrites every loop of `region` (a lowered kernel body); `arch` builds the new instructions.
+ * `registersFree`: registers cannot lower the kernel's CTAs per SM (`registersCanLimitResidency`).
+ */
+export function shareLoopBases(region: Region, arch: Arch, registersFree: boolean): number {
   const index = new Map<Block, number>();
   region.blocks.forEach((b, k) => index.set(b, k));
   let removed = 0;
@@ -72,13 +79,15 @@ export function shareLoopBases(region: Region, arch: Arch): number {
     const entry = preds.find((b) => b !== latch);
     const enter = entry && cf.BrOp.match(entry.terminator);
     if (preds.length !== 2 || !entry || !enter || enter.dest !== header) continue;
-    removed += rewriteLoop(header, latch, entry, arch);
+    removed += rewriteLoop(header, latch, entry, arch, registersFree);
   }
   return removed;
 }
 
-function rewriteLoop(header: Block, latch: Block, entry: Block, arch: Arch): number {
+function rewriteLoop(header: Block, latch: Block, entry: Block, arch: Arch, registersFree: boolean): number {
   const blocks = loopBlocks(header, latch);
+  // Immediate steps too in a loop of asynchronous warp-group MMAs (see MIN_SHARED).
+  const immediateSteps = registersFree && [...blocks].some((b) => b.ops.some((op) => nvptx.WgmmaOp.is(op)));
   const inLoop = (v: Value): boolean => blocks.has(v.parentBlock!);
   const preheaderEnd = entry.terminator!;
   /** Moves the pure, region-free op defining `v` (and its in-loop operands) before the loop; false if it cannot. */
@@ -104,12 +113,14 @@ function rewriteLoop(header: Block, latch: Block, entry: Block, arch: Arch): num
   // An address advanced and never read goes. The rest are grouped by step (a register, hoisted
   // before the loop if it is computed in it); the first of a group is its base.
   const dropped = carried.filter((c) => !read(c));
-  const groups = new Map<Value, Carried[]>();
+  const groups = new Map<Value | string, Carried[]>();
   for (const c of carried) {
-    if (!read(c) || nvptx.ImmOp.is(c.step.definingOp ?? undefined)) continue;
-    const g = groups.get(c.step);
+    const imm = c.step.definingOp && nvptx.ImmOp.is(c.step.definingOp) ? String(c.step.definingOp.getAttr('value')) : null;
+    if (!read(c) || (imm !== null && !immediateSteps)) continue;
+    const key = imm ?? c.step;
+    const g = groups.get(key);
     if (g) g.push(c);
-    else groups.set(c.step, [c]);
+    else groups.set(key, [c]);
   }
   const em = new PtxEmitter(new Builder(), arch);
   const init = (c: Carried): Value => entry.terminator!.operand(c.arg.index);

@@ -33,7 +33,7 @@ import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
 import { WGMMA_RULES } from './wgmma.js';
 import { TMA_RULES, tmaGeometry } from './tma.js';
-import { registerBudget, residencyHint } from './residency.js';
+import { registerBudget, registersCanLimitResidency, residencyHint } from './residency.js';
 import { checkElementsPerThread } from './register-limit.js';
 import { shareLoopBases } from './loop-bases.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
@@ -255,7 +255,8 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   registerAllPasses(); // cse and dce below (idempotent)
   const cse = runPipeline(out, 'cse', { reproducerDir: null });
   if (!cse.ok) throw new DiagnosticError(cse.diagnostics[cse.diagnostics.length - 1]);
-  for (const fn of body) if (fn.regions.length) shareLoopBases(fn.region(0), opts.arch);
+  const registersFree = !registersCanLimitResidency(opts.arch, numWarps, sharedBytes);
+  for (const fn of body) if (fn.regions.length) shareLoopBases(fn.region(0), opts.arch, registersFree);
   const result = runPipeline(out, 'dce', { reproducerDir: null });
   if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
   const d = verifyDiagnostic(out);

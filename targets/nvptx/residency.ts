@@ -79,6 +79,12 @@ export function maxResidentCtas(arch: Arch, numWarps: number, sharedBytes: numbe
   return Math.min(lim.maxCTAsPerSM, Math.floor(lim.maxWarpsPerSM / numWarps), Math.floor(lim.sharedBytesPerSM / (sharedBytes + lim.reservedSharedBytesPerCTA)));
 }
 
+/** Whether registers can lower the CTAs per SM that shared memory and warps allow (at 255 registers a thread they would). */
+export function registersCanLimitResidency(arch: Arch, numWarps: number, sharedBytes: number): boolean {
+  const lim = limitsOf(arch);
+  return maxResidentCtas(arch, numWarps, sharedBytes) * numWarps * 32 * lim.maxRegistersPerThread > lim.registersPerSM;
+}
+
 /**
  * The residency hint of kernel `fn` (a ttg-level `tt.func`), or null when it should run with as
  * many CTAs per SM as fit: it has no shared memory, a loop or async copy feeds its loads, one of

@@ -12,7 +12,7 @@ import type { Operation } from '../../ir/ir.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { compileToPtx, metadataJson, targetFor } from '../../targets/nvptx/index.js';
-import { maxResidentCtas, registerBudget, residencyHint } from '../../targets/nvptx/residency.js';
+import { maxResidentCtas, registerBudget, registersCanLimitResidency, residencyHint } from '../../targets/nvptx/residency.js';
 
 registerAllDialects();
 
@@ -100,6 +100,14 @@ test('without shared memory the carveout cannot bound residency: no hint', () =>
   const { module } = compile(TRANSPOSE, { TM: '64', TN: '64' }, 8);
   assert.ok(module.getAttr('ttg.shared') instanceof IntegerAttr);
   assert.is(residencyHint(kernelOf(module), new AxisInfoAnalysis(module), 'sm_90a', 8, 0), null);
+});
+
+test('registersCanLimitResidency: only where the CTAs shared memory allows could need more than 65536 registers at 255', () => {
+  assert.is(registersCanLimitResidency('sm_90a', 8, 147456), false); // 1 CTA x 256 threads x 255 = 65280
+  assert.is(registersCanLimitResidency('sm_80', 8, 98304), false); // 164 KiB / 97 KiB: 1 CTA
+  assert.is(registersCanLimitResidency('sm_90a', 8, 98304), true); // 2 CTAs x 256 x 255
+  assert.is(registersCanLimitResidency('sm_90a', 4, 24576), true); // the seeds' bmm: 9 CTAs by shared memory
+  assert.is(registersCanLimitResidency('sm_90a', 1, 0), true);
 });
 
 test('maxResidentCtas: bounded by warps, CTAs and shared memory (plus 1 KiB per CTA)', () => {
