@@ -84,6 +84,7 @@ export function shareLoopBases(region: Region, arch: Arch, registersFree: boolea
   return removed;
 }
 
+/** Shares the bases of the loop `header` ... `latch` entered from `entry`; returns the carried registers removed. */
 function rewriteLoop(header: Block, latch: Block, entry: Block, arch: Arch, registersFree: boolean): number {
   const blocks = loopBlocks(header, latch);
   // Immediate steps too in a loop of asynchronous warp-group MMAs (see MIN_SHARED).
