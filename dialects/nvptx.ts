@@ -10,6 +10,7 @@ import { AnyType, I1, I32Attr, StrAttr, TypedAttr } from '../ir/constraints.js';
 import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
 import { defineOp, type OpDef } from '../ir/op-def.js';
+import type { Operation } from '../ir/ir.js';
 import { i as intType } from '../ir/types.js';
 import { ConstantLike, Pure } from '../ir/traits.js';
 
@@ -46,8 +47,17 @@ function plain(opcode: string, summary: string, arity: number): OpDecl {
     attrs: [PTX],
     traits: [Pure],
     format: PLAIN_FORMAT,
-    verify: (op) => (op.numOperands === arity ? undefined : `expects ${arity} operand${arity === 1 ? '' : 's'}, got ${op.numOperands}`),
+    verify: (op) => {
+      const want = operandCount(opcode, op, arity);
+      return op.numOperands === want ? undefined : `expects ${want} operand${want === 1 ? '' : 's'}, got ${op.numOperands}`;
+    },
   };
+}
+
+/** The operands of a plain instruction: its table count, but two for a packed conversion (`cvt.rn.f16x2.f32 d, hi, lo`). */
+function operandCount(opcode: string, op: Operation, arity: number): number {
+  const ptx = op.getAttr('ptx');
+  return opcode === 'cvt' && ptx instanceof StringAttr && /x2\./.test(ptx.value) ? 2 : arity;
 }
 
 /** Every pure instruction: name, summary, operand count. */
@@ -58,7 +68,7 @@ const PLAIN: [string, string, number][] = [
   ['and', 'bitwise and', 2], ['or', 'bitwise or', 2], ['xor', 'bitwise xor', 2], ['not', 'bitwise not', 1],
   ['shl', 'shift left', 2], ['shr', 'shift right (arithmetic for .s types)', 2],
   ['setp', 'comparison into a predicate; ptx is `cmp.type`', 2], ['selp', 'select by a predicate', 3],
-  ['cvt', 'conversion; ptx is `[rnd.]dst.src`', 1], ['mov', 'register copy', 1],
+  ['cvt', 'conversion; ptx is `[rnd.]dst.src` (`rn.f16x2.f32` packs two: hi, lo)', 1], ['mov', 'register copy', 1],
   ['sqrt', 'square root', 1], ['rsqrt', 'reciprocal square root', 1], ['rcp', 'reciprocal', 1],
   ['ex2', 'base-2 exponential', 1], ['lg2', 'base-2 logarithm', 1], ['sin', 'sine', 1], ['cos', 'cosine', 1],
   ['tanh', 'hyperbolic tangent', 1], ['copysign', 'copy sign', 2], ['popc', 'population count', 1],

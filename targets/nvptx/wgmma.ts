@@ -24,7 +24,7 @@
  * comes from the layout (a layout that is not this fragment is a located error).
  */
 import type { Operation, Value } from '../../ir/ir.js';
-import { UnitAttr } from '../../ir/attributes.js';
+import { StringAttr, UnitAttr } from '../../ir/attributes.js';
 import { BlockArgument } from '../../ir/ir.js';
 import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
@@ -123,7 +123,7 @@ function baseWord(ctx: LoweringContext, op: Operation, v: Value, f: OperandForm,
  * `#ttg.dot_op<{opIdx = 0, parent = #mma v3}>`: per warp, a0..a3 pack elements (g, 2t..2t+1),
  * (g+8, ..), (g, 2t+8..), (g+8, 2t+8..) of its 16 rows (g = lane / 4, t = lane % 4), as mma.sync's.
  */
-function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarps: readonly (readonly number[])[]): (m0: number, k0: number) => Value[] {
+function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarps: readonly (readonly number[])[], packConversions: boolean): (m0: number, k0: number) => Value[] {
   const la = ctx.layoutOf(a, op);
   const warpRows = la.warpBases.map((w) => w[0]);
   if (warpRows[0] !== 16 || warpRows[1] !== 32 || la.warpBases.some((w, k) => w[0] !== (accWarps[k]?.[0] ?? -1) || w[1] !== 0)) {
@@ -139,11 +139,30 @@ function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarp
     if (hit) return hit;
     const pair = [ma.get(`${m},${k}`), ma.get(`${m},${k + 1}`)];
     if (pair.some((r) => r === undefined)) throw targetError(op, `the A operand '${a.type}' holds no register for element (${m}, ${k}) of a wgmma fragment`);
-    const v = e.pack('b32', pair.map((r) => regs[r!]), I32);
+    const halves = pair.map((r) => regs[r!]);
+    const v = (packConversions && convertedPair(ctx, halves)) || e.pack('b32', halves, I32);
     words.set(key, v);
     return v;
   };
   return (m0, k0) => [[0, 0], [8, 0], [0, 8], [8, 8]].map(([dm, dk]) => word(m0 + dm, k0 + dk));
+}
+
+/**
+ * `{lo, hi}` as one packed conversion when both halves are f32 values rounded to f16 (or bf16) one
+ * at a time: `cvt.rn.f16x2.f32 %w, %hi_f32, %lo_f32` (the single conversions go if nothing else
+ * reads them); null otherwise.
+ */
+function convertedPair(ctx: LoweringContext, [lo, hi]: Value[]): Value | null {
+  const src = (v: Value): { from: Value; ptx: string } | null => {
+    const op = v.definingOp;
+    const ptx = op?.getAttr('ptx');
+    if (!op || op.name !== 'nvptx.cvt' || !(ptx instanceof StringAttr) || !/^rn\.b?f16\.f32$/.test(ptx.value)) return null;
+    return { from: op.operand(0), ptx: ptx.value };
+  };
+  const l = src(lo);
+  const h = src(hi);
+  if (!l || !h || l.ptx !== h.ptx) return null;
+  return ctx.e.op('cvt', l.ptx.replace(/16\.f32$/, '16x2.f32'), [h.from, l.from], I32);
 }
 
 /** The located error for a Hopper-only op printed for an older architecture (the PTX would not assemble). */
@@ -154,10 +173,12 @@ function requireHopper(ctx: LoweringContext, op: Operation, what: string): void 
 /**
  * ttng.warp_group_dot %a, %b, %c -> wgmma.fence; wgmma.mma_async per 64-row block and K step; wgmma.commit_group
  * Each instruction's operands are computed right before it, after the fence. With A in registers,
- * ptxas then adds a `warpgroup.arrive` before the later instructions (C7519). Computing every
- * operand before the fence removes those, but measured 1-5% faster only on attention at head dim 128
- * in the TMA form and 1-3% slower at head dim 64 (H200, 2026-11-27, bench/gpu/RESULTS.md), so it
- * is not done.
+ * ptxas then adds a `warpgroup.arrive` before the later instructions (C7519). Where each warp group
+ * issues one 64-row block (attention at head dim 128 on 8 warps), the A words are instead all packed
+ * before the fence, f32 pairs by one `cvt.rn.f16x2.f32`, as Triton's PTX does: no arrive is
+ * injected, 1.0-1.8% faster on that attention (H200, 2026-11-27, RESULTS.md "Copy addresses from
+ * one base"). Where a warp group issues two blocks (head dim 64 on 4 warps), twice the words would
+ * be live at the fence, and that measured 1-5% slower, so they stay after it.
  */
 const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const { op, a, b, c } = dot;
@@ -193,19 +214,25 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const e = ctx.e;
   // What this thread's warp group adds: warp id bits 2.. move the group's rows (A) and columns (B).
   // A: descriptors from its tile, or the fragment words of its registers.
-  let aOperand: (m0: number, k0: number) => Value[];
+  let aOperand: ((m0: number, k0: number) => Value[]) | null = null;
   if (fa) {
     const groupA = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fa, [w[0], 0])));
     const loA = baseWord(ctx, op, a, fa, groupA);
     aOperand = (m0, k0) => [descriptorAt(ctx, loA, fa, [m0, k0])];
-  } else {
-    aOperand = registerFragment(ctx, op, a, lc.warpBases);
   }
   const groupB = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fb, [0, w[1]])));
   const loB = baseWord(ctx, op, b, fb, groupB);
   const cRegs = ctx.get(c, op);
   const out = [...cRegs];
   const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
+  // A in registers, one 64-row block per warp group: every A word before the fence (see above).
+  const wordsFirst = !fa && new Set(origins.map(([m0]) => m0)).size === 1;
+  if (!aOperand) {
+    const words = registerFragment(ctx, op, a, lc.warpBases, wordsFirst);
+    if (wordsFirst) for (let k0 = 0; k0 < K; k0 += instrK) for (const [m0] of origins) words(m0, k0);
+    aOperand = words;
+  }
+  const operandA = aOperand;
   const ptx = `sync.aligned.m64n${n}k${instrK}.f32.${ta.name}.${tb.name}`;
   const scaleD = e.imm(I1, 1);
   const inPlace = carriedOnlyHere(c);
@@ -218,7 +245,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
         if (r === undefined) throw targetError(op, `accumulator '${ct}' holds no register for element (${x}) of a wgmma fragment`);
         return r;
       });
-      const aWords = aOperand(m0, k0);
+      const aWords = operandA(m0, k0);
       const descB = descriptorAt(ctx, loB, fb, [k0, n0]);
       const acc = idx.map((r) => out[r]);
       const w = nvptx.WgmmaOp.build(e.b, { a: aWords, descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });

@@ -12,7 +12,8 @@
  * fragments (g = lane / 4, t = lane % 4): a0-a3 = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4);
  * b0-b1 = B(t, g), B(t+4, g); c0-c3 = C(g, 2t), C(g, 2t+1), C(g+8, 2t), C(g+8, 2t+1).
  * `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` with the same C fragment and the ISA's
- * f16 A and B fragments (mmaF16), and `fma.rn.f32` (the FMA dot path). For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
+ * f16 A and B fragments (mmaF16), `fma.rn.f32` (the FMA dot path), and `cvt.rn.f16.f32` and the packed
+ * `cvt.rn.f16x2.f32 d, a, b` (a in the upper half). For Hopper: `mov.b64 %rd, {lo, hi}` packs (64-bit registers hold bigints), `nvptx.wgmma`
  * (`wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, emulated from the ISA's descriptor and
  * shared-memory layout rules in nvptx-emulator-wgmma.ts), and `wgmma.fence/commit_group/wait_group`
  * and `fence.proxy.async`, which are no-ops here: every op completes before the next starts.
@@ -142,6 +143,8 @@ function step(op: Operation, threads: number, regs: Registers, get: (t: number, 
       return each((t) => regs[t].set(op.result(0), Number(v.value)));
     }
     case 'nvptx.cvt':
+      // cvt.rn.f16x2.f32 d, a, b: d's upper half is a rounded, its lower half b (PTX ISA, cvt)
+      if (ptxOf(op) === 'rn.f16x2.f32') return each((t) => regs[t].set(op.result(0), u32(halfBitsRne(toFloat(operand(t, 1))) | (halfBitsRne(toFloat(operand(t, 0))) << 16))));
       if (ptxOf(op) !== 'rn.f16.f32') throw new Error(`emulator: unsupported cvt '${ptxOf(op)}'`);
       return each((t) => regs[t].set(op.result(0), halfBitsRne(toFloat(operand(t, 0)))));
     case 'nvptx.mov':
