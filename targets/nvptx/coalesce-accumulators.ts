@@ -12,7 +12,7 @@
  */
 import type { Block, Operation, Region, Value } from '../../ir/ir.js';
 import { BlockArgument } from '../../ir/ir.js';
-import * as cf from '../../dialects/cf.js';
+import { backEdges } from './cfg.js';
 import * as nvptx from '../../dialects/nvptx.js';
 
 /** The value whose register `v` shares: through in-place wgmma results (an accumulator read only by its wgmma). */
@@ -44,13 +44,9 @@ function readAfter(h: BlockArgument, latch: Block, def: Operation, br: Operation
  * argument) that may share a register; `alias` gives the root the argument's register.
  */
 export function coalesceAccumulators(region: Region, alias: (v: Value, arg: BlockArgument) => void): number {
-  const index = new Map<Block, number>();
-  region.blocks.forEach((b, k) => index.set(b, k));
   const taken = new Set<Value>();
   let n = 0;
-  for (const latch of region.blocks) {
-    const br = cf.BrOp.match(latch.terminator);
-    if (!br || index.get(br.dest)! > index.get(latch)!) continue;
+  for (const { latch, br } of backEdges(region)) {
     const operands = br.destOperands;
     operands.forEach((v, j) => {
       if (!fromWgmma(v) || operands.indexOf(v) !== j || operands.lastIndexOf(v) !== j) return;

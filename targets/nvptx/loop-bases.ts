@@ -13,14 +13,15 @@
  * latch (a `cf.br` back to it); the loop is the blocks that reach the latch without passing the
  * header. Returns how many carried registers were removed.
  */
-import { Operation, type Block, type Region, type Value, BlockArgument } from '../../ir/ir.js';
+import type { Block, Operation, Region, Value, BlockArgument } from '../../ir/ir.js';
 import { Builder } from '../../ir/builder.js';
 import { IntegerType } from '../../ir/types.js';
 import { StringAttr } from '../../ir/attributes.js';
 import { Pure } from '../../ir/traits.js';
 import * as cf from '../../dialects/cf.js';
 import * as nvptx from '../../dialects/nvptx.js';
-import { PtxEmitter, type Arch } from './emitter.js';
+import { PtxEmitter, plainOp, type Arch } from './emitter.js';
+import { backEdges, loopBlocks } from './cfg.js';
 
 /**
  * The fewest read addresses of one step that are rebuilt from a shared base. Measured on an H200
@@ -39,22 +40,12 @@ interface Carried {
   step: Value;
 }
 
-/** The natural loop of the back edge `latch -> header`: the blocks reaching the latch without passing the header. */
-function loopBlocks(header: Block, latch: Block): Set<Block> {
-  const blocks = new Set<Block>([header]);
-  const work = [latch];
-  while (work.length) {
-    const b = work.pop()!;
-    if (blocks.has(b)) continue;
-    blocks.add(b);
-    work.push(...b.predecessors());
-  }
-  return blocks;
-}
+/** `nvptx.add`, whose `s64` form advances a loop-carried address. */
+const ADD = plainOp('add');
 
 /** `add.s64 a, b` (either order) with `arg` as one operand: the other, or null. */
 function stepOf(op: Operation | null, arg: Value): Value | null {
-  if (!op || op.name !== 'nvptx.add' || op.numOperands !== 2) return null;
+  if (!op || !ADD.is(op) || op.numOperands !== 2) return null;
   const ptx = op.getAttr('ptx');
   if (!(ptx instanceof StringAttr) || (ptx.value !== 's64' && ptx.value !== 'u64')) return null;
   const [a, b] = op.operandValues();
@@ -68,13 +59,9 @@ function stepOf(op: Operation | null, arg: Value): Value | null {
  * `registersFree`: registers cannot lower the kernel's CTAs per SM (`registersCanLimitResidency`).
  */
 export function shareLoopBases(region: Region, arch: Arch, registersFree: boolean): number {
-  const index = new Map<Block, number>();
-  region.blocks.forEach((b, k) => index.set(b, k));
   let removed = 0;
-  for (const latch of region.blocks) {
-    const back = cf.BrOp.match(latch.terminator);
-    if (!back || index.get(back.dest)! > index.get(latch)!) continue;
-    const header = back.dest;
+  for (const { latch, br } of backEdges(region)) {
+    const header = br.dest;
     const preds = header.predecessors();
     const entry = preds.find((b) => b !== latch);
     const enter = entry && cf.BrOp.match(entry.terminator);

@@ -35,7 +35,7 @@ import * as nvptx from '../../dialects/nvptx.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttng from '../../dialects/ttng.js';
 import { lowering, type Lowering, type LoweringContext } from './context.js';
-import { BF16, F16, F32, I1, I32, I64, targetError } from './emitter.js';
+import { BF16, F16, F32, I1, I32, I64, plainOp, targetError } from './emitter.js';
 import { registersByCoords } from './layout.js';
 
 /** How wgmma reads one operand tile. */
@@ -152,11 +152,14 @@ function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarp
  * at a time: `cvt.rn.f16x2.f32 %w, %hi_f32, %lo_f32` (the single conversions go if nothing else
  * reads them); null otherwise.
  */
+/** `nvptx.cvt`, whose single f16/bf16 roundings `convertedPair` packs. */
+const CVT = plainOp('cvt');
+
 function convertedPair(ctx: LoweringContext, [lo, hi]: Value[]): Value | null {
   const src = (v: Value): { from: Value; ptx: string } | null => {
     const op = v.definingOp;
     const ptx = op?.getAttr('ptx');
-    if (!op || op.name !== 'nvptx.cvt' || !(ptx instanceof StringAttr) || !/^rn\.b?f16\.f32$/.test(ptx.value)) return null;
+    if (!op || !CVT.is(op) || !(ptx instanceof StringAttr) || !/^rn\.b?f16\.f32$/.test(ptx.value)) return null;
     return { from: op.operand(0), ptx: ptx.value };
   };
   const l = src(lo);
@@ -176,9 +179,10 @@ function requireHopper(ctx: LoweringContext, op: Operation, what: string): void 
  * ptxas then adds a `warpgroup.arrive` before the later instructions (C7519). Where each warp group
  * issues one 64-row block (attention at head dim 128 on 8 warps), the A words are instead all packed
  * before the fence, f32 pairs by one `cvt.rn.f16x2.f32`, as Triton's PTX does: no arrive is
- * injected, 1.0-1.8% faster on that attention (H200, 2026-11-27, RESULTS.md "Copy addresses from
- * one base"). Where a warp group issues two blocks (head dim 64 on 4 warps), twice the words would
- * be live at the fence, and that measured 1-5% slower, so they stay after it.
+ * injected, and that attention runs 1.8-3.0% faster (4.4-5.8% in the TMA form; H200, 2026-11-27,
+ * RESULTS.md "Copy addresses from one base"). Where a warp group issues two blocks (head dim 64 on
+ * 4 warps), twice the words would be live at the fence, and that measured 1-5% slower, so they
+ * stay after it.
  */
 const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const { op, a, b, c } = dot;
@@ -214,25 +218,22 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const e = ctx.e;
   // What this thread's warp group adds: warp id bits 2.. move the group's rows (A) and columns (B).
   // A: descriptors from its tile, or the fragment words of its registers.
-  let aOperand: ((m0: number, k0: number) => Value[]) | null = null;
+  const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
+  // A in registers, one 64-row block per warp group: every A word before the fence (see above).
+  const wordsFirst = !fa && new Set(origins.map(([m0]) => m0)).size === 1;
+  let aOperand: (m0: number, k0: number) => Value[];
   if (fa) {
     const groupA = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fa, [w[0], 0])));
     const loA = baseWord(ctx, op, a, fa, groupA);
     aOperand = (m0, k0) => [descriptorAt(ctx, loA, fa, [m0, k0])];
+  } else {
+    aOperand = registerFragment(ctx, op, a, lc.warpBases, wordsFirst);
   }
   const groupB = lc.warpBases.map((w, k) => (k < 2 ? 0 : operandByteOffset(fb, [0, w[1]])));
   const loB = baseWord(ctx, op, b, fb, groupB);
   const cRegs = ctx.get(c, op);
   const out = [...cRegs];
-  const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
-  // A in registers, one 64-row block per warp group: every A word before the fence (see above).
-  const wordsFirst = !fa && new Set(origins.map(([m0]) => m0)).size === 1;
-  if (!aOperand) {
-    const words = registerFragment(ctx, op, a, lc.warpBases, wordsFirst);
-    if (wordsFirst) for (let k0 = 0; k0 < K; k0 += instrK) for (const [m0] of origins) words(m0, k0);
-    aOperand = words;
-  }
-  const operandA = aOperand;
+  if (wordsFirst) for (let k0 = 0; k0 < K; k0 += instrK) for (const [m0] of origins) aOperand(m0, k0);
   const ptx = `sync.aligned.m64n${n}k${instrK}.f32.${ta.name}.${tb.name}`;
   const scaleD = e.imm(I1, 1);
   const inPlace = carriedOnlyHere(c);
@@ -245,7 +246,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
         if (r === undefined) throw targetError(op, `accumulator '${ct}' holds no register for element (${x}) of a wgmma fragment`);
         return r;
       });
-      const aWords = operandA(m0, k0);
+      const aWords = aOperand(m0, k0);
       const descB = descriptorAt(ctx, loB, fb, [k0, n0]);
       const acc = idx.map((r) => out[r]);
       const w = nvptx.WgmmaOp.build(e.b, { a: aWords, descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
