@@ -31,14 +31,46 @@ export function normalizeInt(value: bigint, type: Type): bigint {
   return value;
 }
 
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Whether the safe integer `v` is its own normalized value in `type` (see `normalizeInt`). */
+function holdsUnchanged(type: Type, v: number): boolean {
+  if (type instanceof IndexType) return true;
+  if (!(type instanceof IntegerType)) return false;
+  const w = type.width;
+  if (w === 1 && type.signedness === 'signless') return v === 0 || v === 1;
+  if (type.signedness === 'unsigned') return v >= 0 && (w >= 53 || v < 2 ** w);
+  return w >= 54 || (v >= -(2 ** (w - 1)) && v < 2 ** (w - 1));
+}
+
+/** Integer attributes whose value is a safe integer, by type id then value. */
+const smallInts = new Map<Type, Map<number, IntegerAttr>>();
+
+/** The unique IntegerAttr of the normalized safe-integer value `v` of `type`. */
+function smallIntAttr(v: number, type: Type): IntegerAttr {
+  let byValue = smallInts.get(type);
+  if (!byValue) smallInts.set(type, (byValue = new Map()));
+  let attr = byValue.get(v);
+  if (!attr) byValue.set(v, (attr = IntegerAttr.make(BigInt(v), type)));
+  return attr;
+}
+
 /** `42 : i32`, `true`, `0 : index`. */
 export class IntegerAttr extends Attribute {
   private constructor(readonly value: bigint, readonly type: Type) {
     super();
   }
   static get(value: bigint | number, type: Type): IntegerAttr {
+    // Most values are small and already in range: no BigInt arithmetic and no string key for them.
+    if (typeof value === 'number' && Number.isSafeInteger(value) && holdsUnchanged(type, value)) return smallIntAttr(value, type);
     const v = normalizeInt(BigInt(value), type);
+    if (v >= MIN_SAFE && v <= MAX_SAFE) return smallIntAttr(Number(v), type);
     return unique(`int:${v}:${type.id}`, () => new IntegerAttr(v, type));
+  }
+  /** @internal Creates the attribute; `get` uniques it. */
+  static make(value: bigint, type: Type): IntegerAttr {
+    return new IntegerAttr(value, type);
   }
   /** The value as a JS number (exact for |v| < 2^53). */
   get num(): number {

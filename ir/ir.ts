@@ -81,8 +81,29 @@ export class OpResult extends Value {
 
 /** An argument of a block. */
 export class BlockArgument extends Value {
-  constructor(type: Type, public owner: Block, public index: number, public loc: Location = UnknownLoc.get()) {
+  private _loc: Location | null;
+  /** The parsed file and offset of the argument's name, when it was parsed without `loc(...)`. */
+  private srcFile: SourcePos['source'] | null;
+  private srcOffset: number;
+  constructor(type: Type, public owner: Block, public index: number, loc?: Location, srcPos?: SourcePos) {
     super(type);
+    this._loc = loc ?? null;
+    this.srcFile = srcPos?.source ?? null;
+    this.srcOffset = srcPos?.offset ?? 0;
+  }
+  /**
+   * The argument's location; one parsed without `loc(...)` gets its name's position in the source
+   * file, as in MLIR (made on first use: a location object per argument is not kept otherwise).
+   */
+  get loc(): Location {
+    if (this._loc) return this._loc;
+    if (!this.srcFile) return UnknownLoc.get();
+    const { line, col } = this.srcFile.position(this.srcOffset);
+    return FileLineColLoc.get(utf8Bytes(this.srcFile.name), line, col);
+  }
+  set loc(l: Location) {
+    this._loc = l;
+    this.srcFile = null;
   }
   get definingOp(): null {
     return null;
@@ -159,6 +180,8 @@ export class Operation {
   next: Operation | null = null;
   /** Position within the parent block; valid while `parent.orderValid`. */
   orderIndex = 0;
+  /** @internal The greedy pattern driver's mark: which run's worklist holds the op (0: none). */
+  worklistMark = 0;
   private _loc: Location | null;
   /** The parsed file and offset of the op's name (kept as two fields: no object per op). */
   private srcFile: SourcePos['source'] | null;
@@ -474,8 +497,9 @@ export class Block {
     argTypes.forEach((t, k) => this.addArgument(t, argLocs?.[k]));
   }
 
-  addArgument(type: Type, loc?: Location): BlockArgument {
-    const a = new BlockArgument(type, this, this.args.length, loc);
+  /** Appends an argument; `srcPos` (for the parser) stands for a location not given in the text. */
+  addArgument(type: Type, loc?: Location, srcPos?: SourcePos): BlockArgument {
+    const a = new BlockArgument(type, this, this.args.length, loc, srcPos);
     this.args.push(a);
     return a;
   }

@@ -452,6 +452,11 @@ export class TokenWindow {
     this.limit = this.error ? stream.firstAt(chunkStartOf(stream.text, start, chunk, maxChunk, this.error.offset)) : stream.count;
   }
 
+  /** Whether token `i` can be read without reaching the end of the view (or a lexing error past it). */
+  has(i: number): boolean {
+    return i < this.limit;
+  }
+
   /** The kind of the token at absolute index `i` (`T.EOF` past the end of the text). */
   kindAt(i: number): number {
     return i < this.limit ? this.stream.kinds[i] : this.beyond();

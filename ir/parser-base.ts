@@ -22,6 +22,7 @@ import {
 import { AffineMapAttr, StridedLayoutAttr, type DistinctAttr } from './builtin-attrs.js';
 import { denseComplexOrString } from './dense-extra.js';
 import { shapePrefixAt } from './shape-text.js';
+import { RangeTable } from './range-table.js';
 import { checkIntFits, elementValue, flattenDense, hexFloat } from './parse-literals.js';
 
 /** Parser options shared by the tools. */
@@ -64,6 +65,10 @@ const KEYWORD_TYPES = new Set(['tensor', 'vector', 'tuple', 'memref', 'complex']
  */
 export const MAX_NESTING = 256;
 
+/** The longest type spelling (in tokens) `parseSpelledType` remembers, and the deepest nesting it is used at. */
+const TYPE_MEMO_MAX_TOKENS = 128;
+const TYPE_MEMO_MAX_NESTING = 64;
+
 /** Locations' line and column numbers are unsigned 32-bit in MLIR. */
 const U32_MAX = 4294967295;
 
@@ -80,6 +85,8 @@ export class ParserBase implements AsmParser {
   protected readonly context: Context;
   protected readonly allowUnregistered: boolean;
   private readonly aliases: AliasTable;
+  /** Types spelled `word<...>` already read, by their text (see `parseSpelledType`). */
+  private typeSpellings: RangeTable<Type> | null = null;
 
   /**
    * `sub` makes a parser for one alias value starting at a text offset, sharing the file's
@@ -347,11 +354,45 @@ export class ParserBase implements AsmParser {
 
   private parseTypeInner(): Type {
     const kind = this.kind();
+    if ((kind === T.BareId || kind === T.BangId) && this.peekIs(1, T.Less) && this.nesting <= TYPE_MEMO_MAX_NESTING) return this.parseSpelledType(kind);
+    return this.parseTypeByKind(kind);
+  }
+
+  private parseTypeByKind(kind: number): Type {
     if (kind === T.BareId) return this.parseBuiltinType();
     if (kind === T.LParen) return this.parseFunctionType();
     if (kind === T.BangId) return this.parseBangType();
     if (kind === T.EOF) this.error('expected type');
     this.error(`expected type, found ${this.describe()}`);
+  }
+
+  /**
+   * A type spelled `word<...>` (`tensor<128x64xf16, #blocked>`, `!tt.ptr<f16>`), read once per
+   * distinct spelling in the file: a type's text (its aliases included) always means the same type,
+   * so later occurrences are found by their text in `typeSpellings` and skipped, with no shape
+   * lists, keys or attribute lookups built again (a TTGIR file repeats a few dozen spellings
+   * thousands of times). Spellings longer than TYPE_MEMO_MAX_TOKENS tokens are read each time.
+   */
+  private parseSpelledType(kind: number): Type {
+    const first = this.pos_;
+    let last = first + 1;
+    for (let depth = 0; last - first < TYPE_MEMO_MAX_TOKENS && this.window.has(last); last++) {
+      const k = this.window.kindAt(last);
+      if (k === T.Less) depth++;
+      else if (k === T.Greater && --depth === 0) break;
+    }
+    if (last - first >= TYPE_MEMO_MAX_TOKENS || !this.window.has(last) || this.window.kindAt(last) !== T.Greater) return this.parseTypeByKind(kind);
+    const start = this.window.startAt(first);
+    const end = this.window.endAt(last);
+    const memo = (this.typeSpellings ??= new RangeTable<Type>(this.text));
+    const known = memo.find(start, end);
+    if (known >= 0) {
+      this.pos_ = last + 1;
+      return memo.valueAt(known);
+    }
+    const type = this.parseTypeByKind(kind);
+    if (this.pos_ === last + 1) memo.add(start, end, type);
+    return type;
   }
 
   private parseBuiltinType(): Type {

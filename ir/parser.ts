@@ -69,6 +69,8 @@ function looksAutoNamed(text: string, start: number, end: number): boolean {
 /** The full parser: top level, operations, regions, blocks and SSA values. */
 export class Parser extends ParserBase implements PlanParser {
   private isolated: IsolatedScope[] = [];
+  /** Emptied scopes kept for reuse, by nesting depth. */
+  private readonly scopePool: IsolatedScope[] = [];
   private regions: RegionScope[] = [];
   private defaultDialects: (string | undefined)[] = [];
   /** Op specs by the spelling of an op name token. */
@@ -133,7 +135,11 @@ export class Parser extends ParserBase implements PlanParser {
   // ---- scopes ----------------------------------------------------------------------------
 
   private pushIsolated(): void {
-    this.isolated.push({ values: new RangeTable(this.text), forwardRefs: new Map() });
+    // Scopes are reused per depth: 20,000 small functions would otherwise make 20,000 tables.
+    const depth = this.isolated.length;
+    let scope = this.scopePool[depth];
+    if (!scope) this.scopePool[depth] = scope = { values: new RangeTable(this.text), forwardRefs: new Map() };
+    this.isolated.push(scope);
   }
 
   private popIsolated(): void {
@@ -141,6 +147,8 @@ export class Parser extends ParserBase implements PlanParser {
     for (const [name, refs] of scope.forwardRefs) {
       if (refs.length) this.error(`use of undeclared SSA value name '${name}'`, refs[0].usePos);
     }
+    scope.values.clear();
+    scope.forwardRefs.clear();
   }
 
   private get scope(): IsolatedScope {
@@ -489,7 +497,7 @@ export class Parser extends ParserBase implements PlanParser {
       if (!this.is(T.CaretId)) {
         entry = region.addBlock(new Block());
         entry.srcPos = open;
-        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc ?? this.argLoc(a.ref)));
+        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc, a.loc ? undefined : this.argPos(a.ref)));
         this.parseBlockBody(entry);
       } else if (entryArgs.length) {
         this.error('invalid block name in region with named arguments');
@@ -507,9 +515,8 @@ export class Parser extends ParserBase implements PlanParser {
   }
 
   /** Where an argument without `loc(...)` is: its name's position in the source, as MLIR gives it. */
-  private argLoc(ref: OperandRef): Location {
-    const { line, col } = this.source.position(ref.startOffset);
-    return FileLineColLoc.get(utf8Bytes(this.source.name), line, col);
+  private argPos(ref: OperandRef): SourcePos {
+    return { source: this.source, offset: ref.startOffset };
   }
 
   /** Binds a region or block argument named by `ref`. */
@@ -526,8 +533,8 @@ export class Parser extends ParserBase implements PlanParser {
           const ref = this.parseOperandRef();
           this.parsePunct(':');
           const type = this.parseType();
-          const loc = this.parseOptionalLocation() ?? this.argLoc(ref);
-          this.defineRef(ref, block.addArgument(type, loc));
+          const loc = this.parseOptionalLocation() ?? undefined;
+          this.defineRef(ref, block.addArgument(type, loc, loc ? undefined : this.argPos(ref)));
         } while (this.parseOptionalPunct(','));
       }
       this.parsePunct(')');

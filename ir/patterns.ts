@@ -108,6 +108,11 @@ function materializeConstant(rw: Rewriter, value: Attribute, before: Operation):
   return rw.createBefore(before, 'arith.constant', { attrs: { value } }).result(0);
 }
 
+/** Runs of `applyPatternsGreedily` so far: each run marks the ops in its worklist with its own number. */
+let greedyRuns = 0;
+/** The worklist mark of an op the greedy driver erased. */
+const ERASED = -1;
+
 /** Applies `patterns` (plus folding and dead-op removal) to everything inside `root` until nothing changes. */
 export function applyPatternsGreedily(root: Operation, patterns: readonly RewritePattern[], options: GreedyOptions = {}): GreedyResult {
   const maxIterations = options.maxIterations ?? 10;
@@ -119,19 +124,28 @@ export function applyPatternsGreedily(root: Operation, patterns: readonly Rewrit
   }
   for (const list of byRoot.values()) list.sort((a, b) => (b.benefit ?? 1) - (a.benefit ?? 1));
   const result: GreedyResult = { changed: false, iterations: 0, applied: 0, folded: 0, erased: 0 };
+  // The patterns to try on an op of each name (its own, then those for any op), merged once per name.
+  const generic = byRoot.get(null) ?? [];
+  const merged = new Map<string, readonly RewritePattern[]>();
+  const patternsFor = (name: string): readonly RewritePattern[] => {
+    let list = merged.get(name);
+    if (!list) merged.set(name, (list = [...(byRoot.get(name) ?? []), ...generic]));
+    return list;
+  };
+  // An op is in the worklist while its mark is this run's; erased ops (nested ones keep their
+  // parent block) are marked ERASED and never queued again.
+  const mark = ++greedyRuns;
   const worklist: Operation[] = [];
-  const inList = new Set<Operation>();
-  const erased = new Set<Operation>();
   const push = (op: Operation) => {
-    if (inList.has(op) || erased.has(op)) return;
-    inList.add(op);
+    if (op.worklistMark === mark || op.worklistMark === ERASED || !op.parent) return;
+    op.worklistMark = mark;
     worklist.push(op);
   };
   const rw = new Rewriter({
     onInserted: push,
     onModified: push,
     onErased: (op) => {
-      erased.add(op);
+      op.worklistMark = ERASED;
       for (const o of op.operands) if (o.value.definingOp) push(o.value.definingOp);
     },
     onReplaced: (op) => {
@@ -149,14 +163,14 @@ export function applyPatternsGreedily(root: Operation, patterns: readonly Rewrit
     let budget = 10 * all.length + 100;
     while (worklist.length) {
       if (--budget < 0) {
-        for (const op of worklist) inList.delete(op);
+        for (const op of worklist) if (op.worklistMark === mark) op.worklistMark = 0;
         worklist.length = 0;
         changedThisSweep = true;
         break;
       }
       const op = worklist.pop()!;
-      inList.delete(op);
-      if (erased.has(op) || !op.parent) continue;
+      if (op.worklistMark === ERASED || !op.parent) continue;
+      op.worklistMark = 0;
       rw.resetChanged();
       if (options.removeDeadOps !== false && isTriviallyDead(op)) {
         rw.eraseOp(op);
@@ -166,7 +180,7 @@ export function applyPatternsGreedily(root: Operation, patterns: readonly Rewrit
         result.folded++;
         options.onApplied?.('fold', op);
       } else {
-        for (const p of [...(byRoot.get(op.name) ?? []), ...(byRoot.get(null) ?? [])]) {
+        for (const p of patternsFor(op.name)) {
           p.rewrite(op, rw);
           if (!rw.changed) continue;
           result.applied++;

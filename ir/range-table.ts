@@ -67,6 +67,17 @@ export class RangeTable<V> {
     return true;
   }
 
+  /** Removes every entry (keeping the capacity, for reuse). */
+  clear(): void {
+    if (this.count * 8 < this.slotOf.length) {
+      this.truncate(0);
+      return;
+    }
+    this.slots.fill(0);
+    this.values.length = 0;
+    this.count = 0;
+  }
+
   /** Removes the entries added after the table had `size` entries (the latest first). */
   truncate(size: number): void {
     while (this.count > size) {
