@@ -79,6 +79,13 @@ export class OpResult extends Value {
   }
 }
 
+/** The location of `offset` in a parsed file (MLIR's default for what has no `loc(...)`); unknown without a file. */
+function sourceLoc(file: SourcePos['source'] | null, offset: number): Location {
+  if (!file) return UnknownLoc.get();
+  const { line, col } = file.position(offset);
+  return FileLineColLoc.get(utf8Bytes(file.name), line, col);
+}
+
 /** An argument of a block. */
 export class BlockArgument extends Value {
   private _loc: Location | null;
@@ -96,10 +103,7 @@ export class BlockArgument extends Value {
    * file, as in MLIR (made on first use: a location object per argument is not kept otherwise).
    */
   get loc(): Location {
-    if (this._loc) return this._loc;
-    if (!this.srcFile) return UnknownLoc.get();
-    const { line, col } = this.srcFile.position(this.srcOffset);
-    return FileLineColLoc.get(utf8Bytes(this.srcFile.name), line, col);
+    return this._loc ?? sourceLoc(this.srcFile, this.srcOffset);
   }
   set loc(l: Location) {
     this._loc = l;
@@ -244,10 +248,7 @@ export class Operation {
 
   /** The op's location; ops parsed without `loc(...)` get their position in the source file, as in MLIR. */
   get loc(): Location {
-    if (this._loc) return this._loc;
-    if (!this.srcFile) return UnknownLoc.get();
-    const { line, col } = this.srcFile.position(this.srcOffset);
-    return FileLineColLoc.get(utf8Bytes(this.srcFile.name), line, col);
+    return this._loc ?? sourceLoc(this.srcFile, this.srcOffset);
   }
   set loc(l: Location) {
     this._loc = l;

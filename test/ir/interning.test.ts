@@ -18,6 +18,18 @@ import type { Operation } from '../../ir/ir.js';
 
 registerAllDialects();
 
+/** The diagnostic parsing `text` stops with (fails the test if it parses or throws anything else). */
+function diagnosticOf(text: string, file: string): string {
+  try {
+    parseText(text, {}, file);
+  } catch (e) {
+    if (e instanceof DiagnosticError) return e.diagnostic.format();
+    throw e;
+  }
+  assert.unreachable('parsed');
+  return '';
+}
+
 test('IntegerAttr: one object per normalized value, from numbers and bigints alike', () => {
   const i8 = i(8);
   assert.is(IntegerAttr.get(5, i(32)), IntegerAttr.get(5n, i(32)));
@@ -74,13 +86,7 @@ test('a type spelled twice is one type; aliases inside resolve the same way', ()
 
 test('a bad type is reported where it is spelled, after good ones of the same shape', () => {
   const text = 'func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xbad>) {\n  return\n}\n';
-  try {
-    parseText(text, {}, 'bad.mlir');
-    assert.unreachable('parsed');
-  } catch (e) {
-    if (!(e instanceof DiagnosticError)) throw e;
-    assert.match(e.diagnostic.format(), "bad.mlir:1:65: error: unknown type 'bad'");
-  }
+  assert.match(diagnosticOf(text, 'bad.mlir'), "bad.mlir:1:65: error: unknown type 'bad'");
   // A long spelling (past the remembered length) still parses, twice.
   const shape = Array(200).fill('1').join('x');
   const long = `func.func @g(%a: tensor<${shape}xf32>, %b: tensor<${shape}xf32>) {\n  return\n}\n`;
@@ -114,13 +120,7 @@ test('RangeTable.clear empties small and large tables for reuse', () => {
 
 test('names of one function do not leak into the next (scopes are reused)', () => {
   const text = 'func.func @f() -> i32 {\n  %x = arith.constant 1 : i32\n  return %x : i32\n}\nfunc.func @g() -> i32 {\n  return %x : i32\n}\n';
-  try {
-    parseText(text, {}, 'scopes.mlir');
-    assert.unreachable('parsed');
-  } catch (e) {
-    if (!(e instanceof DiagnosticError)) throw e;
-    assert.match(e.diagnostic.format(), "scopes.mlir:6:10: error: use of undeclared SSA value name '%x'");
-  }
+  assert.match(diagnosticOf(text, 'scopes.mlir'), "scopes.mlir:6:10: error: use of undeclared SSA value name '%x'");
 });
 
 test('the greedy driver does not visit ops nested in an op it erased', () => {
