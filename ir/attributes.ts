@@ -44,18 +44,6 @@ function holdsUnchanged(type: Type, v: number): boolean {
   return w >= 54 || (v >= -(2 ** (w - 1)) && v < 2 ** (w - 1));
 }
 
-/** Integer attributes whose value is a safe integer, by type id then value. */
-const smallInts = new Map<Type, Map<number, IntegerAttr>>();
-
-/** The unique IntegerAttr of the normalized safe-integer value `v` of `type`. */
-function smallIntAttr(v: number, type: Type): IntegerAttr {
-  let byValue = smallInts.get(type);
-  if (!byValue) smallInts.set(type, (byValue = new Map()));
-  let attr = byValue.get(v);
-  if (!attr) byValue.set(v, (attr = IntegerAttr.make(BigInt(v), type)));
-  return attr;
-}
-
 /** `42 : i32`, `true`, `0 : index`. */
 export class IntegerAttr extends Attribute {
   private constructor(readonly value: bigint, readonly type: Type) {
@@ -63,14 +51,20 @@ export class IntegerAttr extends Attribute {
   }
   static get(value: bigint | number, type: Type): IntegerAttr {
     // Most values are small and already in range: no BigInt arithmetic and no string key for them.
-    if (typeof value === 'number' && Number.isSafeInteger(value) && holdsUnchanged(type, value)) return smallIntAttr(value, type);
+    if (typeof value === 'number' && Number.isSafeInteger(value) && holdsUnchanged(type, value)) return IntegerAttr.small(value, type);
     const v = normalizeInt(BigInt(value), type);
-    if (v >= MIN_SAFE && v <= MAX_SAFE) return smallIntAttr(Number(v), type);
+    if (v >= MIN_SAFE && v <= MAX_SAFE) return IntegerAttr.small(Number(v), type);
     return unique(`int:${v}:${type.id}`, () => new IntegerAttr(v, type));
   }
-  /** @internal Creates the attribute; `get` uniques it. */
-  static make(value: bigint, type: Type): IntegerAttr {
-    return new IntegerAttr(value, type);
+  /** The attributes whose normalized value is a safe integer, by type then value. */
+  private static readonly smallValues = new Map<Type, Map<number, IntegerAttr>>();
+  /** The unique attribute of the normalized safe-integer value `v` of `type`. */
+  private static small(v: number, type: Type): IntegerAttr {
+    let byValue = IntegerAttr.smallValues.get(type);
+    if (!byValue) IntegerAttr.smallValues.set(type, (byValue = new Map()));
+    let attr = byValue.get(v);
+    if (!attr) byValue.set(v, (attr = new IntegerAttr(BigInt(v), type)));
+    return attr;
   }
   /** The value as a JS number (exact for |v| < 2^53). */
   get num(): number {

@@ -89,7 +89,7 @@ function sourceLoc(file: SourcePos['source'] | null, offset: number): Location {
 /** An argument of a block. */
 export class BlockArgument extends Value {
   private _loc: Location | null;
-  /** The parsed file and offset of the argument's name, when it was parsed without `loc(...)`. */
+  /** The parsed file and offset of the argument's name (its location when none was given). */
   private srcFile: SourcePos['source'] | null;
   private srcOffset: number;
   constructor(type: Type, public owner: Block, public index: number, loc?: Location, srcPos?: SourcePos) {
@@ -107,7 +107,6 @@ export class BlockArgument extends Value {
   }
   set loc(l: Location) {
     this._loc = l;
-    this.srcFile = null;
   }
   get definingOp(): null {
     return null;
@@ -498,7 +497,7 @@ export class Block {
     argTypes.forEach((t, k) => this.addArgument(t, argLocs?.[k]));
   }
 
-  /** Appends an argument; `srcPos` (for the parser) stands for a location not given in the text. */
+  /** Appends an argument; `srcPos` (for the parser), its name's place in the source, is its location when `loc` is absent. */
   addArgument(type: Type, loc?: Location, srcPos?: SourcePos): BlockArgument {
     const a = new BlockArgument(type, this, this.args.length, loc, srcPos);
     this.args.push(a);

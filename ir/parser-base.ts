@@ -381,7 +381,8 @@ export class ParserBase implements AsmParser {
       if (k === T.Less) depth++;
       else if (k === T.Greater && --depth === 0) break;
     }
-    if (last - first >= TYPE_MEMO_MAX_TOKENS || !this.window.has(last) || this.window.kindAt(last) !== T.Greater) return this.parseTypeByKind(kind);
+    // Without the closing '>' within reach (the loop ran out), the spelling is read as usual.
+    if (last - first >= TYPE_MEMO_MAX_TOKENS || !this.window.has(last)) return this.parseTypeByKind(kind);
     const start = this.window.startAt(first);
     const end = this.window.endAt(last);
     const memo = (this.typeSpellings ??= new RangeTable<Type>(this.text));

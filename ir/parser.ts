@@ -497,7 +497,7 @@ export class Parser extends ParserBase implements PlanParser {
       if (!this.is(T.CaretId)) {
         entry = region.addBlock(new Block());
         entry.srcPos = open;
-        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc, a.loc ? undefined : this.argPos(a.ref)));
+        for (const a of entryArgs) this.defineRef(a.ref, entry.addArgument(a.type, a.loc, this.argPos(a.ref)));
         this.parseBlockBody(entry);
       } else if (entryArgs.length) {
         this.error('invalid block name in region with named arguments');
@@ -533,8 +533,7 @@ export class Parser extends ParserBase implements PlanParser {
           const ref = this.parseOperandRef();
           this.parsePunct(':');
           const type = this.parseType();
-          const loc = this.parseOptionalLocation() ?? undefined;
-          this.defineRef(ref, block.addArgument(type, loc, loc ? undefined : this.argPos(ref)));
+          this.defineRef(ref, block.addArgument(type, this.parseOptionalLocation() ?? undefined, this.argPos(ref)));
         } while (this.parseOptionalPunct(','));
       }
       this.parsePunct(')');
