@@ -9,13 +9,14 @@
  * Usage: node dist/bench/compile.js [--runs R] [--only SUBSTRING]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { TOOL_ENV, toolEnvNote } from './tool-env.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TRANSLATE = join(ROOT, 'dist', 'bin', 'triton-translate.mjs');
+const TRANSLATE = join(ROOT, 'dist', 'bin', 'triton-translate.cjs');
 
 /** One build of the GPU benchmark: output stem, source file, compiler flags. */
 interface Build {
@@ -38,7 +39,7 @@ function builds(): Build[] {
 /** Seconds `cmd args` takes as a process; throws with its stderr when it fails. */
 function timeRun(cmd: string, args: string[]): number {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: TOOL_ENV });
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}`);
   return s;
@@ -57,6 +58,8 @@ function main(): void {
   const runs = Number(opt('--runs') ?? 3);
   const only = opt('--only');
   const ptxas = hasPtxas();
+  const envNote = toolEnvNote();
+  if (envNote) console.log(envNote);
   const dir = mkdtempSync(join(tmpdir(), 'bench-compile-'));
   const rows: { stem: string; ours: number; ptxas: number | null }[] = [];
   try {

@@ -19,6 +19,7 @@
  * (the flag is the one the CLIs' shebang passes; `npm run bench:parse` adds it).
  */
 import { spawnSync } from 'node:child_process';
+import { TOOL_ENV, toolEnvNote } from './tool-env.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,7 +31,7 @@ import { printModule } from '../ir/printer.js';
 import { verify } from '../ir/verifier.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TRITON_OPT = join(ROOT, 'dist', 'bin', 'triton-opt.mjs');
+const TRITON_OPT = join(ROOT, 'dist', 'bin', 'triton-opt.cjs');
 const TTGIR = join(ROOT, 'examples', 'ttir', 'matmul_kernel.sm90.ttgir');
 
 const INT_OPS = ['addi', 'subi', 'muli', 'andi', 'ori', 'xori', 'maxsi', 'minsi'];
@@ -137,7 +138,7 @@ function timed(command: string, args: string[]): { s: number; mb: number } {
   const useTime = existsSync(GNU_TIME);
   const argv = useTime ? ['-f', '%M', command, ...args] : args;
   const t0 = performance.now();
-  const r = spawnSync(useTime ? GNU_TIME : command, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(useTime ? GNU_TIME : command, argv, { encoding: 'utf8', maxBuffer: 1 << 28, env: TOOL_ENV });
   const s = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${r.stderr}`);
   const kb = useTime ? Number(r.stderr.trim().split('\n').pop()) : NaN;
@@ -187,7 +188,7 @@ function main(): void {
   if (wanted('ttgir-200k')) {
     const custom = write('ttgir-200k.ttgir', replicateKernel(readFileSync(TTGIR, 'utf8'), 200_000));
     const generic = join(dir, 'ttgir-200k.generic.mlir');
-    const r = spawnSync(TRITON_OPT, [custom, '--print-op-generic', '--print-debuginfo', '-o', generic], { encoding: 'utf8' });
+    const r = spawnSync(TRITON_OPT, [custom, '--print-op-generic', '--print-debuginfo', '-o', generic], { encoding: 'utf8', env: TOOL_ENV });
     if (r.status !== 0) throw new Error(`could not write the generic form:\n${r.stderr}`);
     shapes.push({
       name: 'ttgir-200k',
@@ -203,6 +204,8 @@ function main(): void {
 
   console.log(`${runs} runs of each, alternating; wall time is the median, peak RSS the largest (GNU time ${existsSync(GNU_TIME) ? '%M' : 'not installed'})`);
   console.log(mlirOpt ? `mlir-opt: ${mlirOpt}` : 'mlir-opt: not installed (apt-get install mlir-19-tools); ours only');
+  const envNote = toolEnvNote();
+  if (envNote) console.log(envNote);
   console.log('');
   console.log('| shape | what | ours s | mlir-opt s | ratio | ours MB | mlir-opt MB |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');

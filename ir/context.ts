@@ -5,7 +5,6 @@
  */
 import type { AsmParser } from './asm.js';
 import type { Attribute } from './attributes.js';
-import { compileFormat } from './format.js';
 import type { Operation } from './ir.js';
 import { installOpPrinter } from './printer.js';
 import type { DialectDecl, OpSpec } from './op-spec.js';
@@ -25,15 +24,11 @@ export class Context {
     installOpPrinter();
   }
 
-  /** Adds a dialect table (a second load of one dialect does nothing); compiles every op's format. */
+  /** Adds a dialect table (a second load of one dialect does nothing). */
   loadDialect(d: DialectDecl): this {
     if (this.dialects.has(d.name)) return this;
     this.dialects.set(d.name, d);
-    for (const def of d.ops) {
-      const spec = def.spec;
-      if (spec.decl.format !== undefined && !spec.format) spec.format = compileFormat(spec);
-      this.ops.set(spec.name, spec);
-    }
+    for (const def of d.ops) this.ops.set(def.spec.name, def.spec);
     for (const [m, fn] of Object.entries(d.types ?? {})) this.typeParsers.set(`${d.name}.${m}`, fn);
     for (const [m, fn] of Object.entries(d.attrs ?? {})) this.attrParsers.set(`${d.name}.${m}`, fn);
     if (d.verifyType) this.typeVerifiers.push(d.verifyType);

@@ -8,7 +8,7 @@ import type { Attribute } from './attributes.js';
 import { DenseArrayAttr } from './attributes.js';
 import type { Block, Operation, Region, Value } from './ir.js';
 import type { Type } from './types.js';
-import type { CompiledFormat, FormatParser, FormatPrinter } from './format.js';
+import { compileFormat, type CompiledFormat, type FormatParser, type FormatPrinter } from './format.js';
 import type { RewritePattern } from './patterns.js';
 import { Terminator, type Trait } from './traits.js';
 import type { OpDef } from './op-def.js';
@@ -174,7 +174,6 @@ export class OpSpec {
   readonly results: readonly ValueDecl[];
   readonly regionDecls: readonly RegionDecl[];
   readonly successorDecls: readonly RegionDecl[];
-  format: CompiledFormat | null = null;
   /** Counts the verifier checks, computed once: fixed-size groups, and whether a variable group exists. */
   readonly counts: {
     operands: number;
@@ -186,6 +185,7 @@ export class OpSpec {
     successors: number;
     variadicSuccessors: boolean;
   };
+  private compiledFormat: CompiledFormat | null | undefined = undefined;
   private readonly fixedOperands: Map<string, number> | null;
   private readonly fixedResults: Map<string, number> | null;
 
@@ -212,6 +212,16 @@ export class OpSpec {
       successors: this.successorDecls.filter((d) => !isVar(d)).length,
       variadicSuccessors: this.successorDecls.some(isVar),
     };
+  }
+
+  /**
+   * The compiled assembly format, null for an op without one (it prints generically or through
+   * `syntax`). Compiled on first use: a run compiles the formats of the ops it reads or prints,
+   * not the ~400 of every loaded dialect (test/dialects/formats.test.ts compiles them all).
+   */
+  get format(): CompiledFormat | null {
+    if (this.compiledFormat === undefined) this.compiledFormat = this.decl.format === undefined ? null : compileFormat(this);
+    return this.compiledFormat;
   }
 
   get name(): string {

@@ -2,7 +2,7 @@
 // unbundled ESM graph (chevrotain pulls in hundreds of lodash-es modules) costs ~0.3 s per run.
 //
 // triton-opt and triton-translate, whose start-up counts in `npm run bench:parse` and
-// `npm run bench:compile`, are bundled as CommonJS (dist/bin/NAME.cjs) behind a small launcher (dist/bin/NAME.mjs, from tools/launcher.mjs) that
+// `npm run bench:compile`, are bundled as CommonJS (dist/bin/NAME.bundle.cjs) behind a small CommonJS launcher (dist/bin/NAME.cjs, from tools/launcher.cjs) that
 // compiles the bundle with a V8 code cache (dist/bin/NAME.cache). The cache is written here by a
 // training run; it is only valid for the Node that wrote it, and the launcher falls back
 // to plain compilation when V8 rejects it.
@@ -77,7 +77,7 @@ const work = mkdtempSync(join(tmpdir(), 'tir-bundle-'));
 try {
   const input = join(work, 'train.mlir');
   writeFileSync(input, trainingInput());
-  const launcher = readFileSync('tools/launcher.mjs', 'utf8');
+  const launcher = readFileSync('tools/launcher.cjs', 'utf8');
   // The launcher's shebang flags: the training run must use them too, or V8 rejects the cache
   // (V8 flags are part of its check).
   const nodeFlags = launcher.slice(0, launcher.indexOf('\n')).split(' ').slice(3);
@@ -94,14 +94,15 @@ try {
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      outfile: `dist/bin/${name}.cjs`,
+      outfile: `dist/bin/${name}.bundle.cjs`,
       logLevel: 'warning',
       sourcemap: true,
       banner: { js: CJS_IMPORT_META },
       define: { 'import.meta.url': '__tirImportMetaUrl' },
       plugins: [wordWrappingHelp],
     });
-    const bin = `dist/bin/${name}.mjs`;
+    const bin = `dist/bin/${name}.cjs`;
+    rmSync(`dist/bin/${name}.mjs`, { force: true }); // the launcher's name before 2026-11-27
     writeFileSync(bin, launcher.replace('__BUNDLE__', name));
     chmodSync(bin, 0o755);
     const cache = `dist/bin/${name}.cache`;

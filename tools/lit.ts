@@ -76,10 +76,15 @@ function findRepoRoot(): string {
   return dir;
 }
 
-/** Command line that runs one of our own tools: the bundle (fast start), else the built JS, else the TS source via tsx. */
+/**
+ * Command line that runs one of our own tools: its launcher (`NAME.cjs`, for the CLIs with a code
+ * cache) or bundle (`NAME.mjs`) for a fast start, else the built JS, else the TS source via tsx.
+ */
 function ownTool(repo: string, name: string): string {
-  const bundle = join(repo, 'dist', 'bin', `${name}.mjs`);
-  if (existsSync(bundle)) return `node --max-semi-space-size=16 ${shellQuote(bundle)}`;
+  for (const ext of ['cjs', 'mjs']) {
+    const bundle = join(repo, 'dist', 'bin', `${name}.${ext}`);
+    if (existsSync(bundle)) return `node --max-semi-space-size=16 ${shellQuote(bundle)}`;
+  }
   const js = join(repo, 'dist', 'tools', `${name}.js`);
   if (existsSync(js)) return `node ${shellQuote(js)}`;
   const ts = join(repo, 'tools', `${name}.ts`);

@@ -10,7 +10,7 @@ import type { Operation } from '../ir/ir.js';
 import { parseSourceFile, type ParsedFile } from '../ir/parser.js';
 import { printModule, printOpInScope, type PrintOptions } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
-import { PassManager } from '../passes/manager.js';
+import { clockMs, PassManager } from '../passes/manager.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
 import { allPasses } from '../passes/registry.js';
 import { readInput, runTool, splitInput, UserError } from './input-chunks.js';
@@ -81,9 +81,9 @@ function processChunk(src: SourceFile, o: OptOptions, entries: PipelineEntry[], 
 
 function processChunkOf(src: SourceFile, o: OptOptions, entries: PipelineEntry[], reports: PassManager[]): ChunkResult {
   try {
-    const t0 = performance.now();
+    const t0 = clockMs();
     const parsed = parseSourceFile(src, { allowUnregisteredDialect: o.allowUnregisteredDialect });
-    const parseMs = performance.now() - t0;
+    const parseMs = clockMs() - t0;
     const pipeline = o.runReproducer ? parsePipeline(reproducerPipeline(parsed.resources)) : entries;
     const root = rootOf(parsed, src, o, pipeline);
     const d = o.verifyEach ? verifyDiagnostic(root, { allowUnregistered: o.allowUnregisteredDialect }) : null;
@@ -191,7 +191,10 @@ function run(o: OptOptions): number {
     }
     if (r.text !== null) outputs.push(r.text);
   }
-  for (const pm of reports) process.stderr.write(pm.report());
+  for (const pm of reports) {
+    const report = pm.report();
+    if (report) process.stderr.write(report);
+  }
   const joined = outputs.join(o.outputSplitMarker + '\n');
   if (!failed || o.verifyDiagnostics) writeOutput(o.output, joined);
   return failed ? 1 : 0;

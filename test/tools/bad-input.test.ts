@@ -19,7 +19,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const tool = join(root, 'dist/bin/triton-opt.mjs');
+const tool = join(root, 'dist/bin/triton-opt.cjs');
 const fixtureDir = join(root, 'test/fixtures/bad-input');
 
 /** What a fixture's header asks for. */

@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const tool = join(root, 'dist/bin/triton-translate.mjs');
+const tool = join(root, 'dist/bin/triton-translate.cjs');
 const vectorAdd = join(root, 'examples/triton-c/vector-add-param.tc');
 
 /** Runs the tool in a fresh folder; returns its exit status, stderr and the folder. */

@@ -27,8 +27,8 @@ while [ $# -gt 0 ]; do
     *) cases+=("$1"); shift ;;
   esac
 done
-translate=${TRITON_TRANSLATE:-dist/bin/triton-translate.mjs}
-opt=${TRITON_OPT:-dist/bin/triton-opt.mjs}
+translate=${TRITON_TRANSLATE:-dist/bin/triton-translate.cjs}
+opt=${TRITON_OPT:-dist/bin/triton-opt.cjs}
 if [ ! -f "$translate" ]; then
   echo "build.sh: $translate not found (run 'npm run build' first)" >&2
   exit 2

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=${1:-build/tune}
-translate=dist/bin/triton-translate.mjs
+translate=dist/bin/triton-translate.cjs
 if [ ! -f "$translate" ]; then
   echo "build.sh: $translate not found (run 'npm run build' first)" >&2
   exit 2

@@ -1,25 +1,25 @@
 #!/usr/bin/env -S node --max-semi-space-size=16
-// Launcher of a bundled CLI (template: tools/bundle.mjs copies it to dist/bin/NAME.mjs, naming the bundle).
+// Launcher of a bundled CLI (template: tools/bundle.mjs copies it to dist/bin/NAME.cjs, naming the bundle).
 //
-// The CLI itself is the CommonJS bundle dist/bin/NAME.cjs. It is compiled here with V8's code cache
+// The CLI itself is the CommonJS bundle dist/bin/NAME.bundle.cjs. It is compiled here with V8's code cache
 // dist/bin/NAME.cache, which `npm run build` writes after a training run: the bundle's top level and
 // the functions that run used need no parsing or compiling at start-up. A cache written by another
 // Node/V8 version (or under other V8 flags) is rejected by V8 and the bundle compiles as usual; a
 // missing cache is the same. With TRITON_IR_CODE_CACHE_OUT=FILE in the environment the launcher writes
 // the cache to FILE after the run (that is how the build makes it).
 //
-// Builtins are taken through `require`, not `import`: importing `node:fs` from ESM builds its ESM
-// facade, which loads all of Node's streams (~10 ms).
-import { createRequire } from 'node:module';
-
-const BUNDLE = '__BUNDLE__';
-const require = createRequire(import.meta.url);
+// The launcher is CommonJS, not ESM: an ESM entry point starts Node's ESM loader, which loads ~25 of
+// its internal modules (10-20 ms of every run), and importing `node:fs` from ESM builds its ESM
+// facade, which loads all of Node's streams.
+'use strict';
+const { createRequire } = require('node:module');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { Script } = require('node:vm');
-const { fileURLToPath } = require('node:url');
+const { join } = require('node:path');
 
-const file = fileURLToPath(new URL(`./${BUNDLE}.cjs`, import.meta.url));
-const dir = fileURLToPath(new URL('.', import.meta.url));
+const BUNDLE = '__BUNDLE__';
+const file = join(__dirname, `${BUNDLE}.bundle.cjs`);
+const dir = __dirname;
 // Under --debug the bundle is loaded plainly, with its source map (stacks name the TypeScript
 // sources); the code cache is for the fast path only.
 if (process.argv.includes('--debug')) {
@@ -28,7 +28,7 @@ if (process.argv.includes('--debug')) {
 } else {
   let cachedData;
   try {
-    cachedData = readFileSync(fileURLToPath(new URL(`./${BUNDLE}.cache`, import.meta.url)));
+    cachedData = readFileSync(join(__dirname, `${BUNDLE}.cache`));
   } catch {
     cachedData = undefined; // no cache: compile as usual
   }
