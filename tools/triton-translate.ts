@@ -10,8 +10,6 @@
  */
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
 import { describeVariant, parseDefines, variants, type ParsedDefines } from '../frontend/triton-c/autotune.js';
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import { registerAllDialects } from '../dialects/index.js';
 import { registerAllPasses } from '../passes/all.js';
 import { Diagnostic, DiagnosticError, SourceFile } from '../ir/diagnostics.js';
@@ -24,6 +22,7 @@ import { checkOutputPath, writeOutput } from './output-file.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 import type { GpuTarget } from '../dialects/ttg/target.js';
 import { compileSpace, isVariantWorker, serveVariants, type Translate } from './variants.js';
+import { simpleTranslateArgs, type TranslateArgv } from './translate-options.js';
 import { LLC_CPU, LlcUnavailable, LlvmUnavailable, isNvptxModule, ptxViaLlvm, translateToLlvm } from '../targets/llvm/index.js';
 
 registerAllDialects();
@@ -199,40 +198,20 @@ function checkOutputs(argv: TargetArgs & { o?: string; force?: boolean }, inputs
   for (const [flag, path] of paths) if (path !== undefined) checkOutputPath(flag, path, inputs, argv.force === true);
 }
 
+/** The command line read: without yargs when it is a common one, else by yargs (loaded then). */
+function readArgs(rest: string[]): TranslateArgv | Promise<TranslateArgv> {
+  const flags = TRANSLATIONS.map((t) => t.flag);
+  return simpleTranslateArgs(rest, flags) ?? import('./translate-flags.js').then((m) => m.parseTranslateArgs(rest, TRANSLATIONS));
+}
+
 function main(): Promise<void> | void {
-  const { defines, rest } = splitDefines(hideBin(process.argv));
-  let y = yargs(rest)
-    .scriptName('triton-translate')
-    .usage('$0 [file|-] --<translation> [-o out]\n\nTranslates Triton IR to other formats.')
-    .option('o', { type: 'string', describe: "output file (default: stdout; '-': stdout)", requiresArg: true })
-    .option('force', { type: 'boolean', default: false, describe: 'let -o overwrite the input file' })
-    .option('allow-unregistered-dialect', { type: 'boolean', default: false, describe: 'accept ops of unknown dialects' })
-    .option('list-translations', { type: 'boolean', default: false, describe: 'list the available translations' })
-    .option('from-c', { type: 'boolean', default: false, describe: 'the input is Triton-C (with -DNAME=VALUE and -DNAME=[v1, v2] lists)' })
-    .option('list-variants', { type: 'boolean', default: false, describe: 'with --from-c: print the autotuning space, one line per variant' })
-    .option('variant', { type: 'number', describe: 'with --from-c: compile variant N of the -D lists', requiresArg: true })
-    .option('all-variants', { type: 'string', describe: 'with --from-c: compile every variant into DIR', requiresArg: true })
-    .option('allow-tf32', { type: 'boolean', default: false, describe: 'with --from-c: f32 dots may use tf32 tensor cores (inputPrecision = tf32; default ieee)' })
-    .option('arch', { type: 'string', describe: 'with --to-ptx: the GPU architecture, sm_80 (default) or sm_90a', requiresArg: true })
-    .option('num-warps', { type: 'number', describe: 'with --to-ptx: warps per program for tt-level input (default 4)', requiresArg: true })
-    .option('emit-metadata', { type: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes, CTAs per SM) as JSON', requiresArg: true })
-    .option('emit-ttgir', { type: 'string', describe: 'with --to-ptx: write the ttg IR the PTX is lowered from (after the passes), which Triton can compile too', requiresArg: true })
-    .option('debug', { type: 'boolean', default: false, describe: 'show JavaScript stacks (mapped to the TypeScript sources) for internal errors' })
-    .option('via-llvm', { type: 'boolean', default: false, describe: 'with --to-ptx: LLVM\'s PTX for sm_80 (our LLVM IR through llc-14), a second opinion on ours' })
-    .option('emit-bitcode', { type: 'string', describe: 'with --to-llvm: write the verified module as LLVM bitcode (the text then goes only to -o)', requiresArg: true })
-    .option('residency-hint', { type: 'boolean', default: true, describe: 'with --to-ptx: ask the launcher for fewer CTAs per SM where scattered loads gain from it (--no-residency-hint: as many as fit)' });
-  for (const t of TRANSLATIONS) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
-  const argv = y
-    .strictOptions()
-    .version('0.1.0')
-    .help()
-    .alias('h', 'help')
-    // yargs wraps at 80 columns by default, inside words when a description is long; use the terminal's width.
-    .wrap(Math.min(120, process.stdout.columns ?? 100))
-    .fail((msg, err) => {
-      throw new UserError(err?.message ?? msg);
-    })
-    .parseSync();
+  const { defines, rest } = splitDefines(process.argv.slice(2));
+  const argv = readArgs(rest);
+  return argv instanceof Promise ? argv.then((a) => translate(a, defines)) : translate(argv, defines);
+}
+
+/** Runs the command line `argv` (with its -D definitions). */
+function translate(argv: TranslateArgv, defines: string[]): Promise<void> | void {
   if (argv['list-translations']) {
     for (const t of TRANSLATIONS) process.stdout.write(`--${t.flag}\t${t.summary}\n`);
     return;

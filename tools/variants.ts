@@ -14,7 +14,6 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import { DiagnosticError, type SourceFile } from '../ir/diagnostics.js';
 import type { Operation } from '../ir/ir.js';
@@ -23,11 +22,12 @@ import { verifyDiagnostic } from '../ir/verifier.js';
 import { compileTritonC, type FrontendOptions } from '../frontend/triton-c/index.js';
 
 // Loaded on first use, not at start-up: `triton-translate` imports this module on every run, and
-// these three cost it ~7 ms each time (child_process alone pulls in net, dgram and the streams).
+// these cost it ~7 ms each time (child_process alone pulls in net, dgram and the streams).
 const requireBuiltin = createRequire(import.meta.url);
 const childProcess = (): typeof import('node:child_process') => requireBuiltin('node:child_process');
 const crypto = (): typeof import('node:crypto') => requireBuiltin('node:crypto');
 const workerThreads = (): typeof import('node:worker_threads') => requireBuiltin('node:worker_threads');
+const os = (): typeof import('node:os') => requireBuiltin('node:os');
 import { variantList, type ParsedDefines } from '../frontend/triton-c/autotune.js';
 import { UserError } from './input-chunks.js';
 
@@ -145,7 +145,7 @@ export async function compileSpace(req: SpaceRequest): Promise<void> {
     ptxas: req.flag === 'to-ptx' ? findOnPath('ptxas') : null,
   };
   const items = list.map((v, index) => ({ index, choice: choiceOf(req.parsed, v.defines), defines: v.defines, description: v.description }));
-  const jobs = Math.max(1, Math.min(req.jobs ?? availableParallelism(), items.length));
+  const jobs = Math.max(1, Math.min(req.jobs ?? os().availableParallelism(), items.length));
   const started = Date.now();
   process.stderr.write(`compiling ${items.length} variant${items.length === 1 ? '' : 's'} of ${req.source.name} into ${req.dir} (${req.workerUrl && jobs > 1 ? `${jobs} threads` : '1 thread'})\n`);
   let done = 0;

@@ -8,7 +8,6 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The npm package and the version `npm run setup:llvm` installs. */
@@ -56,7 +55,7 @@ process.stdout.write(module.print());
 export function verifyWithLlvm(text: string, name: string, bitcodePath?: string): string {
   const bindings = llvmBindingsPath();
   if (!bindings) throw new LlvmUnavailable(`--to-llvm needs the optional package ${LLVM_BINDINGS}, which is not installed: ${SETUP_HINT}`);
-  const dir = mkdtempSync(join(tmpdir(), 'triton-llvm-'));
+  const dir = mkdtempSync(join((createRequire(import.meta.url)('node:os') as typeof import('node:os')).tmpdir(), 'triton-llvm-'));
   try {
     const input = join(dir, 'module.ll');
     writeFileSync(input, text);
