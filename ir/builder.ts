@@ -115,70 +115,89 @@ export class Builder {
 
 /** Builds (without inserting) an op from its spec; checks group arity, infers missing result types. */
 export function buildOp(spec: OpSpec, args: CreateArgs, loc?: Location): Operation {
+  // Called for every op a lowering makes: no Map, closure or copy unless an op needs one.
   const operands: Value[] = [];
-  const operandTypes = new Map<string, Type[]>();
-  const sizes: number[] = [];
-  for (const d of spec.operands) {
+  const operandSizes: number[] | null = spec.needsOperandSegments ? [] : null;
+  const decls = spec.operands;
+  for (let k = 0; k < decls.length; k++) {
+    const d = decls[k];
     const given = args.operands?.[d.name];
-    const list = given === undefined ? [] : Array.isArray(given) ? [...(given as readonly Value[])] : [given as Value];
-    if ((d.kind ?? 'single') === 'single' && list.length !== 1)
-      throw new Error(`internal error: '${spec.name}' needs exactly one value for operand '${d.name}', got ${list.length}`);
-    if (d.kind === 'optional' && list.length > 1) throw new Error(`internal error: '${spec.name}' optional operand '${d.name}' got ${list.length} values`);
-    operands.push(...list);
-    operandTypes.set(d.name, list.map((v) => v.type));
-    sizes.push(list.length);
+    let n = 0;
+    if (Array.isArray(given)) for (const v of given as readonly Value[]) operands.push(v), n++;
+    else if (given !== undefined) operands.push(given as Value), (n = 1);
+    if ((d.kind ?? 'single') === 'single' && n !== 1) throw new Error(`internal error: '${spec.name}' needs exactly one value for operand '${d.name}', got ${n}`);
+    if (d.kind === 'optional' && n > 1) throw new Error(`internal error: '${spec.name}' optional operand '${d.name}' got ${n} values`);
+    operandSizes?.push(n);
   }
-  const props: Record<string, Attribute> = {};
-  const attrs: Record<string, Attribute> = {};
-  for (const [k, v] of Object.entries(args.attrs ?? {})) {
-    if (v === undefined) continue;
-    if (spec.attrIndex.has(k)) props[k] = v;
-    else attrs[k] = v;
+  let props: Record<string, Attribute> | null = null;
+  let attrs: Record<string, Attribute> | null = null;
+  const given = args.attrs;
+  if (given) {
+    for (const k in given) {
+      const v = given[k];
+      if (v === undefined) continue;
+      if (spec.attrIndex.has(k)) (props ??= {})[k] = v;
+      else (attrs ??= {})[k] = v;
+    }
   }
-  if (spec.needsOperandSegments) props.operandSegmentSizes = DenseArrayAttr.get(i(32), sizes);
-  const resultTypes = inferResults(spec, args, operandTypes, props);
+  if (operandSizes) (props ??= {}).operandSegmentSizes = DenseArrayAttr.get(i(32), operandSizes);
+  const { types, resultSizes } = inferResults(spec, args, operands, props);
+  if (resultSizes) (props ??= {}).resultSegmentSizes = DenseArrayAttr.get(i(32), resultSizes);
   return Operation.create({
     name: spec.name,
     spec,
     operands,
-    resultTypes,
-    properties: Object.keys(props).length ? props : null,
-    attributes: Object.keys(attrs).length ? attrs : null,
-    regions: args.regions ?? spec.regionDecls.filter((r) => !r.variadic).length,
+    resultTypes: types,
+    properties: props,
+    attributes: attrs,
+    regions: args.regions ?? spec.counts.regions,
     successors: args.successors,
     loc,
   });
 }
 
-function inferResults(spec: OpSpec, args: CreateArgs, operandTypes: Map<string, Type[]>, props: Record<string, Attribute>): Type[] {
-  const known = new Map<string, Type[]>();
+/** The types of each operand group given in `args` (an empty list for a declared group given none). */
+function operandTypesOf(spec: OpSpec, args: CreateArgs, name: string): Type[] | undefined {
+  if (!spec.operands.some((d) => d.name === name)) return undefined;
+  const given = args.operands?.[name];
+  return given === undefined ? [] : Array.isArray(given) ? (given as readonly Value[]).map((v) => v.type) : [(given as Value).type];
+}
+
+/** The result types (given, inferred by the op's rules, or from its traits), and the group sizes when the op records them. */
+function inferResults(
+  spec: OpSpec,
+  args: CreateArgs,
+  operands: readonly Value[],
+  props: Record<string, Attribute> | null,
+): { types: Type[]; resultSizes: number[] | null } {
+  const givenResults = args.results;
+  let env: TypeEnv | null = null;
+  const makeEnv = (): TypeEnv => ({
+    operand: (n) => operandTypesOf(spec, args, n),
+    result: (n) => {
+      const t = givenResults?.[n];
+      return t === undefined ? undefined : Array.isArray(t) ? [...(t as readonly Type[])] : [t as Type];
+    },
+    attr: (n) => props?.[n] ?? spec.attrIndex.get(n)?.default,
+    numOperands: (n) => operandTypesOf(spec, args, n)?.length ?? 0,
+  });
+  const types: Type[] = [];
+  const resultSizes: number[] | null = spec.needsResultSegments ? [] : null;
   for (const d of spec.results) {
-    const t = args.results?.[d.name];
-    if (t !== undefined) known.set(d.name, Array.isArray(t) ? [...(t as readonly Type[])] : [t as Type]);
-  }
-  const env: TypeEnv = {
-    operand: (n) => operandTypes.get(n),
-    result: (n) => known.get(n),
-    attr: (n) => props[n] ?? spec.attrIndex.get(n)?.default,
-    numOperands: (n) => operandTypes.get(n)?.length ?? 0,
-  };
-  const sameAsOperands = spec.traitSet.has(SameOperandsAndResultType);
-  const out: Type[] = [];
-  const sizes: number[] = [];
-  for (const d of spec.results) {
-    let ts = known.get(d.name) ?? spec.decl.inferTypes?.[d.name]?.(env);
-    if (!ts && sameAsOperands) {
-      const first = [...operandTypes.values()].find((x) => x.length)?.[0];
-      if (first) ts = [first];
+    const t = givenResults?.[d.name];
+    let ts: readonly Type[] | undefined = t === undefined ? undefined : Array.isArray(t) ? (t as readonly Type[]) : [t as Type];
+    if (!ts) {
+      const rule = spec.decl.inferTypes?.[d.name];
+      if (rule) ts = rule((env ??= makeEnv()));
     }
+    if (!ts && operands.length && spec.traitSet.has(SameOperandsAndResultType)) ts = [operands[0].type];
     if (!ts && d.type?.buildable) ts = [d.type.buildable];
     if (!ts) {
       if (d.kind === 'variadic' || d.kind === 'optional') ts = [];
       else throw new Error(`internal error: cannot infer result '${d.name}' of '${spec.name}'; pass it in 'results'`);
     }
-    out.push(...ts);
-    sizes.push(ts.length);
+    for (const x of ts) types.push(x);
+    resultSizes?.push(ts.length);
   }
-  if (spec.needsResultSegments) props.resultSegmentSizes = DenseArrayAttr.get(i(32), sizes);
-  return out;
+  return { types, resultSizes };
 }

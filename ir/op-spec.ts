@@ -186,6 +186,10 @@ export class OpSpec {
     variadicSuccessors: boolean;
   };
   private compiledFormat: CompiledFormat | null | undefined = undefined;
+  private readonly operandLayout: GroupLayout;
+  private readonly resultLayout: GroupLayout;
+  private readonly regionLayout: GroupLayout;
+  private readonly successorLayout: GroupLayout;
   private readonly fixedOperands: Map<string, number> | null;
   private readonly fixedResults: Map<string, number> | null;
 
@@ -199,8 +203,12 @@ export class OpSpec {
     this.results = decl.results ?? [];
     this.regionDecls = decl.regions ?? [];
     this.successorDecls = decl.successors ?? [];
-    this.fixedOperands = countVariable(this.operands) ? null : new Map(this.operands.map((d, k) => [d.name, k]));
-    this.fixedResults = countVariable(this.results) ? null : new Map(this.results.map((d, k) => [d.name, k]));
+    this.operandLayout = new GroupLayout(this.operands);
+    this.resultLayout = new GroupLayout(this.results);
+    this.regionLayout = new GroupLayout(this.regionDecls);
+    this.successorLayout = new GroupLayout(this.successorDecls);
+    this.fixedOperands = this.operandLayout.variable ? null : new Map(this.operands.map((d, k) => [d.name, k]));
+    this.fixedResults = this.resultLayout.variable ? null : new Map(this.results.map((d, k) => [d.name, k]));
     const isVar = (d: { kind?: string; variadic?: boolean }) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true;
     this.counts = {
       operands: this.operands.filter((d) => !isVar(d)).length,
@@ -229,10 +237,10 @@ export class OpSpec {
   }
   /** More than one operand group of variable size needs `operandSegmentSizes`. */
   get needsOperandSegments(): boolean {
-    return countVariable(this.operands) > 1;
+    return this.operandLayout.variable > 1;
   }
   get needsResultSegments(): boolean {
-    return countVariable(this.results) > 1;
+    return this.resultLayout.variable > 1;
   }
 
   /** Index of operand group `name` when every operand group has exactly one value; else -1. */
@@ -246,52 +254,80 @@ export class OpSpec {
 
   /** Sizes of each operand group of `op`. */
   operandGroupSizes(op: Operation): number[] {
-    return groupSizes(this.operands, op.numOperands, op.getAttr('operandSegmentSizes'));
+    return this.operandLayout.sizes(op.numOperands, op, 'operandSegmentSizes');
   }
   resultGroupSizes(op: Operation): number[] {
-    return groupSizes(this.results, op.numResults, op.getAttr('resultSegmentSizes'));
+    return this.resultLayout.sizes(op.numResults, op, 'resultSegmentSizes');
   }
   /** The operands of group `name`. */
   operandGroup(op: Operation, name: string): Value[] {
-    return sliceGroup(this.operands, this.operandGroupSizes(op), name, (k) => op.operand(k));
+    return this.operandLayout.slice(name, op.numOperands, op, 'operandSegmentSizes', (k) => op.operands[k].value);
   }
   resultGroup(op: Operation, name: string): Value[] {
-    return sliceGroup(this.results, this.resultGroupSizes(op), name, (k) => op.result(k));
+    return this.resultLayout.slice(name, op.numResults, op, 'resultSegmentSizes', (k) => op.results[k]);
   }
   regionGroup(op: Operation, name: string): Region[] {
-    return sliceGroup(this.regionDecls, variableSizes(this.regionDecls, op.regions.length), name, (k) => op.regions[k]);
+    return this.regionLayout.slice(name, op.regions.length, null, '', (k) => op.regions[k]);
   }
   successorGroup(op: Operation, name: string): Block[] {
-    return sliceGroup(this.successorDecls, variableSizes(this.successorDecls, op.successors.length), name, (k) => op.successors[k]);
+    return this.successorLayout.slice(name, op.successors.length, null, '', (k) => op.successors[k]);
   }
 }
 
-function countVariable(decls: readonly ValueDecl[]): number {
-  return decls.filter((d) => d.kind === 'variadic' || d.kind === 'optional').length;
-}
+/**
+ * How an op's values (operands, results, regions or successors) split into the declared groups,
+ * precomputed per declaration: with at most one group of variable size (nearly every op), a
+ * group's values are found without building the list of sizes.
+ */
+class GroupLayout {
+  private readonly index = new Map<string, number>();
+  private readonly isVariable: boolean[];
+  /** How many groups have a variable size. */
+  readonly variable: number;
+  private readonly fixed: number;
+  /** The one variable group, when there is exactly one; else -1. */
+  private readonly variableIndex: number;
 
-function groupSizes(decls: readonly ValueDecl[], total: number, segments: Attribute | undefined): number[] {
-  if (countVariable(decls) > 1 && segments instanceof DenseArrayAttr) return [...segments.values];
-  return variableSizes(decls, total);
-}
+  constructor(decls: readonly { name: string; kind?: string; variadic?: boolean }[]) {
+    decls.forEach((d, k) => this.index.set(d.name, k));
+    this.isVariable = decls.map((d) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true);
+    this.variable = this.isVariable.filter(Boolean).length;
+    this.fixed = decls.length - this.variable;
+    this.variableIndex = this.variable === 1 ? this.isVariable.indexOf(true) : -1;
+  }
 
-/** Splits `total` across groups when at most one group is variable. */
-function variableSizes(decls: readonly { kind?: string; variadic?: boolean }[], total: number): number[] {
-  const isVar = (d: { kind?: string; variadic?: boolean }) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true;
-  const fixed = decls.filter((d) => !isVar(d)).length;
-  return decls.map((d) => (isVar(d) ? Math.max(0, total - fixed) : 1));
-}
-
-function sliceGroup<T>(decls: readonly { name: string }[], sizes: number[], name: string, get: (k: number) => T): T[] {
-  let start = 0;
-  for (let k = 0; k < decls.length; k++) {
-    if (decls[k].name === name) {
-      const out: T[] = [];
-      for (let j = 0; j < sizes[k]; j++) out.push(get(start + j));
-      return out;
+  /**
+   * The size of each group for `total` values. With several variable groups the sizes are `op`'s
+   * segment attribute `segmentsName` (without it each variable group is given all the rest).
+   */
+  sizes(total: number, op: Operation | null, segmentsName: string): number[] {
+    if (this.variable > 1) {
+      const segments = op?.getAttr(segmentsName);
+      if (segments instanceof DenseArrayAttr) return [...segments.values];
     }
-    start += sizes[k];
+    const rest = Math.max(0, total - this.fixed);
+    return this.isVariable.map((v) => (v ? rest : 1));
   }
-  throw new Error(`internal error: no group named '${name}'`);
+
+  /** The values of group `name`, read by `get` from their positions among the `total`. */
+  slice<T>(name: string, total: number, op: Operation | null, segmentsName: string, get: (k: number) => T): T[] {
+    const k = this.index.get(name);
+    if (k === undefined) throw new Error(`internal error: no group named '${name}'`);
+    let start: number;
+    let size: number;
+    if (this.variable <= 1) {
+      const rest = Math.max(0, total - this.fixed);
+      size = this.isVariable[k] ? rest : 1;
+      start = this.variableIndex >= 0 && k > this.variableIndex ? k - 1 + rest : k;
+    } else {
+      const sizes = this.sizes(total, op, segmentsName);
+      start = 0;
+      for (let j = 0; j < k; j++) start += sizes[j];
+      size = sizes[k];
+    }
+    const out = new Array<T>(size);
+    for (let j = 0; j < size; j++) out[j] = get(start + j);
+    return out;
+  }
 }
 

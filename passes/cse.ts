@@ -1,7 +1,8 @@
 /**
  * `cse`: common subexpression elimination. Walks each function along the dominance tree with a
- * scoped table of side-effect-free ops keyed by (name, operands, attributes, result types,
- * regions); an op equal to one already in scope is replaced by it.
+ * scoped table of side-effect-free ops, hashed by (name, operands, attributes, result types) and
+ * compared in full (regions too) on a hash match, as MLIR's CSE does; an op equal to one already
+ * in scope is replaced by it.
  *
  * Dominance is taken structurally: ops earlier in a block dominate later ones and everything
  * nested in them; the entry block of a region dominates its other blocks (so those see the
@@ -17,29 +18,42 @@ import type { PassContext, PassDecl } from './pass.js';
 import { isPrivateStaging } from './support/staging.js';
 import { Commutative, IsolatedFromAbove, SymbolDef, Terminator } from '../ir/traits.js';
 
-/** Small integer ids for values, so op keys are cheap strings. */
-class ValueIds {
-  private readonly ids = new Map<Value, number>();
+/** Small integer ids for values and names, which the op hashes combine. */
+class Ids {
+  private readonly values = new Map<Value, number>();
+  private readonly names = new Map<string, number>();
   of(v: Value): number {
-    let id = this.ids.get(v);
-    if (id === undefined) this.ids.set(v, (id = this.ids.size));
+    let id = this.values.get(v);
+    if (id === undefined) this.values.set(v, (id = this.values.size));
+    return id;
+  }
+  name(s: string): number {
+    let id = this.names.get(s);
+    if (id === undefined) this.names.set(s, (id = this.names.size + 1));
     return id;
   }
 }
 
-/** A table of known ops that inherits the entries of its enclosing scope. */
+/** Mixes `x` into the hash `h` (order-dependent). */
+function mix(h: number, x: number): number {
+  return (Math.imul(h ^ x, 0x9e3779b1) + 0x7f4a7c15) | 0;
+}
+
+/** A table of known ops, by hash, that inherits the entries of its enclosing scope. */
 class Scope {
-  private readonly known = new Map<string, Operation>();
+  private readonly known = new Map<number, Operation[]>();
   constructor(private readonly parent: Scope | null) {}
-  lookup(key: string): Operation | undefined {
+  lookup(hash: number, op: Operation, ids: Ids): Operation | undefined {
     for (let s: Scope | null = this; s; s = s.parent) {
-      const hit = s.known.get(key);
-      if (hit) return hit;
+      const bucket = s.known.get(hash);
+      if (bucket) for (const twin of bucket) if (equivalent(op, twin, ids)) return twin;
     }
     return undefined;
   }
-  insert(key: string, op: Operation): void {
-    this.known.set(key, op);
+  insert(hash: number, op: Operation): void {
+    const bucket = this.known.get(hash);
+    if (bucket) bucket.push(op);
+    else this.known.set(hash, [op]);
   }
 }
 
@@ -57,7 +71,7 @@ function attrKey(op: Operation): string {
  * definition, values from outside keep their global id. Equal fingerprints mean equal regions.
  * Null when a region has several blocks or branches (not compared).
  */
-function regionKey(op: Operation, ids: ValueIds): string | null {
+function regionKey(op: Operation, ids: Ids): string | null {
   const local = new Map<Value, number>();
   const out: string[] = [];
   const ref = (v: Value) => (local.has(v) ? `L${local.get(v)}` : `G${ids.of(v)}`);
@@ -78,22 +92,62 @@ function regionKey(op: Operation, ids: ValueIds): string | null {
   return op.regions.every(visit) ? out.join(' ') : null;
 }
 
-/** The table key of `op`, or null when `op` must not be merged with anything. */
-function keyOf(op: Operation, ids: ValueIds): string | null {
-  if (op.numResults === 0 || op.successors.length || op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return null;
-  if (!isSideEffectFree(op) && !isPrivateStaging(op)) return null;
-  let operands = op.operandValues().map((v) => ids.of(v));
-  // a op b == a op' b' for commutative ops once both operand lists are sorted.
-  if (op.hasTrait(Commutative)) operands = [...operands].sort((x, y) => x - y);
-  const types = op.results.map((r) => r.type.id).join(',');
-  const regions = op.regions.length ? regionKey(op, ids) : '';
-  if (regions === null) return null;
-  return `${op.name}(${operands.join(',')})[${attrKey(op)}]->(${types})${regions}`;
+/** Whether `op` may be merged with an equivalent op at all. */
+function mergeable(op: Operation): boolean {
+  if (op.numResults === 0 || op.successors.length || op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return false;
+  return isSideEffectFree(op) || isPrivateStaging(op);
+}
+
+/**
+ * The hash of what makes two ops equivalent (name, operands, attributes, result types; regions
+ * are compared only on a hash match). Commutative operands and the attributes are combined
+ * independently of their order.
+ */
+function hashOf(op: Operation, ids: Ids): number {
+  let h = ids.name(op.name);
+  const operands = op.operands;
+  if (op.hasTrait(Commutative)) {
+    let sum = 0;
+    for (let k = 0; k < operands.length; k++) sum = (sum + mix(0, ids.of(operands[k].value))) | 0;
+    h = mix(h, sum);
+  } else {
+    for (let k = 0; k < operands.length; k++) h = mix(h, ids.of(operands[k].value));
+  }
+  let attrs = 0;
+  const props = op.properties;
+  if (props) for (const k in props) attrs = (attrs + mix(ids.name(k), props[k].id)) | 0;
+  const declared = op.spec?.decl.attrs;
+  if (declared) for (const d of declared) if (d.default && !props?.[d.name]) attrs = (attrs + mix(ids.name(d.name), d.default.id)) | 0;
+  const discardable = op.attributes;
+  if (discardable) for (const k in discardable) attrs = (attrs + mix(-ids.name(k), discardable[k].id)) | 0;
+  h = mix(h, attrs);
+  const results = op.results;
+  for (let k = 0; k < results.length; k++) h = mix(h, results[k].type.id);
+  return mix(h, op.regions.length);
+}
+
+/** The ids of `op`'s operands, sorted for a commutative op. */
+function operandIds(op: Operation, ids: Ids): number[] {
+  const out = op.operands.map((o) => ids.of(o.value));
+  return op.hasTrait(Commutative) ? out.sort((x, y) => x - y) : out;
+}
+
+/** Whether `a` and `b` (of one hash) compute the same values: `a op b == a op' b'`, checked in full. */
+function equivalent(a: Operation, b: Operation, ids: Ids): boolean {
+  if (a.name !== b.name || a.numOperands !== b.numOperands || a.numResults !== b.numResults || a.regions.length !== b.regions.length) return false;
+  for (let k = 0; k < a.numResults; k++) if (a.results[k].type !== b.results[k].type) return false;
+  const x = operandIds(a, ids);
+  const y = operandIds(b, ids);
+  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
+  if (attrKey(a) !== attrKey(b)) return false;
+  if (!a.regions.length) return true;
+  const ra = regionKey(a, ids);
+  return ra !== null && ra === regionKey(b, ids);
 }
 
 /** Walks blocks and regions in dominance order, replacing ops whose twin is in scope. */
 class CseWalker {
-  private readonly ids = new ValueIds();
+  private readonly ids = new Ids();
   constructor(private readonly rw: Rewriter, private readonly ctx: PassContext) {}
 
   region(r: Region, enclosing: Scope | null): void {
@@ -118,10 +172,10 @@ class CseWalker {
     // two region-holding ops equal.
     const inner = op.hasTrait(IsolatedFromAbove) ? null : scope;
     for (const r of op.regions) this.region(r, inner);
-    const key = keyOf(op, this.ids);
-    if (key === null) return;
-    const twin = scope.lookup(key);
-    if (!twin) return scope.insert(key, op);
+    if (!mergeable(op)) return;
+    const hash = hashOf(op, this.ids);
+    const twin = scope.lookup(hash, op, this.ids);
+    if (!twin) return scope.insert(hash, op);
     // %1 = arith.addi %a, %b ; %2 = arith.addi %b, %a -> uses of %2 use %1
     this.rw.replaceOp(op, twin.results);
     this.ctx.bump('num-cse');

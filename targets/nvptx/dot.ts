@@ -15,7 +15,7 @@ import * as tt from '../../dialects/tt/index.js';
 import { lowering, type Lowering } from './context.js';
 import { F32, F64, targetError } from './emitter.js';
 import { fromF32, toF32 } from './elementwise.js';
-import { registersByCoords, type RegLayout } from './layout.js';
+import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 import { isMmaDot, lowerMmaDot } from './mma.js';
 
 /** Whether the lanes and warps of operand `l` cover dims `keep` like the accumulator's and broadcast along dim `k`. */
@@ -60,11 +60,11 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
   const get = (cache: Map<number, Value>, regs: Value[], r: number) => cache.get(r) ?? (cache.set(r, widen(regs[r])), cache.get(r)!);
   const out = lc.regCoords.map((co, r) => {
     const [m, n] = co.slice(z);
-    const pre = co.slice(0, z).map((x) => `${x},`).join('');
+    const batch = co.slice(0, z);
     let sum = widen(cRegs[r]);
     for (let k = 0; k < K; k++) {
-      const ar = aBy.get(`${pre}${m},${k}`);
-      const br = bBy.get(`${pre}${k},${n}`);
+      const ar = aBy.get(coordIndex(la.shape, [...batch, m, k]));
+      const br = bBy.get(coordIndex(lb.shape, [...batch, k, n]));
       if (ar === undefined || br === undefined) throw targetError(op, `operand registers for C[${co.join(', ')}] at k = ${k} are missing from the dot_op layouts`);
       sum = e.op('fma', `rn.${wide === F64 ? 'f64' : 'f32'}`, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
     }

@@ -4,7 +4,8 @@
  * PTX with launch metadata.
  */
 import { IntegerAttr } from '../../ir/attributes.js';
-import { DiagnosticError } from '../../ir/diagnostics.js';
+import { Diagnostic, DiagnosticError } from '../../ir/diagnostics.js';
+import { verifyDiagnostic } from '../../ir/verifier.js';
 import type { Operation } from '../../ir/ir.js';
 import { hasTarget, type GpuTarget } from '../../dialects/ttg/target.js';
 import { registerAllPasses } from '../../passes/all.js';
@@ -39,11 +40,21 @@ export function preparationPipeline(module: Operation, target: GpuTarget): strin
   return 'vectorize,alloc-shared,insert-barriers';
 }
 
-/** Runs `pipeline` on `module`, turning a failure into its diagnostic. */
+/**
+ * Runs `pipeline` on `module`, turning a failure into its diagnostic. The module is verified once,
+ * after the whole pipeline, not after each pass (as `triton-opt` does): that was a fifth of a
+ * large kernel's compile. Invalid IR is a compiler bug, and `triton-opt --pipeline=...` on the
+ * same input names the pass that made it.
+ */
 function runOrThrow(module: Operation, pipeline: string): void {
   registerAllPasses(); // the pipeline's passes (idempotent), as lowerToNvptx registers cse and dce
-  const r = runPipeline(module, pipeline, { reproducerDir: null });
+  const r = runPipeline(module, pipeline, { reproducerDir: null, verifyEach: false });
   if (!r.ok) throw new DiagnosticError(r.diagnostics[r.diagnostics.length - 1]);
+  const invalid = verifyDiagnostic(module);
+  if (!invalid) return;
+  throw new DiagnosticError(
+    new Diagnostic('error', `internal error: the pipeline '${pipeline}' produced invalid IR: ${invalid.message} (triton-opt --pipeline='${pipeline}' names the pass)`, invalid.pos, invalid.fallbackLoc),
+  );
 }
 
 /** What `compileToPtx` returns. */

@@ -102,11 +102,25 @@ export function stridesOf(shape: readonly number[]): number[] {
   return out;
 }
 
-/** A map from a register's coordinates (with dims in `drop` zeroed) to the first register holding them. */
-export function registersByCoords(l: RegLayout, drop: readonly number[] = []): Map<string, number> {
-  const out = new Map<string, number>();
+/** The row-major index of coordinates `c` in `shape`, dims in `drop` read as 0; -1 when `c` lies outside `shape`. */
+export function coordIndex(shape: readonly number[], c: readonly number[], drop: readonly number[] = []): number {
+  let index = 0;
+  for (let d = 0; d < shape.length; d++) {
+    const x = drop.length && drop.includes(d) ? 0 : c[d];
+    if (!(x >= 0 && x < shape[d])) return -1;
+    index = index * shape[d] + x;
+  }
+  return index;
+}
+
+/**
+ * A map from a register's coordinates, as their `coordIndex` in `l.shape` (with dims in `drop`
+ * zeroed), to the first register holding them.
+ */
+export function registersByCoords(l: RegLayout, drop: readonly number[] = []): Map<number, number> {
+  const out = new Map<number, number>();
   l.regCoords.forEach((c, r) => {
-    const key = c.map((x, d) => (drop.includes(d) ? 0 : x)).join(',');
+    const key = coordIndex(l.shape, c, drop);
     if (!out.has(key)) out.set(key, r);
   });
   return out;

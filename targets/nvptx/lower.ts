@@ -253,11 +253,13 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   }
   if (!kernels.length) throw targetError(module, 'has no public tt.func to compile');
   registerAllPasses(); // cse and dce below (idempotent)
-  const cse = runPipeline(out, 'cse', { reproducerDir: null });
+  // Verified once, at the end: verifying the lowered module after each cleanup too cost a tenth of
+  // a large kernel's compile.
+  const cse = runPipeline(out, 'cse', { reproducerDir: null, verifyEach: false });
   if (!cse.ok) throw new DiagnosticError(cse.diagnostics[cse.diagnostics.length - 1]);
   const registersFree = !registersCanLimitResidency(opts.arch, numWarps, sharedBytes);
   for (const fn of body) if (fn.regions.length) shareLoopBases(fn.region(0), opts.arch, registersFree);
-  const result = runPipeline(out, 'dce', { reproducerDir: null });
+  const result = runPipeline(out, 'dce', { reproducerDir: null, verifyEach: false });
   if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
   const d = verifyDiagnostic(out);
   if (d) throw new DiagnosticError(d);

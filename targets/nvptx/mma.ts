@@ -17,7 +17,7 @@ import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { LoweringContext } from './context.js';
 import { BF16, F16, F32, I32, targetError } from './emitter.js';
-import { registersByCoords } from './layout.js';
+import { coordIndex, registersByCoords } from './layout.js';
 
 /** The typed view of a `tt.dot`. */
 export type DotView = View<(typeof tt.DotOp)['decl']>;
@@ -71,36 +71,36 @@ export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
   const K = at.shape[z + 1];
   const words = new Map<string, Value>();
   /** The b32 fragment register holding element `x` of operand `tag` (and, for pairs, the next one along K). */
-  const word = (m: Map<string, number>, regs: Value[], tag: string, x: number[], kd: number): Value => {
+  const word = (m: Map<number, number>, shape: readonly number[], regs: Value[], tag: string, x: number[], kd: number): Value => {
     const key = `${tag}:${x}`;
     const hit = words.get(key);
     if (hit) return hit;
     const elems = instr.form === 'pair' ? [x, x.map((v, d) => (d === kd ? v + 1 : v))] : [x];
-    const rs = elems.map((y) => m.get(y.join(',')));
+    const rs = elems.map((y) => m.get(coordIndex(shape, y)));
     if (rs.some((r) => r === undefined)) throw targetError(op, `operand '${tag === 'a' ? a.type : b.type}' holds no register for element (${x}) of an mma fragment`);
     const v = instr.form === 'pair' ? e.pack('b32', rs.map((r) => regs[r!]), I32) : e.op('mov', 'b32', [regs[rs[0]!]], I32);
     words.set(key, v);
     return v;
   };
   const out = [...cRegs];
-  const blocks = lc.regCoords.map((co, r) => ({ co, r })).filter(({ co, r }) => co[z] % 16 === 0 && co[z + 1] % 8 === 0 && mc.get(co.join(',')) === r);
+  const blocks = lc.regCoords.map((co, r) => ({ co, r })).filter(({ co, r }) => co[z] % 16 === 0 && co[z + 1] % 8 === 0 && mc.get(coordIndex(lc.shape, co)) === r);
   const ptx = `sync.aligned.m16n8k${instr.k}.row.col.f32.${instr.kind}.${instr.kind}.f32`;
   for (let k0 = 0; k0 < K; k0 += instr.k) {
     for (const { co } of blocks) {
       const batch = co.slice(0, z);
       const [m0, n0] = co.slice(z);
       const cIdx = [[m0, n0], [m0, n0 + 1], [m0 + 8, n0], [m0 + 8, n0 + 1]].map((x) => {
-        const r = mc.get([...batch, ...x].join(','));
+        const r = mc.get(coordIndex(lc.shape, [...batch, ...x]));
         if (r === undefined) throw targetError(op, `accumulator '${c.type}' holds no register for element (${[...batch, ...x]}) of an mma fragment`);
         return r;
       });
-      const aw = instr.a.map(([dm, dk]) => word(ma, aRegs, 'a', [...batch, m0 + dm, k0 + dk], z + 1));
-      const bw = instr.b.map((dk) => word(mb, bRegs, 'b', [...batch, k0 + dk, n0], z));
+      const aw = instr.a.map(([dm, dk]) => word(ma, la.shape, aRegs, 'a', [...batch, m0 + dm, k0 + dk], z + 1));
+      const bw = instr.b.map((dk) => word(mb, lb.shape, bRegs, 'b', [...batch, k0 + dk, n0], z));
       const d = nvptx.MmaOp.build(e.b, { args: [...aw, ...bw, ...cIdx.map((r) => out[r])], ptx }, { results: { dst: [F32, F32, F32, F32] } }).dst;
       cIdx.forEach((r, j) => (out[r] = d[j]));
     }
   }
   // Registers that only duplicate a block's elements (broadcast copies) follow their first copy.
-  lc.regCoords.forEach((co, r) => (out[r] = out[mc.get(co.join(','))!]));
+  lc.regCoords.forEach((co, r) => (out[r] = out[mc.get(coordIndex(lc.shape, co))!]));
   ctx.set(dot.d, out);
 }

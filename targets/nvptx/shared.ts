@@ -24,7 +24,7 @@ import * as ttg from '../../dialects/ttg/index.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { F16, BF16, F32, I32, targetError, type PtxEmitter } from './emitter.js';
-import { registersByCoords, type RegLayout } from './layout.js';
+import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
 import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
 
@@ -198,20 +198,18 @@ function loadMatrices(ctx: LoweringContext, op: Operation, type: RankedTensorTyp
     const next = l.regCoords.filter((c) => c.every((x, j) => j === nd || x === 0) && c[nd] >= 8 && c[nd] % 8 === 0).map((c) => c[nd]);
     step1 = next.length ? vec(nd, Math.min(...next)) : zero;
   }
-  const origins = [...at.entries()].filter(([key]) => {
-    const c = key.split(',').map(Number);
-    return c[kd] % (2 * w) === 0 && c[nd] % (opIdx === 0 ? 16 : 8) === 0;
-  });
+  const origins = [...at.values()]
+    .map((r) => [l.regCoords[r], r] as const)
+    .filter(([c]) => c[kd] % (2 * w) === 0 && c[nd] % (opIdx === 0 ? 16 : 8) === 0);
   for (const x of [4, 2]) {
     if (x === 4 && isZero(step1)) continue;
     const laneBases = [rowStep(1), rowStep(2), rowStep(4), step0, x === 4 ? step1 : zero];
     const thread = threadOffset(ctx, `ldm${x}:${opIdx}:${trans}:${step1}:${l.key}`, tile, laneBases, l.warpBases);
-    for (const [key, r0] of origins) {
-      const origin = key.split(',').map(Number);
+    for (const [origin, r0] of origins) {
       if (out[r0]) continue;
       const mats = Array.from({ length: x }, (_, q) => add(add(origin, q & 1 ? step0 : zero), q & 2 ? step1 : zero));
       // The registers of each matrix's word: a K pair of halves, or one tf32 value.
-      const regs = mats.map((m) => (half ? [at.get(m.join(',')), at.get(add(m, vec(kd, 1)).join(','))] : [at.get(m.join(','))]));
+      const regs = mats.map((m) => (half ? [at.get(coordIndex(l.shape, m)), at.get(coordIndex(l.shape, add(m, vec(kd, 1))))] : [at.get(coordIndex(l.shape, m))]));
       if (regs.some((rs) => rs.some((r) => r === undefined || out[r]))) continue;
       const addr = elementAddress(e, base, thread, offsetFromBases(tile.bases, origin) * tile.bytes);
       const ptx = `sync.aligned.m8n8.x${x}${trans ? '.trans' : ''}.shared.b16`;

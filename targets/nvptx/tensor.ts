@@ -15,7 +15,7 @@ import { planExchange, SCRATCH_SYNC, type ExchangePlan, type ExchangeSide } from
 import { sameThreadsHoldSameElements, scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
 import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { I1, I16, I32, bitsType, internalError, plainOp, targetError } from './emitter.js';
-import { registersByCoords, type RegLayout } from './layout.js';
+import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 
 /** The value of a splat or scalar constant attribute as an immediate register. */
 function immediate(ctx: LoweringContext, attr: IntegerAttr | FloatAttr | DenseElementsAttr, t: Type, op: Operation): Value {
@@ -349,11 +349,12 @@ const lowerBroadcast = lowering(tt.BroadcastOp, (ctx, bc) => {
   const src = ctx.layoutOf(bc.src, bc.op);
   const dst = ctx.layoutOf(bc.result, bc.op);
   const ones = src.shape.flatMap((n, d) => (n === 1 && dst.shape[d] !== 1 ? [d] : []));
-  const zero = (b: readonly number[]) => b.map((x, d) => (ones.includes(d) ? 0 : x)).join(',');
-  const sameThreads = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => zero(x) === zero(b[k]));
+  const sameBase = (x: readonly number[], y: readonly number[]) => x.every((v, d) => ones.includes(d) || v === y[d]);
+  const sameThreads = (a: readonly number[][], b: readonly number[][]) => a.length === b.length && a.every((x, k) => sameBase(x, b[k]));
   if (!sameThreads(src.laneBases, dst.laneBases) || !sameThreads(src.warpBases, dst.warpBases)) return permute(ctx, bc, null);
   const bySrc = registersByCoords(src, ones);
-  const map = dst.regCoords.map((c) => bySrc.get(zero(c)) ?? -1);
+  // src.shape has size 1 in the broadcast dims, which coordIndex reads as 0
+  const map = dst.regCoords.map((c) => bySrc.get(coordIndex(src.shape, c, ones)) ?? -1);
   permute(ctx, bc, map.includes(-1) ? null : map);
 });
 

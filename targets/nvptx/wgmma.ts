@@ -36,7 +36,7 @@ import * as scf from '../../dialects/scf.js';
 import * as ttng from '../../dialects/ttng.js';
 import { lowering, type Lowering, type LoweringContext } from './context.js';
 import { BF16, F16, F32, I1, I32, I64, plainOp, targetError } from './emitter.js';
-import { registersByCoords } from './layout.js';
+import { coordIndex, registersByCoords } from './layout.js';
 
 /** How wgmma reads one operand tile. */
 export interface OperandForm {
@@ -137,7 +137,7 @@ function registerFragment(ctx: LoweringContext, op: Operation, a: Value, accWarp
     const key = `${m},${k}`;
     const hit = words.get(key);
     if (hit) return hit;
-    const pair = [ma.get(`${m},${k}`), ma.get(`${m},${k + 1}`)];
+    const pair = [ma.get(coordIndex(la.shape, [m, k])), ma.get(coordIndex(la.shape, [m, k + 1]))];
     if (pair.some((r) => r === undefined)) throw targetError(op, `the A operand '${a.type}' holds no register for element (${m}, ${k}) of a wgmma fragment`);
     const halves = pair.map((r) => regs[r!]);
     const v = (packConversions && convertedPair(ctx, halves)) || e.pack('b32', halves, I32);
@@ -218,7 +218,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const e = ctx.e;
   // What this thread's warp group adds: warp id bits 2.. move the group's rows (A) and columns (B).
   // A: descriptors from its tile, or the fragment words of its registers.
-  const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(co.join(',')) === r);
+  const origins = lc.regCoords.filter((co, r) => co[0] % 64 === 0 && co[1] % n === 0 && mc.get(coordIndex(lc.shape, co)) === r);
   // A in registers, one 64-row block per warp group: every A word before the fence (see above).
   const wordsFirst = !fa && new Set(origins.map(([m0]) => m0)).size === 1;
   let aOperand: (m0: number, k0: number) => Value[];
@@ -242,7 +242,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
     for (const [m0, n0] of origins) {
       const idx = Array.from({ length: n / 2 }, (_, i) => {
         const x = [m0 + 8 * ((i >> 1) & 1), n0 + 8 * (i >> 2) + (i & 1)];
-        const r = mc.get(x.join(','));
+        const r = mc.get(coordIndex(lc.shape, x));
         if (r === undefined) throw targetError(op, `accumulator '${ct}' holds no register for element (${x}) of a wgmma fragment`);
         return r;
       });
@@ -257,7 +257,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   nvptx.WgmmaSyncOp.build(e.b, { ptx: 'commit_group.sync.aligned' });
   if (!dot.isAsync) nvptx.WgmmaSyncOp.build(e.b, { ptx: 'wait_group.sync.aligned 0' });
   // Registers that only duplicate an instruction's elements (broadcast copies) follow their first copy.
-  lc.regCoords.forEach((co, r) => (out[r] = out[mc.get(co.join(','))!]));
+  lc.regCoords.forEach((co, r) => (out[r] = out[mc.get(coordIndex(lc.shape, co))!]));
   ctx.set(dot.d, out);
 });
 
