@@ -34,9 +34,13 @@ class Ids {
   }
 }
 
-/** Mixes `x` into the hash `h` (order-dependent). */
+/** Mixes `x` into the hash `h`, order-dependent (MurmurHash3's step). */
 function mix(h: number, x: number): number {
-  return (Math.imul(h ^ x, 0x9e3779b1) + 0x7f4a7c15) | 0;
+  x = Math.imul(x, 0xcc9e2d51);
+  x = Math.imul((x << 15) | (x >>> 17), 0x1b873593);
+  h ^= x;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
 /** A table of known ops, by hash, that inherits the entries of its enclosing scope. */
