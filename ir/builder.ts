@@ -32,8 +32,9 @@ export interface CreateArgs {
 /** Creates ops at an insertion point. */
 export class Builder {
   private ip: InsertionPoint | null = null;
-  /** The location given to created ops that specify none. */
-  loc: Location | undefined;
+  private givenLoc: Location | undefined;
+  /** The op whose location created ops share (`before`, `after`), when no location was set. */
+  private locFrom: Operation | null = null;
 
   constructor(ip?: InsertionPoint) {
     this.ip = ip ?? null;
@@ -45,11 +46,30 @@ export class Builder {
     this.ip = { block: op.parent, before: op };
     return this;
   }
+  /** The location given to created ops that specify none. */
+  get loc(): Location | undefined {
+    return this.givenLoc ?? this.locFrom?.loc;
+  }
+  set loc(l: Location | undefined) {
+    this.givenLoc = l;
+    this.locFrom = null;
+  }
   /** Inserts before `op`, giving what it creates `op`'s location (`tt.DotOp.build(rw.before(dot), ...)`). */
   before(op: Operation): this {
     this.setInsertionPoint(op);
-    this.loc = op.loc;
+    this.givenLoc = undefined;
+    this.locFrom = op;
     return this;
+  }
+  /**
+   * @internal Gives `op`, just built here without a location of its own, the builder's: the one
+   * set, or the one `before`/`after` took from an op (shared, not made: see `shareLocationOf`).
+   */
+  locate(op: Operation): Operation {
+    if (op.hasExplicitLoc) return op;
+    if (this.givenLoc) op.loc = this.givenLoc;
+    else if (this.locFrom) op.shareLocationOf(this.locFrom);
+    return op;
   }
   /** Inserts after `op`. */
   setInsertionPointAfter(op: Operation): this {
@@ -60,7 +80,8 @@ export class Builder {
   /** Inserts after `op`, giving what it creates `op`'s location. */
   after(op: Operation): this {
     this.setInsertionPointAfter(op);
-    this.loc = op.loc;
+    this.givenLoc = undefined;
+    this.locFrom = op;
     return this;
   }
   /** Inserts at the start of `block`. */
@@ -97,7 +118,8 @@ export class Builder {
   create(name: string, args: CreateArgs = {}): Operation {
     const spec = defaultContext.lookupOp(name);
     if (!spec) throw new Error(`internal error: creating unregistered op '${name}'`);
-    return this.insert(buildOp(spec, args, args.loc ?? this.loc));
+    const op = buildOp(spec, args, args.loc);
+    return this.insert(args.loc ? op : this.locate(op));
   }
 
   /** Creates `arith.constant` with `value` (whose type is the result type). */

@@ -252,13 +252,27 @@ export class Operation {
   set loc(l: Location) {
     this._loc = l;
   }
-  /** Where the op was in the parsed text, for diagnostics; null for ops built by passes. */
+  /**
+   * Where the op was in the parsed text, for diagnostics: for an op a pass built at another op's
+   * location (`Builder.before`), that op's; null for other ops built by passes.
+   */
   get srcPos(): SourcePos | null {
     return this.srcFile ? { source: this.srcFile, offset: this.srcOffset } : null;
   }
   set srcPos(p: SourcePos | null) {
     this.srcFile = p?.source ?? null;
     this.srcOffset = p?.offset ?? 0;
+  }
+
+  /**
+   * @internal Gives this op `from`'s location as it stands: its location object, or, for an op
+   * parsed without `loc(...)`, its source position, from which the location is made on demand (a
+   * pass rewriting every op of a large file then makes no location object per op).
+   */
+  shareLocationOf(from: Operation): void {
+    this._loc = from._loc;
+    this.srcFile = from.srcFile;
+    this.srcOffset = from.srcOffset;
   }
 
   /** Whether a location was given explicitly (parsed `loc(...)` or set by a pass). */

@@ -113,8 +113,8 @@ export function defineOp<const D extends OpDecl>(decl: D): OpDef<D> {
       return wrap(op);
     },
     build: (b: Builder, fields: BuildFields<D>, options?: BuildOptions) => {
-      const v = create(fields, { ...options, loc: options?.loc ?? b.loc });
-      b.insert(v.op);
+      const v = create(fields, options);
+      b.insert(options?.loc ? v.op : b.locate(v.op));
       return v;
     },
     create,

@@ -203,10 +203,10 @@ export class OpSpec {
     this.results = decl.results ?? [];
     this.regionDecls = decl.regions ?? [];
     this.successorDecls = decl.successors ?? [];
-    this.operandLayout = new GroupLayout(this.operands);
-    this.resultLayout = new GroupLayout(this.results);
-    this.regionLayout = new GroupLayout(this.regionDecls);
-    this.successorLayout = new GroupLayout(this.successorDecls);
+    this.operandLayout = GroupLayout.of(this.operands);
+    this.resultLayout = GroupLayout.of(this.results);
+    this.regionLayout = GroupLayout.of(this.regionDecls);
+    this.successorLayout = GroupLayout.of(this.successorDecls);
     this.fixedOperands = this.operandLayout.variable ? null : new Map(this.operands.map((d, k) => [d.name, k]));
     this.fixedResults = this.resultLayout.variable ? null : new Map(this.results.map((d, k) => [d.name, k]));
     const isVar = (d: { kind?: string; variadic?: boolean }) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true;
@@ -288,7 +288,14 @@ class GroupLayout {
   /** The one variable group, when there is exactly one; else -1. */
   private readonly variableIndex: number;
 
-  constructor(decls: readonly { name: string; kind?: string; variadic?: boolean }[]) {
+  private static readonly NONE = new GroupLayout([]);
+
+  /** The layout of `decls` (one shared instance for the many ops that declare no group of a kind). */
+  static of(decls: readonly { name: string; kind?: string; variadic?: boolean }[]): GroupLayout {
+    return decls.length ? new GroupLayout(decls) : GroupLayout.NONE;
+  }
+
+  private constructor(decls: readonly { name: string; kind?: string; variadic?: boolean }[]) {
     decls.forEach((d, k) => this.index.set(d.name, k));
     this.isVariable = decls.map((d) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true);
     this.variable = this.isVariable.filter(Boolean).length;

@@ -15,6 +15,8 @@ import { RangeTable } from '../../ir/range-table.js';
 import { IntegerType, RankedTensorType, i } from '../../ir/types.js';
 import { applyPatternsGreedily } from '../../ir/patterns.js';
 import type { Operation } from '../../ir/ir.js';
+import { Builder } from '../../ir/builder.js';
+import * as arith from '../../dialects/arith.js';
 
 registerAllDialects();
 
@@ -56,6 +58,29 @@ test('block arguments without loc(...) are located at their name, made on demand
   const given = NameLoc.get('mine');
   a.loc = given;
   assert.is(a.loc, given);
+});
+
+test('ops built at a parsed op share its source position; a set location wins', () => {
+  const text = 'func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %1 = arith.muli %0, %0 : i32 loc("given")\n  return %1 : i32\n}\n';
+  const fn = parseText(text, {}, 'build.mlir').module.region(0).entry!.first!;
+  const [add, mul] = [...fn.region(0).entry!];
+  const b = new Builder();
+  // built before the add (no loc(...)): its position in the file, with no location object made
+  const c1 = b.before(add).constant(IntegerAttr.get(1, i(32))).definingOp!;
+  assert.is(c1.hasExplicitLoc, false);
+  assert.equal(c1.srcPos, add.srcPos);
+  assert.ok(c1.loc instanceof FileLineColLoc);
+  assert.is(c1.loc, add.loc);
+  assert.is((c1.loc as FileLineColLoc).line, 2);
+  // built before the mul: its given location
+  const c2 = b.before(mul).constant(IntegerAttr.get(2, i(32))).definingOp!;
+  assert.is(c2.loc, mul.loc);
+  // a location set on the builder wins, and typed builders follow the same rule
+  b.before(add).loc = NameLoc.get('set');
+  assert.is(b.constant(IntegerAttr.get(3, i(32))).definingOp!.loc, NameLoc.get('set'));
+  const c4 = arith.ConstantOp.build(b.before(add), { value: IntegerAttr.get(4, i(32)) }).op;
+  assert.equal(c4.srcPos, add.srcPos);
+  assert.is(c4.hasExplicitLoc, false);
 });
 
 test('a type spelled twice is one type; aliases inside resolve the same way', () => {
