@@ -120,9 +120,18 @@ export interface TcLexError {
 
 let lexer: Lexer | null = null;
 
+/**
+ * The Triton-C lexer. `validate` runs chevrotain's checks of the token definitions and insists on
+ * its first-character optimization; they cost ~40 ms of every compile, so the compiler skips them
+ * and a test (test/frontend/grammar.test.ts) builds the lexer with them.
+ */
+export function makeTritonCLexer(options: { validate?: boolean } = {}): Lexer {
+  return new Lexer(ALL_TOKENS, { positionTracking: 'onlyOffset', skipValidations: !options.validate, ensureOptimizations: options.validate === true });
+}
+
 /** Tokenizes preprocessed Triton-C; the first lexing error (if any) is returned, not thrown. */
 export function tokenizeTritonC(text: string): { tokens: IToken[]; error: TcLexError | null } {
-  lexer ??= new Lexer(ALL_TOKENS, { positionTracking: 'onlyOffset' });
+  lexer ??= makeTritonCLexer();
   const r = lexer.tokenize(text);
   const bad = r.tokens.find((t) => t.tokenType === UnterminatedComment);
   if (bad && (!r.errors.length || r.errors[0].offset > bad.startOffset)) {

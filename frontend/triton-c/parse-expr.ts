@@ -57,8 +57,13 @@ export class TcExprParser extends EmbeddedActionsParser {
   /** Cast expressions open around the one being parsed (reset by each parse). */
   exprNesting = 0;
 
-  constructor() {
-    super(ALL_TOKENS, { recoveryEnabled: false, maxLookahead: 3, errorMessageProvider: MESSAGES });
+  /**
+   * `validate` runs chevrotain's grammar checks (ambiguities, left recursion) as the parser is
+   * built; they cost ~60 ms of every Triton-C compile, so the compiler skips them and a test
+   * (test/frontend/grammar.test.ts) builds the parser with them.
+   */
+  constructor(options: { validate?: boolean } = {}) {
+    super(ALL_TOKENS, { recoveryEnabled: false, maxLookahead: 3, errorMessageProvider: MESSAGES, skipValidations: !options.validate });
   }
 
   /** Throws a syntax error at `tok` (EOF: end of input), with an optional note. */

@@ -21,8 +21,9 @@ interface RawDeclarator {
 
 /** The complete Triton-C parser; `translationUnit` is the entry rule. */
 export class TcParser extends TcExprParser {
-  constructor() {
-    super();
+  /** `validate`: run chevrotain's grammar checks while building (see `TcExprParser`). */
+  constructor(options: { validate?: boolean } = {}) {
+    super(options);
     this.performSelfAnalysis();
   }
 
