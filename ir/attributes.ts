@@ -125,8 +125,13 @@ export class StringAttr extends Attribute {
   private constructor(readonly value: string, readonly type: Type | null) {
     super();
   }
+  /** The untyped strings (nearly all: symbol names, op attributes), by value: no key string per lookup. */
+  private static readonly untyped = new Map<string, StringAttr>();
   static get(value: string, type: Type | null = null): StringAttr {
-    return unique(type ? `str:${value}:${type}` : `str:${value}`, () => new StringAttr(value, type));
+    if (type) return unique(`str:${type.id}:${value}`, () => new StringAttr(value, type));
+    let attr = StringAttr.untyped.get(value);
+    if (!attr) StringAttr.untyped.set(value, (attr = new StringAttr(value, null)));
+    return attr;
   }
   print(p: AsmPrinter): void {
     p.write(quoteString(this.value));
@@ -183,8 +188,13 @@ export class SymbolRefAttr extends Attribute {
   private constructor(readonly root: string, readonly nested: readonly string[]) {
     super();
   }
+  /** The flat references (`@name`), by name: no key string per lookup. */
+  private static readonly flat = new Map<string, SymbolRefAttr>();
   static get(root: string, nested: readonly string[] = []): SymbolRefAttr {
-    return unique(`sym:${root}::${nested.join('::')}`, () => new SymbolRefAttr(root, [...nested]));
+    if (nested.length) return unique(`sym:${root}::${nested.join('::')}`, () => new SymbolRefAttr(root, [...nested]));
+    let attr = SymbolRefAttr.flat.get(root);
+    if (!attr) SymbolRefAttr.flat.set(root, (attr = new SymbolRefAttr(root, [])));
+    return attr;
   }
   print(p: AsmPrinter): void {
     p.write(symbolName(this.root));

@@ -2,7 +2,7 @@
  * The custom syntax shared by function-like ops (`func.func`, `tt.func`):
  * `[visibility] @name(%arg: type {attrs} loc(...), ...) [-> results] [attributes {...}] [{body}]`.
  */
-import { ArrayAttr, type Attribute, DictionaryAttr, StringAttr, SymbolRefAttr, TypeAttr } from './attributes.js';
+import { ArrayAttr, type Attribute, DictionaryAttr, StringAttr, SymbolRefAttr, symbolName, TypeAttr } from './attributes.js';
 import type { FormatParser, FormatPrinter, RegionArg } from './format.js';
 import type { AttrDecl, CustomSyntax } from './op-spec.js';
 import { DictArrayAttr, FunctionTypeAttr, SymbolNameAttr, SymVisibilityAttr } from './constraints.js';
@@ -108,7 +108,7 @@ function printFunction(p: FormatPrinter, op: Operation): void {
   const vis = op.getAttr('sym_visibility');
   if (vis instanceof StringAttr) p.write(' ' + vis.value);
   p.write(' ');
-  p.printAttribute(SymbolRefAttr.get(symbolNameOf(op) ?? ''));
+  p.write(symbolName(symbolNameOf(op) ?? ''));
   const ft = functionTypeOf(op);
   const body = op.regions[0];
   const entry = body && !body.empty ? body.blocks[0] : null;
