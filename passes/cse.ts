@@ -1,6 +1,6 @@
 /**
  * `cse`: common subexpression elimination. Walks each function along the dominance tree with a
- * scoped table of side-effect-free ops, hashed by (name, operands, attributes, result types) and
+ * scoped table of side-effect-free ops, hashed by (name, operands, declared attributes, result types) and
  * compared in full (regions too) on a hash match, as MLIR's CSE does; an op equal to one already
  * in scope is replaced by it.
  *
@@ -16,23 +16,7 @@ import { isSideEffectFree } from '../ir/patterns.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { isPrivateStaging } from './support/staging.js';
-import { Commutative, IsolatedFromAbove, SymbolDef, Terminator } from '../ir/traits.js';
-
-/** Small integer ids for values and names, which the op hashes combine. */
-class Ids {
-  private readonly values = new Map<Value, number>();
-  private readonly names = new Map<string, number>();
-  of(v: Value): number {
-    let id = this.values.get(v);
-    if (id === undefined) this.values.set(v, (id = this.values.size));
-    return id;
-  }
-  name(s: string): number {
-    let id = this.names.get(s);
-    if (id === undefined) this.names.set(s, (id = this.names.size + 1));
-    return id;
-  }
-}
+import { Commutative, IsolatedFromAbove, Pure, RecursiveMemoryEffects, SymbolDef, Terminator } from '../ir/traits.js';
 
 /** Mixes `x` into the hash `h`, order-dependent (MurmurHash3's step). */
 function mix(h: number, x: number): number {
@@ -96,35 +80,74 @@ function regionKey(op: Operation, ids: Ids): string | null {
   return op.regions.every(visit) ? out.join(' ') : null;
 }
 
-/** Whether `op` may be merged with an equivalent op at all. */
-function mergeable(op: Operation): boolean {
-  if (op.numResults === 0 || op.successors.length || op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return false;
-  return isSideEffectFree(op) || isPrivateStaging(op);
+/** What CSE asks of an op's traits, read once per op kind. */
+interface OpKind {
+  /** Terminators and symbol definitions never merge. */
+  never: boolean;
+  pure: boolean;
+  recursive: boolean;
+  commutative: boolean;
+}
+
+/** Small integer ids for values and names, and the traits CSE asks about, per op kind. */
+class Ids {
+  private readonly values = new Map<Value, number>();
+  private readonly names = new Map<string, number>();
+  private readonly kinds = new Map<string, OpKind>();
+  of(v: Value): number {
+    let id = this.values.get(v);
+    if (id === undefined) this.values.set(v, (id = this.values.size));
+    return id;
+  }
+  name(s: string): number {
+    let id = this.names.get(s);
+    if (id === undefined) this.names.set(s, (id = this.names.size + 1));
+    return id;
+  }
+  kind(op: Operation): OpKind {
+    let k = this.kinds.get(op.name);
+    if (!k) {
+      k = {
+        never: op.hasTrait(Terminator) || op.hasTrait(SymbolDef),
+        pure: op.hasTrait(Pure),
+        recursive: op.hasTrait(RecursiveMemoryEffects),
+        commutative: op.hasTrait(Commutative),
+      };
+      this.kinds.set(op.name, k);
+    }
+    return k;
+  }
+}
+
+/** Whether `op` may be merged with an equivalent op at all (side-effect free, as `isSideEffectFree` decides). */
+function mergeable(op: Operation, ids: Ids): boolean {
+  const kind = ids.kind(op);
+  if (kind.never || op.numResults === 0 || op.successors.length) return false;
+  if (kind.pure && op.regions.length === 0) return true;
+  if ((kind.pure || kind.recursive) && isSideEffectFree(op)) return true;
+  return isPrivateStaging(op);
 }
 
 /**
- * The hash of what makes two ops equivalent (name, operands, attributes, result types; regions
- * are compared only on a hash match). Commutative operands and the attributes are combined
- * independently of their order.
+ * The hash of what makes two ops equivalent: name, operands (in any order for a commutative op),
+ * declared attributes in declaration order (a default counts as set), result types. Other
+ * attributes and regions are compared only on a hash match (`equivalent`).
  */
 function hashOf(op: Operation, ids: Ids): number {
   let h = ids.name(op.name);
   const operands = op.operands;
-  if (op.hasTrait(Commutative)) {
+  if (ids.kind(op).commutative) {
     let sum = 0;
     for (let k = 0; k < operands.length; k++) sum = (sum + mix(0, ids.of(operands[k].value))) | 0;
     h = mix(h, sum);
   } else {
     for (let k = 0; k < operands.length; k++) h = mix(h, ids.of(operands[k].value));
   }
-  let attrs = 0;
-  const props = op.properties;
-  if (props) for (const k in props) attrs = (attrs + mix(ids.name(k), props[k].id)) | 0;
   const declared = op.spec?.decl.attrs;
-  if (declared) for (const d of declared) if (d.default && !props?.[d.name]) attrs = (attrs + mix(ids.name(d.name), d.default.id)) | 0;
-  const discardable = op.attributes;
-  if (discardable) for (const k in discardable) attrs = (attrs + mix(-ids.name(k), discardable[k].id)) | 0;
-  h = mix(h, attrs);
+  if (declared) {
+    const props = op.properties;
+    for (let k = 0; k < declared.length; k++) h = mix(h, (props?.[declared[k].name] ?? declared[k].default)?.id ?? 0);
+  }
   const results = op.results;
   for (let k = 0; k < results.length; k++) h = mix(h, results[k].type.id);
   return mix(h, op.regions.length);
@@ -133,7 +156,25 @@ function hashOf(op: Operation, ids: Ids): number {
 /** The ids of `op`'s operands, sorted for a commutative op. */
 function operandIds(op: Operation, ids: Ids): number[] {
   const out = op.operands.map((o) => ids.of(o.value));
-  return op.hasTrait(Commutative) ? out.sort((x, y) => x - y) : out;
+  return ids.kind(op).commutative ? out.sort((x, y) => x - y) : out;
+}
+
+/** Whether two ops of one kind have the same inherent attributes (a declared default counts as set) and discardable ones. */
+function sameAttributes(a: Operation, b: Operation): boolean {
+  const defaultOf = (name: string) => a.spec?.attrIndex.get(name)?.default;
+  const pa = a.properties;
+  const pb = b.properties;
+  if (pa) for (const k in pa) if (pa[k] !== (pb?.[k] ?? defaultOf(k))) return false;
+  if (pb) for (const k in pb) if (!pa?.[k] && pb[k] !== defaultOf(k)) return false;
+  const da = a.attributes;
+  const db = b.attributes;
+  if (!da || !db) return !da === !db || Object.keys((da ?? db)!).length === 0;
+  let n = 0;
+  for (const k in da) {
+    if (da[k] !== db[k]) return false;
+    n++;
+  }
+  return n === Object.keys(db).length;
 }
 
 /** Whether `a` and `b` (of one hash) compute the same values: `a op b == a op' b'`, checked in full. */
@@ -143,7 +184,7 @@ function equivalent(a: Operation, b: Operation, ids: Ids): boolean {
   const x = operandIds(a, ids);
   const y = operandIds(b, ids);
   for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
-  if (attrKey(a) !== attrKey(b)) return false;
+  if (!sameAttributes(a, b)) return false;
   if (!a.regions.length) return true;
   const ra = regionKey(a, ids);
   return ra !== null && ra === regionKey(b, ids);
@@ -176,7 +217,7 @@ class CseWalker {
     // two region-holding ops equal.
     const inner = op.hasTrait(IsolatedFromAbove) ? null : scope;
     for (const r of op.regions) this.region(r, inner);
-    if (!mergeable(op)) return;
+    if (!mergeable(op, this.ids)) return;
     const hash = hashOf(op, this.ids);
     const twin = scope.lookup(hash, op, this.ids);
     if (!twin) return scope.insert(hash, op);
