@@ -8,6 +8,7 @@ import yargs, { type Options } from 'yargs';
 import { allPasses } from '../passes/registry.js';
 import type { PassSelection } from '../passes/manager.js';
 import { UserError } from './input-chunks.js';
+import { parseStrictly } from './yargs-strict.js';
 import { checkFlags, passNamesOf, readPassFlags } from './opt-pass-flags.js';
 
 /** mlir-opt's marker between `--split-input-file` chunks, in the input and in the output. */
@@ -215,16 +216,7 @@ export function parseOptArgs(raw: string[]): OptOptions {
     .usage('$0 [file|-] [options]\n\nParses, verifies, transforms and prints Triton IR in MLIR syntax.')
     .options(OPTIONS);
   for (const p of allPasses()) y = y.option(p.name, { type: 'boolean', describe: passHelp(p) });
-  const argv = y
-    .strictOptions()
-    .version('0.1.0')
-    .help()
-    .alias('h', 'help')
-    .wrap(Math.min(120, process.stdout.columns ?? 100))
-    .fail((msg, err) => {
-      throw new UserError(err?.message ?? msg);
-    })
-    .parseSync();
+  const argv = parseStrictly(y);
   const inputs = argv._.map(String);
   if (inputs.length > 1) throw new UserError(`expected at most one input file, got ${inputs.length}`);
   const elide = argv['mlir-elide-elementsattrs-if-larger'] as number | undefined;

@@ -4,7 +4,7 @@
  * `translate-options.ts`.
  */
 import yargs from 'yargs';
-import { UserError } from './input-chunks.js';
+import { parseStrictly } from './yargs-strict.js';
 import { TRANSLATE_OPTIONS, type TranslateArgv } from './translate-options.js';
 
 /** Reads `args` (the -D definitions already split off); `translations` are the `--to-*` flags with their summaries. */
@@ -16,15 +16,5 @@ export function parseTranslateArgs(args: string[], translations: readonly { flag
     y = y.option(name, { type: o.kind, describe: o.describe, ...(o.default !== undefined ? { default: o.default } : { requiresArg: true }) });
   }
   for (const t of translations) y = y.option(t.flag, { type: 'boolean', default: false, describe: t.summary });
-  return y
-    .strictOptions()
-    .version('0.1.0')
-    .help()
-    .alias('h', 'help')
-    // yargs wraps at 80 columns by default, inside words when a description is long; use the terminal's width.
-    .wrap(Math.min(120, process.stdout.columns ?? 100))
-    .fail((msg, err) => {
-      throw new UserError(err?.message ?? msg);
-    })
-    .parseSync() as unknown as TranslateArgv; // the options of the table, by name
+  return parseStrictly(y) as unknown as TranslateArgv; // the options of the table, by name
 }
