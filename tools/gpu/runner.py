@@ -376,7 +376,7 @@ def time_us(fn, iters=100, warmup=10, flush=True):
     return statistics.median(times), min(times)
 
 
-def time_interleaved_us(fns, iters=100, warmup=10, flush=True):
+def time_interleaved_us(fns, iters=100, warmup=10, flush=True, before=None):
     """Median and min times (µs) of each of `fns`, run in turn so that clock and thermal drift over the
     measurement affects all of them alike (back-to-back blocks of one kernel then the other differ by
     up to 8% on a warm H100 from drift alone). Same events and flushes as `time_us`.
@@ -384,17 +384,22 @@ def time_interleaved_us(fns, iters=100, warmup=10, flush=True):
     The order rotates every round (f0 f1 f2, f1 f2 f0, f2 f0 f1, ...) and a kernel's time is the mean,
     over the positions, of its median in each: the position in a round biases a short kernel by itself
     (the same 14 µs layernorm measured 0.952x of its own copy one place later on an H200, 2026-11-27),
-    and a rotation cancels that. `iters` is rounded up to a multiple of len(fns)."""
+    and a rotation cancels that. `iters` is rounded up to a multiple of len(fns). `before` (e.g.
+    restoring outputs a kernel overwrites) runs before each launch, outside its events."""
     n = len(fns)
     rounds = -(-iters // n) * n
     for _ in range(warmup):
         for fn in fns:
+            if before:
+                before()
             fn()
     starts = [[torch.cuda.Event(enable_timing=True) for _ in range(rounds)] for _ in fns]
     ends = [[torch.cuda.Event(enable_timing=True) for _ in range(rounds)] for _ in fns]
     for i in range(rounds):
         for k in range(n):
             j = (i + k) % n
+            if before:
+                before()
             if flush:
                 flush_l2()
             starts[j][i].record()

@@ -4,7 +4,6 @@ limits and driver version, snapshots and compares outputs, and times launches wi
 Needs torch and a CUDA GPU."""
 import ctypes
 import re
-import statistics
 
 import torch
 
@@ -127,26 +126,11 @@ class CudaBackend:
         return True, ''
 
     def time(self, fns, iters=50, warmup=10, flush=True, before=None):
-        """Median µs of each launcher, run in turn (f0, f1, ..., f0, ...) so drift hits all alike; the L2
-        flush and `before` (restoring outputs) run before each timed launch, outside its events."""
-        for _ in range(warmup):
-            for fn in fns:
-                if before:
-                    before()
-                fn()
-        events = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-                   for _ in range(iters)] for _ in fns]
-        for i in range(iters):
-            for fn, ev in zip(fns, events):
-                if before:
-                    before()
-                if flush:
-                    runner.flush_l2()
-                ev[i][0].record()
-                fn()
-                ev[i][1].record()
-        torch.cuda.synchronize()
-        return [statistics.median(s.elapsed_time(e) * 1000.0 for s, e in ev) for ev in events]
+        """Median µs of each launcher, interleaved with the order rotating every round (runner's
+        `time_interleaved_us`: a fixed order biased a variant by its place, and the picks at 10^4 and
+        10^6 changed from run to run); the L2 flush and `before` (restoring outputs) run before each
+        timed launch, outside its events."""
+        return [m for m, _ in runner.time_interleaved_us(fns, iters, warmup, flush, before)]
 
 
 def show(space):
