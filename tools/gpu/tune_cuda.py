@@ -94,8 +94,12 @@ class CudaBackend:
         return None
 
     def bind(self, kernel, grid, args):
-        """A no-argument launcher."""
+        """A no-argument launcher (on the current stream)."""
         return kernel.bind(grid, args)
+
+    def stream_key(self):
+        """The current stream, which a packed launcher is bound to."""
+        return torch.cuda.current_stream().cuda_stream
 
     def snapshot(self, args, indices):
         """Copies of the tensors at `indices`, with where they came from, for `restore`."""

@@ -287,6 +287,37 @@ class PickAndCacheTest(Base):
         self.assertTrue(any('names variant 7' in line for line in self.lines))
 
 
+class LauncherCacheTest(Base):
+    def test_a_launch_with_the_same_addresses_reuses_the_packed_launcher(self):
+        class Buf(list):
+            """A fake tensor: its address decides whether a packed launcher still applies."""
+
+            def __init__(self, ptr, *values):
+                super().__init__(values)
+                self.ptr = ptr
+
+            def data_ptr(self):
+                return self.ptr
+
+        space = make_space(self.dir, [record(0, 32), record(1, 64)])
+        gpu = FakeGpu(lambda i, g: float(i + 1))
+        binds = []
+        plain_bind = gpu.bind
+        gpu.bind = lambda kernel, grid, args: binds.append((kernel.variant.index, grid)) or plain_bind(kernel, grid, args)
+        t = self.tuner(space, gpu)
+        t(1000, Buf(0x1000, 'in', 1.0, 1.0), Buf(0x2000, 'out', 0.0, 0.0))  # tunes: binds each variant
+        tuned = len(binds)
+        t(1000, Buf(0x1000, 'in', 1.0, 1.0), Buf(0x2000, 'out', 0.0, 0.0))  # same addresses: no new bind
+        self.assertEqual(len(binds), tuned)
+        t(1000, Buf(0x1000, 'in', 1.0, 1.0), Buf(0x3000, 'out', 0.0, 0.0))  # a new output address: one new bind
+        self.assertEqual(binds[tuned:], [(0, (32,))])
+        t(1000, Buf(0x1000, 'in', 1.0, 1.0), Buf(0x3000, 'out', 0.0, 0.0))
+        self.assertEqual(len(binds), tuned + 1)
+        t(2000, Buf(0x1000, 'in', 1.0, 1.0), Buf(0x3000, 'out', 0.0, 0.0))  # a new scalar (a new key: tuned again)
+        self.assertIn((0, (63,)), binds[tuned + 1:])
+        self.assertEqual(gpu.launches[-1], 0)
+
+
 class CorrectnessTest(Base):
     def test_a_variant_that_disagrees_with_the_first_is_dropped_even_if_fastest(self):
         space = make_space(self.dir, [record(0, 32), record(1, 64), record(2, 128)])
