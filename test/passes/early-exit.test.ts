@@ -36,10 +36,13 @@ const SIZES = { M: 128, N: 64, K: 96 };
 function drawFlags(programs: number, nk: number, random: Random): number[] {
   const flags: number[] = [];
   for (let p = 0; p < programs; p++) {
-    // Program 0 never stops and skips its tile 1; program 1 stops at its tile 0; the others at random.
+    // Program 0 never stops, accumulates its tile 0 and skips its tile 1 (so that some tile of C is a
+    // product whatever the draw: with 2 K tiles a random skip of tile 0 left C all zeros, seed
+    // 450569220); program 1 stops at its tile 0; the others at random.
     const stop = p === 0 ? nk : p === 1 ? 0 : random() < 0.35 ? nk : Math.floor(random() * nk);
     for (let kt = 0; kt < nk; kt++) {
-      if (kt < stop) flags.push(random() < 0.25 || (p === 0 && kt === 1) ? 2 : 0);
+      const skip = random() < 0.25;
+      if (kt < stop) flags.push(p === 0 && kt === 0 ? 0 : skip || (p === 0 && kt === 1) ? 2 : 0);
       else flags.push(kt === stop ? 1 : Math.floor(random() * 3));
     }
   }
