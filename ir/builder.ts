@@ -62,8 +62,9 @@ export class Builder {
     return this;
   }
   /**
-   * @internal Gives `op`, just built here without a location of its own, the builder's: the one
-   * set, or the one `before`/`after` took from an op (shared, not made: see `shareLocationOf`).
+   * @internal Gives `op`, just built here, the builder's location unless it was built with its
+   * own: the one set, or the one `before`/`after` took from an op (shared, not made: see
+   * `shareLocationOf`).
    */
   locate(op: Operation): Operation {
     if (op.hasExplicitLoc) return op;
@@ -118,8 +119,7 @@ export class Builder {
   create(name: string, args: CreateArgs = {}): Operation {
     const spec = defaultContext.lookupOp(name);
     if (!spec) throw new Error(`internal error: creating unregistered op '${name}'`);
-    const op = buildOp(spec, args, args.loc);
-    return this.insert(args.loc ? op : this.locate(op));
+    return this.insert(this.locate(buildOp(spec, args, args.loc)));
   }
 
   /** Creates `arith.constant` with `value` (whose type is the result type). */

@@ -114,7 +114,7 @@ export function defineOp<const D extends OpDecl>(decl: D): OpDef<D> {
     },
     build: (b: Builder, fields: BuildFields<D>, options?: BuildOptions) => {
       const v = create(fields, options);
-      b.insert(options?.loc ? v.op : b.locate(v.op));
+      b.insert(b.locate(v.op));
       return v;
     },
     create,

@@ -209,16 +209,15 @@ export class OpSpec {
     this.successorLayout = GroupLayout.of(this.successorDecls);
     this.fixedOperands = this.operandLayout.variable ? null : new Map(this.operands.map((d, k) => [d.name, k]));
     this.fixedResults = this.resultLayout.variable ? null : new Map(this.results.map((d, k) => [d.name, k]));
-    const isVar = (d: { kind?: string; variadic?: boolean }) => d.kind === 'variadic' || d.kind === 'optional' || d.variadic === true;
     this.counts = {
-      operands: this.operands.filter((d) => !isVar(d)).length,
-      variadicOperands: this.operands.some(isVar),
-      results: this.results.filter((d) => !isVar(d)).length,
-      variadicResults: this.results.some(isVar),
-      regions: this.regionDecls.filter((d) => !isVar(d)).length,
-      variadicRegions: this.regionDecls.some(isVar),
-      successors: this.successorDecls.filter((d) => !isVar(d)).length,
-      variadicSuccessors: this.successorDecls.some(isVar),
+      operands: this.operandLayout.fixed,
+      variadicOperands: this.operandLayout.variable > 0,
+      results: this.resultLayout.fixed,
+      variadicResults: this.resultLayout.variable > 0,
+      regions: this.regionLayout.fixed,
+      variadicRegions: this.regionLayout.variable > 0,
+      successors: this.successorLayout.fixed,
+      variadicSuccessors: this.successorLayout.variable > 0,
     };
   }
 
@@ -284,7 +283,8 @@ class GroupLayout {
   private readonly isVariable: boolean[];
   /** How many groups have a variable size. */
   readonly variable: number;
-  private readonly fixed: number;
+  /** How many groups have exactly one value. */
+  readonly fixed: number;
   /** The one variable group, when there is exactly one; else -1. */
   private readonly variableIndex: number;
 
