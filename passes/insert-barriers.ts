@@ -21,6 +21,9 @@
  * it is set (reductions and scans still synchronize on their own).
  * `ttg.async_wait` only waits for the calling thread's own copies, so it does not order other
  * threads' accesses: as Triton 3.x does, a barrier is put right after it unless one follows already.
+ * A copy the pipeliner marks `tir.free_slot` (its buffers have a spare slot) refills a slot last
+ * read before a barrier of the same iteration: after such a barrier it does not wait for the
+ * reads of its own buffer's other slots (membar.ts, `FREE_SLOT`).
  *
  * Control flow: `scf.if` merges the pending sets of both branches; `scf.for` and `scf.while` run
  * their bodies to a fixed point over the back edge (pending accesses at the end of an iteration
@@ -32,7 +35,7 @@ import type { Block, Operation, Region } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { UnitAttr } from '../ir/attributes.js';
 import { SCRATCH_SYNC } from '../dialects/ttg/layout-scratch.js';
-import { BufferIds, MembarState, effectsOf } from './analysis/membar.js';
+import { BufferIds, FREE_SLOT, MembarState, effectsOf } from './analysis/membar.js';
 import * as gpu from '../dialects/gpu.js';
 import * as scf from '../dialects/scf.js';
 import * as ttg from '../dialects/ttg/index.js';
@@ -57,7 +60,8 @@ function barrierBefore(op: Operation, w: Walk, insert: boolean): void {
 function applyEffects(op: Operation, state: MembarState, w: Walk, insert: boolean): void {
   const fx = effectsOf(op, w.ids);
   const writes = [...fx.writes, ...fx.asyncWrites, ...(fx.scratch ? [fx.scratch] : [])];
-  if (state.conflicts(fx.reads, writes)) {
+  const freeSlot = state.syncedThisIteration && ttg.AsyncCopyGlobalToLocalOp.is(op) && op.getAttr(FREE_SLOT) !== undefined;
+  if (state.conflicts(fx.reads, writes, freeSlot)) {
     barrierBefore(op, w, insert);
     state.sync();
   }
@@ -115,7 +119,7 @@ function visitIf(op: Operation, state: MembarState, w: Walk, insert: boolean): v
  */
 function visitLoop(body: Region, after: Region | null, state: MembarState, w: Walk, insert: boolean): void {
   const iterate = (entry: MembarState, ins: boolean): { exit: MembarState; back: MembarState } => {
-    const first = visitRegion(body, entry.clone(), w, ins);
+    const first = visitRegion(body, entry.iterationStart(), w, ins);
     if (!after) return { exit: first, back: first };
     return { exit: first, back: visitRegion(after, first.clone(), w, ins) };
   };

@@ -45,6 +45,7 @@ import * as ttng from '../dialects/ttng.js';
 import type { PassContext, PassDecl } from './pass.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { inFlightDots, overlapWarpGroupDots } from './support/pipeline-wgmma.js';
+import { SPARE_POLICIES, type SparePolicy, takesSpareSlot } from './support/pipeline-spare-slot.js';
 
 /** The loop after the prologue: its new init values and the buffers. */
 interface Prologue {
@@ -105,7 +106,7 @@ function emitPrologue(e: IntEmitter, plan: LoopPlan, d: number, slots: number, c
 }
 
 /** Rebuilds the loop with the extra iter args and rewrites its body; returns the new loop. */
-function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[], pro: Prologue): Operation {
+function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, contig: number[], pro: Prologue, freeSlot: boolean): Operation {
   const { loop, loads, dropped, body } = plan;
   const { cp } = pro;
   const { rw } = e;
@@ -151,7 +152,7 @@ function emitLoop(e: IntEmitter, plan: LoopPlan, d: number, slots: number, conti
   const m = stageMapping(plan, ivAhead, aheadArgs);
   const aheadNext = cloneStage(e, plan, m);
   const pred = e.cmp('slt', ivAhead, upperBound);
-  const newToks = cp.map((n) => issueCopy(e, loads[n], m, pro.bufs[n], writeIdx, pred, contig[n]));
+  const newToks = cp.map((n) => issueCopy(e, loads[n], m, pro.bufs[n], writeIdx, pred, contig[n], freeSlot));
   if (pro.tma) issueTmaStage(e, pro.tma, m, writeIdx, pred);
   const oldYields = oldYield.results;
   const yields = [
@@ -193,16 +194,22 @@ function readFromSlot(e: IntEmitter, alloc: Operation, buf: Value, idx: Value, w
   readViewsFromSlot(rw, view, wait);
 }
 
-/** Pipelines one loop by `plan` into `stages` stages. */
-function pipelineLoop(plan: LoopPlan, stages: number, ctx: PassContext, axis: AxisInfoAnalysis): void {
+/** Pipelines one loop of function `fn` by `plan` into `stages` stages. */
+function pipelineLoop(fn: Operation, plan: LoopPlan, stages: number, ctx: PassContext, axis: AxisInfoAnalysis): void {
   const d = stages - 1;
   // A warp-group dot left in flight still reads the previous slot while the next copies land.
-  const slots = inFlightDots(plan.body).length ? d + 1 : d;
+  const inFlight = inFlightDots(plan.body).length > 0;
+  const needed = inFlight ? d + 1 : d;
+  // One slot more lets the copies refill a slot every thread left before the iteration's first barrier.
   const contig = plan.loads.map((l) => (l.tma ? 0 : copyContiguity(l.load, axis)));
+  const elementBytes = plan.loads.map((l) => (l.tma ? 0 : pointeeBits(tt.LoadOp.view(l.load).ptr) / 8));
+  const spare = takesSpareSlot(fn, plan, needed, inFlight, ctx.options['spare-slot'] as SparePolicy, contig, elementBytes);
+  const slots = spare ? needed + 1 : needed;
+  if (spare) ctx.bump('spare-slots');
   const e = new IntEmitter(ctx.rewriter(), plan.loop);
   for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
   const pro = emitPrologue(e, plan, d, slots, contig);
-  const next = emitLoop(e, plan, d, slots, contig, pro);
+  const next = emitLoop(e, plan, d, slots, contig, pro, spare);
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttng.inval_barrier (each slot); ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
   if (pro.cp.length) ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
@@ -263,6 +270,8 @@ function sinkPointerIncrements(loop: Operation, rw: Rewriter): number {
 
 function run(fn: Operation, ctx: PassContext): void {
   const stages = Number(ctx.options['num-stages']);
+  const spare = String(ctx.options['spare-slot']);
+  if (!SPARE_POLICIES.includes(spare as SparePolicy)) ctx.fail(fn, `has no spare-slot policy '${spare}' to pipeline with (expected ${SPARE_POLICIES.join(', ')})`);
   if (!(stages >= 2)) return ctx.preserve();
   const loops: Operation[] = [];
   fn.walk((op) => void (scf.ForOp.is(op) && loops.push(op)), 'post');
@@ -293,7 +302,7 @@ function run(fn: Operation, ctx: PassContext): void {
       ctx.remark(narrow, `'${narrow.name}' op not pipelined: its copies would move under 4 bytes per thread, which cp.async cannot; the warp-group dot reads the tiles stored from registers instead`);
       continue;
     }
-    pipelineLoop(p, stages, ctx, axis);
+    pipelineLoop(fn, p, stages, ctx, axis);
   }
   if (!axis) return ctx.preserve();
   // The pipelined loops replaced the ones collected above: walk again.
@@ -310,6 +319,11 @@ export const softwarePipeline: PassDecl = {
   anchor: 'function',
   options: {
     'num-stages': { type: 'int', default: 3, description: 'pipeline stages S (S-1 iterations prefetched; 1 leaves loops alone)' },
+    'spare-slot': {
+      type: 'string',
+      default: 'auto',
+      description: "one buffer slot more, so a loop's copies need no second barrier, where shared memory allows: 'auto' (not in loops whose warp-group dot stays in flight), 'always' or 'never'",
+    },
     'remat-pointers': {
       type: 'string',
       default: 'narrow',
@@ -319,6 +333,7 @@ export const softwarePipeline: PassDecl = {
   statistics: {
     'pointer-increments-sunk': 'number of loop-carried pointer increments moved after the copies that read the old pointer',
     'loops-pipelined': 'number of scf.for loops pipelined',
+    'spare-slots': 'number of pipelined loops whose buffers got a spare slot (their copies refill a slot free since the first barrier)',
     'warp-group-dots-in-flight': 'number of ttng.warp_group_dot left in flight across iterations (pendings = 1, one more buffer slot)',
     'loads-pipelined': 'number of loads turned into async copies',
     'tma-loads-pipelined': 'number of descriptor loads among them, copied by TMA into slots tracked by mbarriers',

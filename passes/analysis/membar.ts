@@ -64,7 +64,7 @@ function elementBytes(t: Type): number {
 }
 
 /** Bytes of a memdesc's own shape. */
-function memdescBytes(t: MemDescType): number {
+export function memdescBytes(t: MemDescType): number {
   return t.shape.reduce((a, b) => a * b, 1) * elementBytes(t.elementType);
 }
 
@@ -207,31 +207,53 @@ function mbarrierEffects(op: Operation, fx: OpEffects, ids: BufferIds): void {
   if (read) fx.reads.push(accessOf(read, ids));
 }
 
+/**
+ * Unit attribute the software pipeliner sets on a `ttg.async_copy_global_to_local` in a loop body
+ * when the slot it writes was last read before the barrier at the top of the iteration (its
+ * buffers have a spare slot: the copy refills the slot of an iteration every thread has left).
+ * Such a write does not race with the reads of its own buffer pending since that barrier (they
+ * read other slots); it still orders after everything else. Honoured only after a barrier in the
+ * same iteration.
+ */
+export const FREE_SLOT = 'tir.free_slot';
+
 const keyOf = (a: Access): string => `${a.buffer}:${a.lo}:${a.hi}:${a.abs?.[0] ?? ''}`;
 
 /** Pending shared-memory reads and writes since the last barrier, keyed by buffer and range. */
 export class MembarState {
   readonly reads = new Map<string, Access>();
   readonly writes = new Map<string, Access>();
+  /** Whether a barrier certainly ran since the start of the innermost loop iteration (see FREE_SLOT). */
+  syncedThisIteration = false;
 
   /** A copy of this state. */
   clone(): MembarState {
     const s = new MembarState();
     s.join(this);
+    s.syncedThisIteration = this.syncedThisIteration;
     return s;
   }
 
-  /** Adds the pending accesses of `other` (control-flow merge). */
+  /** Adds the pending accesses of `other` (control-flow merge: synced only if both paths are). */
   join(other: MembarState): this {
     for (const [k, a] of other.reads) this.reads.set(k, a);
     for (const [k, a] of other.writes) this.writes.set(k, a);
+    this.syncedThisIteration &&= other.syncedThisIteration;
     return this;
+  }
+
+  /** This state at the start of a loop iteration (no barrier in it yet). */
+  iterationStart(): MembarState {
+    const s = this.clone();
+    s.syncedThisIteration = false;
+    return s;
   }
 
   /** Forgets everything (a barrier orders all earlier accesses). */
   sync(): void {
     this.reads.clear();
     this.writes.clear();
+    this.syncedThisIteration = true;
   }
 
   /** Records a read or a write. */
@@ -245,9 +267,13 @@ export class MembarState {
     return same(this.reads, other.reads) && same(this.writes, other.writes);
   }
 
-  /** Whether reading `reads` and writing `writes` now races with a pending access (RAW, WAR, WAW). */
-  conflicts(reads: readonly Access[], writes: readonly Access[]): boolean {
-    const hits = (pending: Map<string, Access>, a: Access): boolean => [...pending.values()].some((p) => mayOverlap(p, a));
-    return reads.some((r) => hits(this.writes, r)) || writes.some((w) => hits(this.writes, w) || hits(this.reads, w));
+  /**
+   * Whether reading `reads` and writing `writes` now races with a pending access (RAW, WAR, WAW).
+   * With `freeSlot`, the writes skip the pending reads of their own buffer (FREE_SLOT).
+   */
+  conflicts(reads: readonly Access[], writes: readonly Access[], freeSlot = false): boolean {
+    const hits = (pending: Map<string, Access>, a: Access, skipOwn = false): boolean =>
+      [...pending.values()].some((p) => !(skipOwn && p.buffer >= 0 && p.buffer === a.buffer) && mayOverlap(p, a));
+    return reads.some((r) => hits(this.writes, r)) || writes.some((w) => hits(this.writes, w) || hits(this.reads, w, freeSlot));
   }
 }

@@ -3,7 +3,7 @@
  * types, the async copy of one load into one buffer slot, the vector width of that copy, and the
  * rewrite of the convert-to-gpu operand form to the local_alloc/local_load form.
  */
-import { IntegerAttr } from '../../ir/attributes.js';
+import { IntegerAttr, UnitAttr } from '../../ir/attributes.js';
 import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType, i, type Type } from '../../ir/types.js';
@@ -16,6 +16,7 @@ import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import type { AxisInfoAnalysis } from '../analysis/axis-info.js';
+import { FREE_SLOT } from '../analysis/membar.js';
 import { pointeeBits } from './coalesce-access.js';
 import type { PipelinedLoad } from './pipeline-analysis.js';
 
@@ -113,9 +114,10 @@ export function slot(rw: Rewriter, buf: Value, idx: Value): Value {
 
 /**
  * Issues the copy of `l`'s load, its operands looked up in `m`, into slot `idx` of `buf`, masked
- * by the load's mask and `pred`; returns the token of its commit group.
+ * by the load's mask and `pred`; returns the token of its commit group. `freeSlot` marks the copy
+ * as refilling a slot no thread reads since the iteration's first barrier (`FREE_SLOT`).
  */
-export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf: Value, idx: Value, pred: Value, contiguity: number): Value {
+export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf: Value, idx: Value, pred: Value, contiguity: number, freeSlot = false): Value {
   const { rw } = e;
   const load = tt.LoadOp.view(l.load);
   const ptr = m.lookupOrDefault(load.ptr);
@@ -130,6 +132,7 @@ export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf:
   // as the union of both enums: tt's shared memAttrs() loses which is which).
   const attributes = { cache: load.op.getAttr('cache')!, evict: load.op.getAttr('evict')! };
   const copy = ttg.AsyncCopyGlobalToLocalOp.build(rw, { src: ptr, result: view, mask, other: other && m.lookupOrDefault(other), contiguity }, { attributes });
+  if (freeSlot) copy.op.setAttr(FREE_SLOT, UnitAttr.get());
   return ttg.AsyncCommitGroupOp.build(rw, { inputTokens: [copy.token] }).asyncToken;
 }
 
