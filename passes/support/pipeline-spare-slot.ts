@@ -9,14 +9,14 @@
  * The slot costs shared memory, so it is taken only where the CTA still fits and shared memory
  * still lets as many CTAs share an SM as before, or at least two (the target's limits; counted: the
  * buffers and the allocations live during the loop).
- * Measured on an H200 (2026-11-27), the second barrier of the sm_80 builds' loops removed (a racy
- * upper bound, tools/gpu/ab.py): attention 1.004-1.036x, matmul 1.005-1.007x; in the sm_90a
- * matmul, whose wgmma stays in flight across iterations, it was 0.964-0.977x (the barrier keeps
- * the two warp groups in step), so `auto` leaves loops with a dot in flight alone. With the slot
- * (same GPU and day): sm_80 attention 1.006-1.035x, matmul 1.004-1.008x (1.20x at 1000x3000x700),
- * tensor-core matmul_tc 0.992-1.009x, bmm f32 with 16-byte copies 1.075x; but bmm with narrow
- * copies (element loads, 4-byte cp.async) 0.937-0.979x and the FMA matmul_tc f32.TN 0.77x (ptxas
- * took 168 registers instead of 91): `auto` asks for a tensor-core dot and 16-byte copies.
+ * Measured on an H200 (2026-11-27, tools/gpu/ab.py, time without the slot ÷ time with it):
+ * sm_80 attention 1.005-1.035x, matmul 1.004-1.008x, tensor-core matmul_tc 0.992-1.011x, bmm f32
+ * with 16-byte copies 1.075x; but bmm with narrow copies (element loads, 4-byte cp.async)
+ * 0.937-0.979x and the FMA matmul_tc f32.TN 0.77x (ptxas took 168 registers instead of 91), so
+ * `auto` asks for a tensor-core dot and 16-byte copies. With a warp-group dot in flight (sm_90a):
+ * attention, whose loop computes two dots, 0.999-1.012x; the matmul, one accumulating dot,
+ * 0.959-0.977x (there the barrier keeps the two warp groups in step), so `auto` takes the slot
+ * in such loops only where they compute more than one dot.
  */
 import type { Operation } from '../../ir/ir.js';
 import { hasTarget, targetOf } from '../../dialects/ttg/target.js';
@@ -30,7 +30,7 @@ import { memdescBytes } from '../analysis/membar.js';
 import { bufferType } from './pipeline-emit.js';
 import type { LoopPlan } from './pipeline-analysis.js';
 
-/** When a pipelined loop gets a spare slot: `auto` (not with a dot in flight), `always` or `never`. */
+/** When a pipelined loop gets a spare slot: `auto` (the file comment's rule), `always` or `never`. */
 export type SparePolicy = 'auto' | 'always' | 'never';
 
 /** The policies `software-pipeline{spare-slot=...}` accepts. */
@@ -61,6 +61,11 @@ function otherSharedBytes(fn: Operation, plan: LoopPlan): number {
   return bytes;
 }
 
+/** The dots (`tt.dot`, warp-group dots) directly in the body of `plan`'s loop. */
+function dotsIn(plan: LoopPlan): number {
+  return plan.body.ops.filter((op) => tt.DotOp.is(op) || ttng.WarpGroupDotOp.is(op)).length;
+}
+
 /** Whether the body of `plan`'s loop computes a dot on tensor cores (an mma-encoded `tt.dot`, or a warp-group dot). */
 function tensorCoreLoop(plan: LoopPlan): boolean {
   return plan.body.ops.some((op) => ttng.WarpGroupDotOp.is(op) || (tt.DotOp.is(op) && isLayout((op.result(0).type as RankedTensorType).encoding, NVIDIA_MMA)));
@@ -73,7 +78,7 @@ function tensorCoreLoop(plan: LoopPlan): boolean {
  * (TMA copies order on mbarriers); and the CTA's shared memory with it still fits the target.
  */
 export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inFlight: boolean, policy: SparePolicy, contiguity: readonly number[], elementBytes: readonly number[]): boolean {
-  if (policy === 'never' || (policy === 'auto' && inFlight)) return false;
+  if (policy === 'never' || (policy === 'auto' && inFlight && dotsIn(plan) < 2)) return false;
   if (plan.loads.some((l) => l.tma || !l.alloc) || !hasTarget(fn)) return false;
   if (policy === 'auto' && (!tensorCoreLoop(plan) || contiguity.some((c, n) => c * elementBytes[n] < 16))) return false;
   const target = targetOf(fn);
