@@ -203,11 +203,12 @@ function pipelineLoop(fn: Operation, plan: LoopPlan, stages: number, ctx: PassCo
   // One slot more lets the copies refill a slot every thread left before the iteration's first barrier.
   const contig = plan.loads.map((l) => (l.tma ? 0 : copyContiguity(l.load, axis)));
   const elementBytes = plan.loads.map((l) => (l.tma ? 0 : pointeeBits(tt.LoadOp.view(l.load).ptr) / 8));
+  const e = new IntEmitter(ctx.rewriter(), plan.loop);
+  for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
+  // Every load has its shared tile (l.alloc) from here on.
   const spare = takesSpareSlot(fn, plan, needed, inFlight, ctx.options['spare-slot'] as SparePolicy, contig, elementBytes);
   const slots = spare ? needed + 1 : needed;
   if (spare) ctx.bump('spare-slots');
-  const e = new IntEmitter(ctx.rewriter(), plan.loop);
-  for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
   const pro = emitPrologue(e, plan, d, slots, contig);
   const next = emitLoop(e, plan, d, slots, contig, pro, spare);
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttng.inval_barrier (each slot); ttg.local_dealloc (each buffer)

@@ -79,12 +79,12 @@ function tensorCoreLoop(plan: LoopPlan): boolean {
  */
 export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inFlight: boolean, policy: SparePolicy, contiguity: readonly number[], elementBytes: readonly number[]): boolean {
   if (policy === 'never' || (policy === 'auto' && inFlight && dotsIn(plan) < 2)) return false;
-  if (plan.loads.some((l) => l.tma || !l.alloc) || !hasTarget(fn)) return false;
+  if (plan.loads.some((l) => l.tma) || !hasTarget(fn)) return false;
   if (policy === 'auto' && (!tensorCoreLoop(plan) || contiguity.some((c, n) => c * elementBytes[n] < 16))) return false;
   const target = targetOf(fn);
   const lim = target.limits;
   if (!lim) return false;
-  const perSlot = plan.loads.reduce((a, l) => a + memdescBytes(bufferType(l.alloc!, 1)), 0);
+  const perSlot = plan.loads.reduce((a, l) => a + (l.alloc ? memdescBytes(bufferType(l.alloc, 1)) : 0), 0);
   const others = otherSharedBytes(fn, plan);
   const without = others + perSlot * slots;
   const withSpare = without + perSlot;

@@ -27,10 +27,10 @@ export function runPass(pass: PassDecl, text: string, options: PassOptions = {})
 }
 
 /** Runs the lit file `lit/passes/<name>.tir` as its RUN line would and FileChecks the output. */
-export function litCheck(pass: PassDecl): void {
+export function litCheck(pass: PassDecl, options: PassOptions = {}): void {
   const path = new URL(`../../lit/passes/${pass.name}.tir`, import.meta.url);
   const text = readFileSync(path, 'utf8');
-  const out = text.split(/^\/\/ -----$/m).map((chunk) => runPass(pass, chunk).out).join('// -----\n');
+  const out = text.split(/^\/\/ -----$/m).map((chunk) => runPass(pass, chunk, options).out).join('// -----\n');
   const r = runFileCheck(text, out, { checkFileName: `${pass.name}.tir` });
   assert.ok(r.ok, r.message + '\n--- output ---\n' + out);
 }

@@ -2,7 +2,7 @@
  * Unit tests of the `software-pipeline` pass: the lit file run in-process, and meaning kept: a 32x32 matmul
  * over K = 72 (five iterations of 16, the last one half masked, so the prefetches of iterations 5
  * and 6 are masked off entirely) gives the same output in the CPU interpreter before and after
- * `software-pipeline{num-stages=S}` for S = 2, 3 and 4, on random inputs, for f16 operands (MMA parent),
+ * `software-pipeline{num-stages=S}` for S = 2, 3 and 4 (with and without a spare slot), on random inputs, for f16 operands (MMA parent),
  * f32 operands (blocked parent), and operands in convert-to-gpu's convert_layout form.
  */
 import { test } from 'uvu';
@@ -137,7 +137,8 @@ function runMatmul(text: string, elt: 'f16' | 'f32', seed: number, k = K, pad = 
   return c.toNumbers();
 }
 
-test('lit file', () => litCheck(softwarePipeline));
+// The lit file's CHECK lines are those of its first RUN line (spare-slot=never).
+test('lit file', () => litCheck(softwarePipeline, { 'spare-slot': 'never' }));
 
 for (const elt of ['f16', 'f32'] as const) {
   for (const form of ['shared', 'convert'] as const) {
@@ -150,6 +151,11 @@ for (const elt of ['f16', 'f32'] as const) {
         assert.is(stats.get('loads-pipelined'), 2, `${stages} stages: both loads pipelined`);
         assert.ok(out.includes(`!ttg.memdesc<${stages - 1}x32x16x${elt}`), `${stages} stages: ${stages - 1} buffers`);
         assert.equal(runMatmul(out, elt, 7), want, `${stages} stages`);
+        // One slot more: the same C, with the copies refilling the slot the previous iteration read.
+        const spare = runPass(softwarePipeline, src, { 'num-stages': stages, 'spare-slot': 'always' });
+        assert.is(spare.stats.get('spare-slots'), 1, `${stages} stages: a spare slot`);
+        assert.ok(spare.out.includes(`!ttg.memdesc<${stages}x32x16x${elt}`), `${stages} stages: ${stages} buffers with the spare`);
+        assert.equal(runMatmul(spare.out, elt, 7), want, `${stages} stages with a spare slot`);
       }
     });
   }
