@@ -14,6 +14,7 @@ import { insertBarriers } from './insert-barriers.js';
 import { licm } from './licm.js';
 import { mmaLowering } from './mma-lowering.js';
 import { padShared } from './pad-shared.js';
+import { sinkPastLoops } from './sink-past-loops.js';
 import { softwarePipeline } from './software-pipeline.js';
 import { defaultPassRegistry, type PassRegistry } from './registry.js';
 import type { PassDecl } from './pass.js';
@@ -41,6 +42,7 @@ export const allPassDecls: readonly PassDecl[] = [
   licm,
   mmaLowering,
   padShared,
+  sinkPastLoops,
   softwarePipeline,
   removeLayoutConversions,
   symbolDce,
