@@ -323,7 +323,7 @@ export const softwarePipeline: PassDecl = {
     'spare-slot': {
       type: 'string',
       default: 'auto',
-      description: "one buffer slot more, so a loop's copies need no second barrier, where shared memory allows: 'auto' (tensor-core dots fed by 16-byte copies; with a warp-group dot in flight, only loops of two or more dots), 'always' or 'never'",
+      description: "one buffer slot more, so a loop's copies need no second barrier, where shared memory allows: 'auto' (tensor-core dots fed by 16-byte copies, or any dot of a CTA alone on its SM; with a warp-group dot in flight, only loops of two or more dots), 'always' or 'never'",
     },
     'remat-pointers': {
       type: 'string',

@@ -16,7 +16,10 @@
  * `auto` asks for a tensor-core dot and 16-byte copies. With a warp-group dot in flight (sm_90a):
  * attention, whose loop computes two dots, 0.999-1.012x; the matmul, one accumulating dot,
  * 0.959-0.977x (there the barrier keeps the two warp groups in step), so `auto` takes the slot
- * in such loops only where they compute more than one dot.
+ * in such loops only where they compute more than one dot. A CTA that shared memory already holds
+ * alone on its SM has nothing to hide its barrier waits behind: there `auto` takes the slot
+ * whatever feeds the dot (the sm_80 odd matmul, element loads into 128x64 and 64x256 tiles:
+ * 1.188-1.199x; the narrow-copy bmm that lost above runs several CTAs per SM).
  */
 import type { Operation } from '../../ir/ir.js';
 import { hasTarget, targetOf } from '../../dialects/ttg/target.js';
@@ -74,13 +77,13 @@ function tensorCoreLoop(plan: LoopPlan): boolean {
 /**
  * Whether `plan`'s buffers, `slots` slots each, take one slot more (see the file comment): the
  * policy allows it; `auto` also asks for a tensor-core dot and copies of 16 bytes a thread
- * (`contiguity`, elements per copy, and `elementBytes` per load); every load is a cp.async copy
- * (TMA copies order on mbarriers); and the CTA's shared memory with it still fits the target.
+ * (`contiguity`, elements per copy, and `elementBytes` per load) unless shared memory holds the
+ * CTA alone on its SM; every load is a cp.async copy (TMA copies order on mbarriers); and the
+ * CTA's shared memory with it still fits the target.
  */
 export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inFlight: boolean, policy: SparePolicy, contiguity: readonly number[], elementBytes: readonly number[]): boolean {
   if (policy === 'never' || (policy === 'auto' && inFlight && dotsIn(plan) < 2)) return false;
   if (plan.loads.some((l) => l.tma) || !hasTarget(fn)) return false;
-  if (policy === 'auto' && (!tensorCoreLoop(plan) || contiguity.some((c, n) => c * elementBytes[n] < 16))) return false;
   const target = targetOf(fn);
   const lim = target.limits;
   if (!lim) return false;
@@ -91,6 +94,9 @@ export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inF
   if (withSpare > lim.maxSharedBytesPerCTA) return false;
   const byWarps = Math.min(lim.maxCTAsPerSM, Math.floor(lim.maxWarpsPerSM / target.numWarps));
   const ctas = (bytes: number): number => Math.min(byWarps, Math.floor(lim.sharedBytesPerSM / (bytes + lim.reservedSharedBytesPerCTA)));
+  // Alone on its SM, a CTA's barrier waits are exposed: the slot pays whatever feeds the dot.
+  const alone = ctas(without) === 1;
+  if (policy === 'auto' && !alone && (!tensorCoreLoop(plan) || contiguity.some((c, n) => c * elementBytes[n] < 16))) return false;
   // Two CTAs per SM already overlap one CTA's barrier waits with the other's work: down to two is allowed.
   return ctas(withSpare) >= Math.min(ctas(without), 2);
 }
