@@ -550,6 +550,11 @@ export class Block {
   get parentOp(): Operation | null {
     return this.parent?.parent ?? null;
   }
+  /** The op of this block that is `op` or holds it (MLIR's `findAncestorOpInBlock`), or null when `op` is not inside this block. */
+  findAncestorOpInBlock(op: Operation): Operation | null {
+    for (let o: Operation | null = op; o; o = o.parentOp) if (o.parent === this) return o;
+    return null;
+  }
 
   /** Appends `op` at the end of the block. */
   append(op: Operation): void {

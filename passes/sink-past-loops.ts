@@ -35,12 +35,6 @@ const SINKABLE: ReadonlySet<string> = new Set([
   tt.SplatOp.name, tt.BroadcastOp.name, tt.ExpandDimsOp.name, tt.MakeRangeOp.name, tt.AddptrOp.name,
 ]);
 
-/** The op of `block` that is `op` or holds it, or null when `op` is outside `block`. */
-function ancestorIn(op: Operation, block: Block): Operation | null {
-  for (let o: Operation | null = op; o; o = o.parentOp) if (o.parent === block) return o;
-  return null;
-}
-
 /** Whether `op` is a loop or holds one. */
 function holdsLoop(op: Operation): boolean {
   let found = false;
@@ -57,7 +51,7 @@ function sinkTarget(op: Operation): Operation | null {
   if (!block || !SINKABLE.has(op.name) || op.numResults !== 1) return null;
   let first: Operation | null = null;
   for (const user of op.result(0).users()) {
-    const at = ancestorIn(user, block);
+    const at = block.findAncestorOpInBlock(user);
     if (!at || at === op) return null;
     if (!first || at.isBeforeInBlock(first)) first = at;
   }

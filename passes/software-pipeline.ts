@@ -35,7 +35,7 @@ import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { vectorElems } from './coalesce.js';
 import { pointeeBits } from './support/coalesce-access.js';
 import { type LoopPlan, planLoop } from './support/pipeline-analysis.js';
-import { IntEmitter, bufferType, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
+import { IntEmitter, bufferType, copyBytes, copyContiguity, issueCopy, slot, readViewsFromSlot, stashThroughShared } from './support/pipeline-emit.js';
 import { type TmaLoads, allocBarriers, issueTmaStage, releaseBarriers, waitForSlot } from './support/pipeline-tma.js';
 import { hasTarget, targetOf } from '../dialects/ttg/target.js';
 import * as scf from '../dialects/scf.js';
@@ -200,13 +200,13 @@ function pipelineLoop(fn: Operation, plan: LoopPlan, stages: number, ctx: PassCo
   // A warp-group dot left in flight still reads the previous slot while the next copies land.
   const inFlight = inFlightDots(plan.body).length > 0;
   const needed = inFlight ? d + 1 : d;
-  // One slot more lets the copies refill a slot every thread left before the iteration's first barrier.
   const contig = plan.loads.map((l) => (l.tma ? 0 : copyContiguity(l.load, axis)));
-  const elementBytes = plan.loads.map((l) => (l.tma ? 0 : pointeeBits(tt.LoadOp.view(l.load).ptr) / 8));
   const e = new IntEmitter(ctx.rewriter(), plan.loop);
   for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
-  // Every load has its shared tile (l.alloc) from here on.
-  const spare = takesSpareSlot(fn, plan, needed, inFlight, ctx.options['spare-slot'] as SparePolicy, contig, elementBytes);
+  // One slot more lets the copies refill a slot every thread left before the iteration's first
+  // barrier; decided once every load has its shared tile (l.alloc).
+  const bytes = plan.loads.map((l, n) => (l.tma ? 0 : copyBytes(l.load, contig[n])));
+  const spare = takesSpareSlot(fn, plan, needed, inFlight, ctx.options['spare-slot'] as SparePolicy, bytes);
   const slots = spare ? needed + 1 : needed;
   if (spare) ctx.bump('spare-slots');
   const pro = emitPrologue(e, plan, d, slots, contig);
@@ -237,7 +237,7 @@ function narrowAccess(p: Value, axis: AxisInfoAnalysis): boolean {
  */
 function narrowWgmmaCopy(plan: LoopPlan, axis: AxisInfoAnalysis): Operation | null {
   if (!plan.body.ops.some((op) => ttng.WarpGroupDotOp.is(op))) return null;
-  return plan.loads.find((l) => !l.tma && copyContiguity(l.load, axis) * (pointeeBits(tt.LoadOp.view(l.load).ptr) / 8) < 4)?.load ?? null;
+  return plan.loads.find((l) => !l.tma && copyBytes(l.load, copyContiguity(l.load, axis)) < 4)?.load ?? null;
 }
 
 /** The outermost op holding `op` (what axis info analyses). */

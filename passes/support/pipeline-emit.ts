@@ -136,6 +136,11 @@ export function issueCopy(e: IntEmitter, l: PipelinedLoad, m: ValueMapping, buf:
   return ttg.AsyncCommitGroupOp.build(rw, { inputTokens: [copy.token] }).asyncToken;
 }
 
+/** Bytes one thread moves per copy of load `op`, `contiguity` elements a copy (`copyContiguity`). */
+export function copyBytes(op: Operation, contiguity: number): number {
+  return contiguity * (pointeeBits(tt.LoadOp.view(op).ptr) / 8);
+}
+
 /**
  * Elements one thread may copy per cp.async: 16 bytes, capped by the pointer's alignment along its
  * fastest axis (axis info) and by the constancy of the load's mask there (a vector is masked whole).

@@ -39,12 +39,6 @@ export type SparePolicy = 'auto' | 'always' | 'never';
 /** The policies `software-pipeline{spare-slot=...}` accepts. */
 export const SPARE_POLICIES: readonly SparePolicy[] = ['auto', 'always', 'never'];
 
-/** Whether `op` is `loop` or nested in it. */
-function within(op: Operation, loop: Operation): boolean {
-  for (let o: Operation | null = op; o; o = o.parentOp) if (o === loop) return true;
-  return false;
-}
-
 /**
  * Bytes of shared memory live while `plan`'s loop runs besides its loads' buffers: allocations in
  * the loop, and those before it that the loop reads (directly or through a view). Allocations the
@@ -54,12 +48,12 @@ function otherSharedBytes(fn: Operation, plan: LoopPlan): number {
   const own = new Set(plan.loads.map((l) => l.alloc));
   const loop = plan.loop;
   const usedIn = (op: Operation): boolean =>
-    op.result(0).users().some((u) => within(u, loop) || (u.numResults > 0 && u.result(0).users().some((v) => within(v, loop))));
+    op.result(0).users().some((u) => loop.isAncestorOf(u) || (u.numResults > 0 && u.result(0).users().some((v) => loop.isAncestorOf(v))));
   let bytes = 0;
   fn.walk((op) => {
     if (!ttg.LocalAllocOp.is(op) || own.has(op)) return;
     const t = op.result(0).type;
-    if (t instanceof MemDescType && (within(op, loop) || usedIn(op))) bytes += memdescBytes(t);
+    if (t instanceof MemDescType && (loop.isAncestorOf(op) || usedIn(op))) bytes += memdescBytes(t);
   }, 'pre');
   return bytes;
 }
@@ -77,11 +71,11 @@ function tensorCoreLoop(plan: LoopPlan): boolean {
 /**
  * Whether `plan`'s buffers, `slots` slots each, take one slot more (see the file comment): the
  * policy allows it; `auto` also asks for a tensor-core dot and copies of 16 bytes a thread
- * (`contiguity`, elements per copy, and `elementBytes` per load) unless shared memory holds the
+ * (`copyBytes`, per load: `copyBytesOf`) unless shared memory holds the
  * CTA alone on its SM; every load is a cp.async copy (TMA copies order on mbarriers); and the
  * CTA's shared memory with it still fits the target.
  */
-export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inFlight: boolean, policy: SparePolicy, contiguity: readonly number[], elementBytes: readonly number[]): boolean {
+export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inFlight: boolean, policy: SparePolicy, copyBytes: readonly number[]): boolean {
   if (policy === 'never' || (policy === 'auto' && inFlight && dotsIn(plan) < 2)) return false;
   if (plan.loads.some((l) => l.tma) || !hasTarget(fn)) return false;
   const target = targetOf(fn);
@@ -96,7 +90,7 @@ export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inF
   const ctas = (bytes: number): number => Math.min(byWarps, Math.floor(lim.sharedBytesPerSM / (bytes + lim.reservedSharedBytesPerCTA)));
   // Alone on its SM, a CTA's barrier waits are exposed: the slot pays whatever feeds the dot.
   const alone = ctas(without) === 1;
-  if (policy === 'auto' && !alone && (!tensorCoreLoop(plan) || contiguity.some((c, n) => c * elementBytes[n] < 16))) return false;
+  if (policy === 'auto' && !alone && (!tensorCoreLoop(plan) || copyBytes.some((b) => b < 16))) return false;
   // Two CTAs per SM already overlap one CTA's barrier waits with the other's work: down to two is allowed.
   return ctas(withSpare) >= Math.min(ctas(without), 2);
 }

@@ -39,16 +39,9 @@ export function inFlightDots(body: Block): Operation[] {
   return body.ops.filter((op) => ttng.WarpGroupDotOp.is(op) && overlapOf(op, body) !== 'none');
 }
 
-/** The op of `body` that holds `op` (itself, or the ancestor directly in `body`). */
-function inBody(op: Operation, body: Block): Operation | null {
-  let o: Operation | null = op;
-  while (o && o.parent !== body) o = o.parentOp;
-  return o;
-}
-
 /** The first op of `body` (in block order) that reads `v`, directly or in a nested region. */
 function firstReader(v: Value, body: Block): Operation | null {
-  const readers = new Set(v.users().map((u) => inBody(u, body)));
+  const readers = new Set(v.users().map((u) => body.findAncestorOpInBlock(u)));
   for (const op of body.ops) if (readers.has(op)) return op;
   return null;
 }
