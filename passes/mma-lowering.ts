@@ -298,7 +298,7 @@ function run(module: Operation, ctx: PassContext): void {
       ctx.bump('fma-operands-through-shared', fmaOperandsThroughShared(rw, dot, ctx));
       continue;
     }
-    if (notWgmma && instr !== INSTR_TF32) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${notWgmma}`);
+    if (notWgmma) ctx.remark(dot.op, `'tt.dot' op stays on mma.sync: ${notWgmma}`);
     toMma(rw, dot, instr, numWarps, isChainedDot, ctx);
     if (isChainedDot) ctx.bump('dots-chained');
     ctx.bump('dots-on-mma');

@@ -5,8 +5,10 @@ TK=16, 4 warps), each in the four variants NN, TN (A stored K x M), NT (B stored
 selected with the tutorial's -D options. Compared with the same tiling written in Triton
 (tl.trans for the transposed operands; fp32 with input_precision="ieee", i.e. no tf32).
 `tf32.plain` is the plain kernel on fp32 data compiled with `--allow-tf32` (TM=TN=128, TK=32,
-8 warps: mma.sync m16n8k8 tf32), next to Triton with input_precision="tf32"; it is checked with a
-tolerance for tf32's 10-bit mantissa.
+8 warps: mma.sync m16n8k8 tf32, also on sm_90a: its B tile is N-major, which wgmma reads only for
+16-bit types), and `tf32.NT` the fused-transposition kernel with B stored N x K (both tiles K-major:
+wgmma m64nNk8 tf32 on sm_90a), each next to Triton with input_precision="tf32"; they are checked
+with a tolerance for tf32's 10-bit mantissa.
 
 The kernel has no bounds checks (M, N, K multiples of the tiles) and prefetches one K tile past the
 end, so A and B are allocated with TK spare rows after them.
@@ -21,6 +23,8 @@ BUILDS = {
     'f16.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 8, 'flags': ['-DTYPE=half', '-DTM=128', '-DTN=128', '-DTK=32']},
     'f32.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 4, 'flags': ['-DTYPE=float', '-DTM=64', '-DTN=64', '-DTK=16']},
     'tf32.plain': {'src': 'examples/triton-c/matmul.tc', 'num_warps': 8, 'flags': ['-DTYPE=float', '-DTM=128', '-DTN=128', '-DTK=32', '--allow-tf32']},
+    'tf32.NT': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
+                'flags': ['-DTYPE=float', '-DTM=128', '-DTN=128', '-DTK=32', '-DUSE_A=a', '-DSTRIDE_AK=1', '-DSTRIDE_AM=lda', '-DBROADCAST_AK=newaxis,:', '-DBROADCAST_AM=:,newaxis', '-DSHAPE_A=TM,TK', '-DUSE_B=^b', '-DSTRIDE_BK=1', '-DSTRIDE_BN=ldb', '-DBROADCAST_BK=newaxis,:', '-DBROADCAST_BN=:,newaxis', '-DSHAPE_B=TN,TK', '--allow-tf32']},
     'f16.NN': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
                'flags': ['-DTYPE=half', '-DTM=128', '-DTN=128', '-DTK=32', '-DUSE_A=a', '-DSTRIDE_AK=1', '-DSTRIDE_AM=lda', '-DBROADCAST_AK=newaxis,:', '-DBROADCAST_AM=:,newaxis', '-DSHAPE_A=TM,TK', '-DUSE_B=b', '-DSTRIDE_BK=ldb', '-DSTRIDE_BN=1', '-DBROADCAST_BK=:,newaxis', '-DBROADCAST_BN=newaxis,:', '-DSHAPE_B=TK,TN']},
     'f16.NT': {'src': 'examples/triton-c/matmul-fused-trans.tc', 'num_warps': 8,
@@ -83,7 +87,8 @@ class MatmulTC(casekit.Case):
     dump_ttir = False
     outputs = ['c']
     variants = list(BUILDS)
-    sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096, 'v': v} for v in variants]
+    sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096, 'v': v} for v in variants] + \
+        [{'M': 8192, 'N': 8192, 'K': 8192, 'v': v} for v in ('tf32.plain', 'tf32.NT')]
     sizes_check = [{'M': 512, 'N': 768, 'K': 320, 'v': v} for v in variants] + sizes_time
     sizes_sanitize = [{'M': 256, 'N': 256, 'K': 64, 'v': v} for v in variants]
 

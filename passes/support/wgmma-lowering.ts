@@ -13,6 +13,8 @@
  * stays 16 bytes wide and wgmma reads K-major or MN-major tiles as they are. An A operand computed
  * in registers (a chained dot: attention's P) stays there, converted to
  * `#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>`; all warps then go along M.
+ * An f32 dot that asks for tf32 (`inputPrecision = tf32`) goes there too, as m64nNk8 tf32
+ * instructions, when both tiles are K-major (wgmma transposes only 16-bit tiles; fp8 likewise).
  * The accumulator layout follows Triton's `warpsPerTileV3` and instruction-shape rules.
  */
 import type { Operation, Value } from '../../ir/ir.js';
@@ -30,7 +32,7 @@ import * as ttng from '../../dialects/ttng.js';
 
 type DotView = View<typeof tt.DotOp.decl>;
 
-/** Rows one warp computes of a warp-group instruction, and the instruction's K for 16-bit operands (fp8: twice). */
+/** Rows one warp computes of a warp-group instruction, and the instruction's K for 16-bit operands (fp8: twice, tf32: half). */
 const WARP_ROWS = 16;
 const INSTR_K = 16;
 /** The fp8 types wgmma takes (in any pairing). */
@@ -100,15 +102,18 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type] as RankedTensorType[];
   const kind = (t: RankedTensorType) => (t.elementType instanceof FloatType ? t.elementType.kind : '');
   const fp8 = FP8.has(kind(a)) && FP8.has(kind(b));
-  if (!fp8 && (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16'))) {
-    return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs and fp8 (e4m3, e5m2) pairs`;
+  const tf32 = kind(a) === 'f32' && kind(b) === 'f32' && dot.inputPrecision === 'tf32';
+  if (!fp8 && !tf32 && (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16'))) {
+    return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs and f32 pairs taken as tf32`;
   }
   if (kind(c) !== 'f32') return `the accumulator is '${c.elementType}'; wgmma is used with f32`;
   if (numWarps % 4) return `${numWarps} warps do not form warp groups of 4`;
-  if (fp8 && registerA) return 'its fp8 A operand is computed in registers (wgmma reads register A operands of 16-bit types only here)';
+  // Only 16-bit tiles may be read transposed (MN-major) or from registers here.
+  const kMajorOnly = fp8 ? 'fp8' : tf32 ? 'tf32' : '';
+  if (kMajorOnly && registerA) return `its ${kMajorOnly} A operand is computed in registers (wgmma reads register A operands of 16-bit types only here)`;
   const [M, N] = c.shape;
   const K = a.shape[1];
-  const instrK = fp8 ? 2 * INSTR_K : INSTR_K;
+  const instrK = fp8 ? 2 * INSTR_K : tf32 ? INSTR_K / 2 : INSTR_K;
   if (K % instrK) return `K = ${K} is not a multiple of ${instrK}`;
   const n = wgmmaInstrN(c.shape, numWarps);
   let warps = wgmmaWarpsPerCTA(c.shape, numWarps, chained);
@@ -122,10 +127,10 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
     const { tile, order } = storedTile(operand);
     const enc = nvmmaSharedFor(tile.type as RankedTensorType);
     if (!enc) return `operand '${tile.type}' has a contiguous row under 32 bytes, too narrow for a swizzled wgmma tile`;
-    // fp8 tiles must be K-major: the contiguous dim of the stored tile, seen through the transposition, is K.
+    // fp8 and tf32 tiles must be K-major: the contiguous dim of the stored tile, seen through the transposition, is K.
     const contig = enc.bool('transposed') ? 0 : 1;
     const viewContig = order ? order.indexOf(contig) : contig;
-    if (fp8 && viewContig !== (opIdx === 0 ? 1 : 0)) return `its fp8 ${opIdx === 0 ? 'A' : 'B'} operand is stored ${opIdx === 0 ? 'M' : 'N'}-major, and wgmma reads only 16-bit tiles transposed`;
+    if (kMajorOnly && viewContig !== (opIdx === 0 ? 1 : 0)) return `its ${kMajorOnly} ${opIdx === 0 ? 'A' : 'B'} operand is stored ${opIdx === 0 ? 'M' : 'N'}-major, and wgmma reads only 16-bit tiles transposed`;
     shared.push(enc);
   }
   const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 3, versionMinor: 0, warpsPerCTA: warps, instrShape: [WARP_ROWS, n, instrK] });

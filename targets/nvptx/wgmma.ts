@@ -6,8 +6,8 @@
  *   wgmma.fence.sync.aligned;
  *   wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<t>.<t> {d...}, descA, descB, 1, 1, 1, tA, tB;  (per 64-row block and K step)
  *
- * with K = 16 for f16/bf16 and 32 for fp8 (e4m3, e5m2; both tiles K-major: the instruction
- * transposes only 16-bit tiles).
+ * with K = 16 for f16/bf16, 32 for fp8 (e4m3, e5m2) and 8 for tf32 (f32 tiles; fp8 and tf32 tiles
+ * are both K-major, from shared memory: the instruction transposes only 16-bit tiles).
  *   wgmma.commit_group.sync.aligned;
  *   [wgmma.wait_group.sync.aligned 0;]  (unless the dot is asynchronous: its ttng.warp_group_dot_wait waits)
  *
@@ -87,8 +87,9 @@ export function descriptorHi(f: OperandForm): number {
   return ((f.sbo >>> 4) | (f.mode << 30)) >>> 0;
 }
 
-/** The wgmma name of operand type `elt` (f16, bf16, e4m3, e5m2) and its instruction K, or null. */
+/** The wgmma name of operand type `elt` (f16, bf16, e4m3, e5m2; f32 read as tf32) and its instruction K, or null. */
 function operandType(elt: unknown): { name: string; k: number } | null {
+  if (elt === F32) return { name: 'tf32', k: 8 };
   if (elt === F16) return { name: 'f16', k: 16 };
   if (elt === BF16) return { name: 'bf16', k: 16 };
   if (elt instanceof FloatType && elt.kind === 'f8E4M3FN') return { name: 'e4m3', k: 32 };
@@ -198,9 +199,9 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const tb = operandType(bt.elementType);
   const eightBit = ta?.k === 32 && tb?.k === 32;
   if (!ta || !tb || (!eightBit && bt.elementType !== at.elementType)) {
-    throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 or bf16 pairs and fp8 (e4m3, e5m2) pairs are supported`);
+    throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs and f32 pairs (as tf32) are supported`);
   }
-  if (eightBit && !(at instanceof MemDescType)) throw targetError(op, 'cannot lower an fp8 warp-group dot with its A operand in registers yet');
+  if (ta.k !== 16 && !(at instanceof MemDescType)) throw targetError(op, `cannot lower ${eightBit ? 'an fp8' : 'a tf32'} warp-group dot with its A operand in registers yet`);
   const instrK = ta.k;
   if (ct.elementType !== F32) throw targetError(op, `cannot lower a warp-group dot with a '${ct.elementType}' accumulator; f32 is supported`);
   const fa = at instanceof MemDescType ? operandForm(at, 'a') : null;

@@ -1,7 +1,7 @@
 /**
  * `wgmma.mma_async.sync.aligned.m64nNk16.f32.<t>.<t>` (t: f16 or bf16; B in shared memory, A in
- * shared memory or in registers) for the nvptx emulator, written from the PTX ISA's rules, not from
- * the target's code:
+ * shared memory or in registers) and `m64nNk8.f32.tf32.tf32` (both tiles K-major in shared memory)
+ * for the nvptx emulator, written from the PTX ISA's rules, not from the target's code:
  *
  * - Descriptor (64 bits): start address = bits 0-13 << 4, leading dimension byte offset (LBO) =
  *   bits 16-29 << 4, stride dimension byte offset (SBO) = bits 32-45 << 4, matrix base offset =
@@ -14,6 +14,9 @@
  *   MN-major (imm-trans = 1): rows of S bytes hold S/2 elements of M or N; the 8 rows of a group
  *   are 8 consecutive k, groups of 8 k are SBO apart, and blocks of S/2 along M or N are LBO
  *   apart: start + 2 (mn % (S/2)) + (mn / (S/2)) * LBO + (k % 8) * S + (k / 8) * SBO.
+ *   tf32 (32-bit elements, K = 8 per instruction) is K-major only: start + (mn % 8) * S +
+ *   (mn / 8) * SBO + 4k; the tensor core reads the f32 bits as tf32 (the low 13 mantissa bits
+ *   dropped).
  * - Swizzle: on the resulting byte address, bits [4, 4 + log2(S/16)) (the 16-byte chunk) are
  *   XORed with bits [7, 7 + log2(S/16)) (the 128-byte row).
  * - D = A * B + (scale-d ? D : 0) with imm-scale-a = imm-scale-b = 1: each instruction's 16
@@ -59,15 +62,16 @@ export function decodeDescriptor(desc: bigint): WgmmaDescriptor {
   };
 }
 
-/** The swizzled byte address of element (mn, k) of a 16-bit operand under `d` (K-major unless `mnMajor`). */
-export function wgmmaElementAddress(d: WgmmaDescriptor, mnMajor: boolean, mn: number, k: number): number {
+/** The swizzled byte address of element (mn, k) of an operand of `bytes`-byte elements (2, or 4 for tf32) under `d` (K-major unless `mnMajor`). */
+export function wgmmaElementAddress(d: WgmmaDescriptor, mnMajor: boolean, mn: number, k: number, bytes = 2): number {
   const S = d.swizzle;
   if (!S) throw new Error('emulator: wgmma without swizzle (mode 0) is not emulated');
   if (d.baseOffset) throw new Error('emulator: wgmma descriptors with a matrix base offset are not emulated');
+  if (mnMajor && bytes !== 2) throw new Error('emulator: only 16-bit wgmma tiles can be MN-major');
   const perRow = S / 2;
   const addr = mnMajor
     ? d.start + 2 * (mn % perRow) + Math.floor(mn / perRow) * d.lbo + (k % 8) * S + Math.floor(k / 8) * d.sbo
-    : d.start + (mn % 8) * S + Math.floor(mn / 8) * d.sbo + 2 * k;
+    : d.start + (mn % 8) * S + Math.floor(mn / 8) * d.sbo + bytes * k;
   const mask = S / 16 - 1;
   return addr ^ (((addr >>> 7) & mask) << 4);
 }
@@ -119,16 +123,21 @@ function registerA(op: Operation, t0: number, get: (t: number, v: Value) => numb
 /** `nvptx.wgmma` for every warp group of `threads`. */
 export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: number, v: Value) => number, mem: EmulatorMemory): void {
   const ptx = (op.getAttr('ptx') as StringAttr | undefined)?.value ?? '';
-  const m = /^sync\.aligned\.m64n(\d+)k16\.f32\.(f16|bf16)\.(f16|bf16)$/.exec(ptx);
-  if (!m || m[2] !== m[3]) throw new Error(`emulator: unsupported wgmma '${ptx}'`);
+  const m = /^sync\.aligned\.m64n(\d+)k(8|16)\.f32\.(f16|bf16|tf32)\.(f16|bf16|tf32)$/.exec(ptx);
+  if (!m || m[3] !== m[4] || (m[2] === '8') !== (m[3] === 'tf32')) throw new Error(`emulator: unsupported wgmma '${ptx}'`);
   const n = Number(m[1]);
-  const value = m[2] === 'f16' ? halfValue : bfloatValue;
+  const kSteps = Number(m[2]);
+  const tf32 = m[3] === 'tf32';
+  const bytes = tf32 ? 4 : 2;
+  const value = m[3] === 'f16' ? halfValue : bfloatValue;
   const flag = (name: string) => Number((op.getAttr(name) as IntegerAttr).value);
   const [transA, transB] = [flag('transA') === 1, flag('transB') === 1];
+  if (tf32 && (transA || transB)) throw new Error('emulator: a tf32 wgmma has no transpose immediates (its tiles are K-major)');
   if (threads % 128) throw new Error(`emulator: wgmma needs whole warp groups, got ${threads} threads`);
   // A is one descriptor, or four b32 registers of 16-bit pairs (the register fragment).
   const aWords = op.numOperands - 2 - n / 2;
   if ((aWords !== 1 && aWords !== 4) || op.numResults !== n / 2) throw new Error(`emulator: wgmma m64n${n} takes A, B, scale-d and ${n / 2} accumulator registers`);
+  if (tf32 && aWords !== 1) throw new Error('emulator: tf32 wgmma with A in registers is not emulated');
   const [bAt, scaleAt, accAt] = [aWords, aWords + 1, aWords + 2];
   for (let g = 0; g * 128 < threads; g++) {
     const t0 = g * 128;
@@ -145,12 +154,13 @@ export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: 
     const dB = desc(bAt);
     const scaleD = uniform((t) => get(t, op.operand(scaleAt)), 'scale-d') !== 0;
     const read = (d: WgmmaDescriptor, mnMajor: boolean, mn: number, k: number) => {
-      const at = wgmmaElementAddress(d, mnMajor, mn, k);
-      if (at + 2 > mem.shared.byteLength) throw new Error(`emulator: wgmma reads shared byte ${at}, past the ${mem.shared.byteLength} bytes of shared memory`);
-      return value(mem.shared.getUint16(at, true));
+      const at = wgmmaElementAddress(d, mnMajor, mn, k, bytes);
+      if (at + bytes > mem.shared.byteLength) throw new Error(`emulator: wgmma reads shared byte ${at}, past the ${mem.shared.byteLength} bytes of shared memory`);
+      // tf32: the f32 bits with the low 13 mantissa bits dropped.
+      return tf32 ? bitsF32(mem.shared.getUint32(at, true) & 0xffffe000) : value(mem.shared.getUint16(at, true));
     };
-    const A = aWords === 1 ? Array.from({ length: 64 }, (_, i) => Array.from({ length: 16 }, (_, k) => read(desc(0), transA, i, k))) : registerA(op, t0, get, value);
-    const B = Array.from({ length: 16 }, (_, k) => Array.from({ length: n }, (_, j) => read(dB, transB, j, k)));
+    const A = aWords === 1 ? Array.from({ length: 64 }, (_, i) => Array.from({ length: kSteps }, (_, k) => read(desc(0), transA, i, k))) : registerA(op, t0, get, value);
+    const B = Array.from({ length: kSteps }, (_, k) => Array.from({ length: n }, (_, j) => read(dB, transB, j, k)));
     // D from the fragments: every element exactly once.
     const D = Array.from({ length: 64 }, () => new Array<number>(n).fill(NaN));
     const seen = Array.from({ length: 64 }, () => new Array<boolean>(n).fill(false));
@@ -166,7 +176,7 @@ export function wgmma(op: Operation, threads: number, regs: Registers, get: (t: 
       for (let i = 0; i < n / 2; i++) {
         const [r, c] = wgmmaFragment(t, i);
         let s = 0;
-        for (let k = 0; k < 16; k++) s += A[r][k] * B[k][c];
+        for (let k = 0; k < kSteps; k++) s += A[r][k] * B[k][c];
         regs[t0 + t].set(op.result(i), f32Bits((scaleD ? D[r][c] : 0) + s));
       }
     }

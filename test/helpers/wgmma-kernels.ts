@@ -6,7 +6,8 @@
 
 /** One product: shapes, types, warps, accumulator layout and how each operand is stored. */
 export interface WgmmaCase {
-  type: 'f16' | 'bf16';
+  /** Operand type; tf32: f32 in memory, a dot with `inputPrecision = tf32` (tt-level kernels only). */
+  type: 'f16' | 'bf16' | 'tf32';
   M: number;
   N: number;
   K: number;
@@ -80,6 +81,7 @@ function operand(name: string, base: string, rows: number, cols: number, sw: num
  */
 export function kernel(c: WgmmaCase): string {
   const { M, N, K, type: ty } = c;
+  if (ty === 'tf32') throw new Error('kernel: tf32 cases are tt-level only (ttKernel)');
   const { swA, swB } = swizzles(c);
   const aT = `!ttg.memdesc<${M}x${K}x${ty}, ${nvmma(swA, !!c.aMN)}, #smem>`;
   const bT = `!ttg.memdesc<${K}x${N}x${ty}, ${nvmma(swB, !!c.bK)}, #smem>`;
@@ -135,12 +137,14 @@ export function ttOperand(name: string, base: string, rows: number, cols: number
  * or K-major B loaded as stored and transposed by `tt.trans`.
  */
 export function ttKernel(c: WgmmaCase): string {
-  const { M, N, K, type: ty } = c;
+  const { M, N, K } = c;
+  const ty = c.type === 'tf32' ? 'f32' : c.type;
+  const precision = c.type === 'tf32' ? ', inputPrecision = tf32' : '';
   return `tt.func public @${c.name ?? 'k'}(%a: !tt.ptr<${ty}> {tt.divisibility = 16 : i32}, %b: !tt.ptr<${ty}> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {${
     c.aMN ? ttOperand('A', 'a', K, M, true, ty) : ttOperand('A', 'a', M, K, false, ty)}${
     c.bK ? ttOperand('B', 'b', N, K, true, ty) : ttOperand('B', 'b', K, N, false, ty)}
     %zero = arith.constant dense<0.000000e+00> : tensor<${M}x${N}xf32>
-    %d = tt.dot %A, %B, %zero : tensor<${M}x${K}x${ty}> * tensor<${K}x${N}x${ty}> -> tensor<${M}x${N}xf32>${ttPtrs('pc', 'c', M, N, 'f32')}
+    %d = tt.dot %A, %B, %zero${precision} : tensor<${M}x${K}x${ty}> * tensor<${K}x${N}x${ty}> -> tensor<${M}x${N}xf32>${ttPtrs('pc', 'c', M, N, 'f32')}
     tt.store %pc, %d : tensor<${M}x${N}x!tt.ptr<f32>>
     tt.return
 }

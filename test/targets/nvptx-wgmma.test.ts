@@ -9,7 +9,8 @@
  * fresh random values exact in the input type; C is checked against a float64 product within
  * f32 accumulation error. Tile shapes stay small (up to 256x32 and 64x128) for the emulator's
  * speed. Tt-level dots also go through the whole default pipeline for sm_90a (mma-lowering's own
- * layouts and swizzles, tt.trans operands). Also: tampered kernels must fail the check; the
+ * layouts and swizzles, tt.trans operands), f32 dots with `inputPrecision = tf32` among them
+ * (m64nNk8 tf32 on K-major 32-bit tiles). Also: tampered kernels must fail the check; the
  * descriptor words' bit packing and `nvmmaOffset` against constants worked out by hand from the
  * ISA's field layout and swizzle rule; the emulator's own address and fragment rules likewise.
  */
@@ -72,9 +73,9 @@ function rng(seed: number): () => number {
   };
 }
 
-/** Random values in (-1, 1) exact in `type`: a full significand (11 bits for f16, 8 for bf16). */
-function randomValues(n: number, type: 'f16' | 'bf16', next: () => number): number[] {
-  const scale = type === 'f16' ? 2048 : 256;
+/** Random values in (-1, 1) exact in `type`: a full significand (11 bits for f16 and tf32, 8 for bf16). */
+function randomValues(n: number, type: 'f16' | 'bf16' | 'tf32', next: () => number): number[] {
+  const scale = type === 'bf16' ? 256 : 2048;
   return Array.from({ length: n }, () => {
     const m = Math.floor(next() * (2 * scale - 1)) - (scale - 1);
     return m === 0 ? 1 / scale : m / scale;
@@ -107,13 +108,17 @@ function run(c: Case, seed: number, tamper?: (op: Operation) => void, fromTT = f
   const next = rng(seed);
   const A = randomValues(M * K, c.type, next);
   const B = randomValues(K * N, c.type, next);
-  const bits = c.type === 'f16' ? halfBits : bfloatBits;
   const global = new Map<number, number>();
+  // Memory is kept in 16-bit units: an f32 (tf32 cases) is two, low half first.
+  const put = c.type === 'tf32'
+    ? (at: number, v: number) => { const b = f32Bits(v); global.set(at, b & 0xffff); global.set(at + 2, b >>> 16); }
+    : (at: number, v: number) => global.set(at, (c.type === 'f16' ? halfBits : bfloatBits)(v));
+  const bytes = c.type === 'tf32' ? 4 : 2;
   // A is in memory as M x K, or K x M for an M-major tile; B as K x N, or N x K for a K-major one.
-  for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) global.set(A_AT + 2 * (c.aMN ? k * M + i : i * K + k), bits(A[i * K + k]));
-  for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) global.set(B_AT + 2 * (c.bK ? j * K + k : k * N + j), bits(B[k * N + j]));
-  const bytes = Number((module.getAttr('ttg.shared') as IntegerAttr | undefined)?.value ?? 0);
-  const shared = new DataView(new ArrayBuffer(Math.max(16, bytes)));
+  for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) put(A_AT + bytes * (c.aMN ? k * M + i : i * K + k), A[i * K + k]);
+  for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) put(B_AT + bytes * (c.bK ? j * K + k : k * N + j), B[k * N + j]);
+  const sharedBytes = Number((module.getAttr('ttg.shared') as IntegerAttr | undefined)?.value ?? 0);
+  const shared = new DataView(new ArrayBuffer(Math.max(16, sharedBytes)));
   emulateKernel(fn, 32 * c.warps, [A_AT, B_AT, C_AT], { global, shared });
   const out = Array.from({ length: M * N }, (_, k) => {
     const [lo, hi] = [global.get(C_AT + 4 * k), global.get(C_AT + 4 * k + 2)];
@@ -185,6 +190,10 @@ const TT_CASES: [string, Case, string][] = [
   ['bf16 64x64x32, B = tt.trans of an N x K tile', { type: 'bf16', M: 64, N: 64, K: 32, warps: 4, warpsPerCTA: [4, 1], instrN: 64, bK: true }, 'm64n64k16'],
   ['f16 64x64x16, A = tt.trans of a K x M tile', { type: 'f16', M: 64, N: 64, K: 16, warps: 4, warpsPerCTA: [4, 1], instrN: 64, aMN: true }, 'm64n64k16'],
   ['f16 128x128x32, 8 warps', { type: 'f16', M: 128, N: 128, K: 32, warps: 8, warpsPerCTA: [8, 1], instrN: 128 }, 'm64n128k16'],
+  // tf32: both tiles K-major (B loaded N x K), 128-byte rows of 32 f32.
+  ['tf32 64x64x32, B = tt.trans of an N x K tile', { type: 'tf32', M: 64, N: 64, K: 32, warps: 4, warpsPerCTA: [4, 1], instrN: 64, bK: true }, 'm64n64k8'],
+  ['tf32 128x64x32, 8 warps, B K-major', { type: 'tf32', M: 128, N: 64, K: 32, warps: 8, warpsPerCTA: [8, 1], instrN: 64, bK: true }, 'm64n64k8'],
+  ['tf32 64x32x16, B K-major: 64-byte swizzles', { type: 'tf32', M: 64, N: 32, K: 16, warps: 4, warpsPerCTA: [4, 1], instrN: 32, bK: true }, 'm64n32k8'],
 ];
 
 for (const [name, c, shape] of TT_CASES) {
