@@ -6,7 +6,9 @@ Triton specializes M, N, K and the row strides on divisibility by 16: 4096^3 and
 the same kernel on bf16 inputs (its output is rounded to fp16 and stored to a bf16 tensor, as the
 tutorial kernel does). `fp8.d16` is the tutorial's fp8 configuration: e4m3 inputs with B stored
 transposed (K contiguous, as the tutorial passes it: Hopper's fp8 wgmma reads only K-major tiles),
-BLOCK_K 128, fp16 output. The `ttgir80` variant is
+BLOCK_K 128, fp16 output. `tf32.d16` is the same kernel on fp32 inputs, whose `tl.dot` Triton runs as
+tf32 by default, with B stored transposed as for fp8 (Hopper's tf32 wgmma also reads only K-major
+tiles) and BLOCK_K 32 (three 48 KB stages fit in shared memory), fp16 output. The `ttgir80` variant is
 Triton's own sm_80 TTGIR (its layouts, shared buffers and pipelining) through our NVPTX target only.
 """
 import triton
@@ -25,6 +27,8 @@ BUILDS = {
     'bf16.d16_nobar': {'src': 'bench/gpu/kernels/matmul.bf16.d16.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
     'fp8.d16': {'src': 'bench/gpu/kernels/matmul.fp8.ttir', 'num_warps': 8},
     'fp8.d16_nobar': {'src': 'bench/gpu/kernels/matmul.fp8.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
+    'tf32.d16': {'src': 'bench/gpu/kernels/matmul.tf32.d16.ttir', 'num_warps': 8},
+    'tf32.d16_nobar': {'src': 'bench/gpu/kernels/matmul.tf32.d16.ttir', 'flags': ['--without-pass=insert-barriers'], 'num_warps': 8},
 }
 
 
@@ -70,11 +74,11 @@ class Matmul(casekit.Case):
               ('stride_am', 'scalar', 'i32'), ('stride_bk', 'scalar', 'i32'), ('stride_cm', 'scalar', 'i32')]
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192},
                   {'M': 1000, 'N': 3000, 'K': 700}]
-    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]]
+    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]] + [dict(s, dt='tf32') for s in sizes_time[:2]]
     sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'},
-                                {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}]
+                                {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'tf32'}]
     sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'},
-                      {'M': 256, 'N': 512, 'K': 256, 'dt': 'fp8'}]
+                      {'M': 256, 'N': 512, 'K': 256, 'dt': 'fp8'}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'tf32'}]
     bm, bn, bk = 128, 256, 64
     num_stages = 3
     # Variants built without insert-barriers: racecheck must report hazards on them.
@@ -82,19 +86,24 @@ class Matmul(casekit.Case):
 
     def variant(self, size):
         v = 'd16' if all(size[k] % 16 == 0 for k in 'MNK') else 'odd'
-        return f"{size['dt']}.{v}" if size.get('dt') in ('bf16', 'fp8') else v
+        return f"{size['dt']}.{v}" if size.get('dt') in ('bf16', 'fp8', 'tf32') else v
 
     def dtype(self, size):
         """The inputs' dtype (the output's is bf16 for bf16, else fp16)."""
-        return {'bf16': torch.bfloat16, 'fp8': torch.float8_e4m3fn}.get(size.get('dt'), torch.float16)
+        return {'bf16': torch.bfloat16, 'fp8': torch.float8_e4m3fn, 'tf32': torch.float32}.get(size.get('dt'), torch.float16)
 
     def out_dtype(self, size):
         return torch.bfloat16 if size.get('dt') == 'bf16' else torch.float16
 
+    def k_major_b(self, size):
+        """Whether B is stored N x K (K contiguous) and passed as its transpose (fp8, tf32)."""
+        return size.get('dt') in ('fp8', 'tf32')
+
     def params_for(self, size):
-        if size.get('dt') == 'fp8':
+        if self.k_major_b(size):
             # B is passed K-contiguous: the kernel takes its N stride instead of its K stride.
-            p = [(n, k, 'f8E4M3FN' if k == 'pointer' else ty) for n, k, ty in self.params]
+            elt = 'f8E4M3FN' if size.get('dt') == 'fp8' else 'f32'
+            p = [(n, k, elt if k == 'pointer' else ty) for n, k, ty in self.params]
             p[2] = ('c_ptr', 'pointer', 'f16')
             p[7] = ('stride_bn', 'scalar', 'i32')
             return p
@@ -105,18 +114,18 @@ class Matmul(casekit.Case):
         return f"{size['M']}x{size['N']}x{size['K']}"
 
     def constexprs(self, size):
-        bk = 128 if size.get('dt') == 'fp8' else self.bk
+        bk = {'fp8': 128, 'tf32': 32}.get(size.get('dt'), self.bk)
         return {'BLOCK_SIZE_M': self.bm, 'BLOCK_SIZE_N': self.bn, 'BLOCK_SIZE_K': bk, 'GROUP_SIZE_M': 8}
 
     def make(self, size, gen):
         M, N, K = size['M'], size['N'], size['K']
         dt = self.dtype(size)
-        # fp8: B is stored N x K (K contiguous) and used as its transpose, as Triton's tutorial does.
-        b = casekit.randn((N, K), dt, gen).t() if size.get('dt') == 'fp8' else casekit.randn((K, N), dt, gen)
+        # fp8, tf32: B is stored N x K (K contiguous) and used as its transpose, as Triton's tutorial does for fp8.
+        b = casekit.randn((N, K), dt, gen).t() if self.k_major_b(size) else casekit.randn((K, N), dt, gen)
         return {'a': casekit.randn((M, K), dt, gen), 'b': b, 'c': casekit.poisoned((M, N), self.out_dtype(size))}
 
     def args(self, t, size):
-        b_stride = t['b'].stride(1) if size.get('dt') == 'fp8' else t['b'].stride(0)
+        b_stride = t['b'].stride(1) if self.k_major_b(size) else t['b'].stride(0)
         return [t['a'], t['b'], t['c'], size['M'], size['N'], size['K'],
                 t['a'].stride(0), b_stride, t['c'].stride(0)]
 
@@ -133,9 +142,19 @@ class Matmul(casekit.Case):
 
     def baselines(self, t, size):
         """cuBLAS on the same inputs (torch.matmul into a preallocated output of the same dtype; fp8:
-        torch._scaled_mm with unit scales, fp16 out)."""
+        torch._scaled_mm with unit scales, fp16 out; tf32: torch.matmul with tf32 allowed, fp32 out)."""
         out = torch.empty_like(t['c'])
         a, b = t['a'], t['b']
+        if size.get('dt') == 'tf32':
+            # cuBLAS on tf32 tensor cores (fp32 out: cuBLAS has no fp32-in, fp16-out product).
+            out32 = torch.empty(t['c'].shape, dtype=torch.float32, device=a.device)
+
+            def tf32_matmul():
+                before = torch.backends.cuda.matmul.allow_tf32
+                torch.backends.cuda.matmul.allow_tf32 = True
+                torch.matmul(a, b, out=out32)
+                torch.backends.cuda.matmul.allow_tf32 = before
+            return {'cublas': tf32_matmul}
         if size.get('dt') == 'fp8':
             one = torch.ones((), dtype=torch.float32, device=a.device)
             return {'cublas': lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16)}
@@ -157,11 +176,15 @@ class Matmul(casekit.Case):
             return {'c': (ref, 2e-3, 1e-3 * K)}
         if size.get('dt') == 'bf16':
             return {'c': (ref, 8e-3, 1e-2 * (K ** 0.5) / 16)}
+        if size.get('dt') == 'tf32':
+            # tf32 keeps 10 mantissa bits of each operand: a random walk of K products off by ~2^-10
+            # relative (std ~6e-4 sqrt(K)), then one fp16 rounding; as matmul_tc's tf32 bound.
+            return {'c': (ref, 2e-3, 4e-3 * K ** 0.5)}
         return {'c': (ref, 2e-3, 1e-2 * (K ** 0.5) / 16)}
 
     def bytes_moved(self, size):
         M, N, K = size['M'], size['N'], size['K']
-        e = 1 if size.get('dt') == 'fp8' else 2
+        e = {'fp8': 1, 'tf32': 4}.get(size.get('dt'), 2)
         return e * (M * K + K * N) + 2 * M * N
 
     def flops(self, size):
