@@ -15,6 +15,7 @@ import { licm } from './licm.js';
 import { mmaLowering } from './mma-lowering.js';
 import { padShared } from './pad-shared.js';
 import { sinkPastLoops } from './sink-past-loops.js';
+import { versionAlignment } from './version-alignment.js';
 import { softwarePipeline } from './software-pipeline.js';
 import { defaultPassRegistry, type PassRegistry } from './registry.js';
 import type { PassDecl } from './pass.js';
@@ -43,6 +44,7 @@ export const allPassDecls: readonly PassDecl[] = [
   mmaLowering,
   padShared,
   sinkPastLoops,
+  versionAlignment,
   softwarePipeline,
   removeLayoutConversions,
   symbolDce,

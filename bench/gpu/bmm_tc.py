@@ -71,14 +71,18 @@ class BmmTC(casekit.Case):
     dump_ttir = False
     outputs = ['c']
     variants = list(BUILDS)
-    # The aligned builds need N and K multiples of 8 (ALIGNED); M and Z stay odd.
+    # The aligned builds need N and K multiples of 8 (ALIGNED); M and Z stay odd. The unaligned builds
+    # run version-alignment's fast copy where N and K are multiples of 4 (N = K = 36, 52, 512) and
+    # the element-wise one elsewhere: sizes of both kinds are checked.
     sizes_time = [{'Z': z, 'M': m, 'N': m, 'K': m, 'v': v} for v in UNALIGNED for (z, m) in ((64, 512), (61, 509))] + \
         [{'Z': z, 'M': m, 'N': n, 'K': n, 'v': v} for v in ALIGNED for (z, m, n) in ((64, 512, 512), (61, 509, 504))]
     sizes_check = [{'Z': 7, 'M': 75, 'N': 53, 'K': 37, 'v': v} for v in UNALIGNED] + \
         [{'Z': 13, 'M': 301, 'N': 199, 'K': 267, 'v': v} for v in UNALIGNED] + \
+        [{'Z': 7, 'M': 75, 'N': 52, 'K': 36, 'v': v} for v in UNALIGNED] + \
         [{'Z': 7, 'M': 75, 'N': 56, 'K': 40, 'v': v} for v in ALIGNED] + \
         [{'Z': 13, 'M': 301, 'N': 200, 'K': 264, 'v': v} for v in ALIGNED] + sizes_time
     sizes_sanitize = [{'Z': 5, 'M': 45, 'N': 37, 'K': 29, 'v': v} for v in UNALIGNED] + \
+        [{'Z': 5, 'M': 45, 'N': 36, 'K': 28, 'v': v} for v in UNALIGNED] + \
         [{'Z': 5, 'M': 45, 'N': 40, 'K': 32, 'v': v} for v in ALIGNED]
 
     def variant(self, size):

@@ -76,8 +76,10 @@ class Matmul(casekit.Case):
                   {'M': 1000, 'N': 3000, 'K': 700}]
     sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]] + [dict(s, dt='tf32') for s in sizes_time[:2]]
     sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'},
-                                {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'tf32'}]
-    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'},
+                                {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'tf32'},
+                                # version-alignment's element-wise copy (K and N odd: the odd shapes above take the fast one)
+                                {'M': 999, 'N': 3001, 'K': 701}, {'M': 999, 'N': 3001, 'K': 701, 'dt': 'bf16'}]
+    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 100, 'N': 300, 'K': 72}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'},
                       {'M': 256, 'N': 512, 'K': 256, 'dt': 'fp8'}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'tf32'}]
     bm, bn, bk = 128, 256, 64
     num_stages = 3
