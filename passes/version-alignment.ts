@@ -4,7 +4,7 @@
  * a multiple of `divisor`:
  *
  *   %ok = ((%K & 3) == 0) and ((%stride_am & 3) == 0) and ...
- *   scf.if %ok { the body, reading each such %x as (%x / 4) * 4 } else { the body }
+ *   scf.if %ok { the body, reading each such %x as (%x / 4) * 4 } else { the body } {tir.versions}
  *   tt.return
  *
  * Triton specializes integer arguments only on divisibility by 16, so the TTIR of an odd shape
@@ -13,7 +13,9 @@
  * the axis analysis sees the rounded values divisible by `divisor`, so the loads get vectors of up
  * to `divisor` elements and software-pipeline copies them asynchronously; the second copy keeps
  * the element-wise loads for every other launch. Where the branch runs, (%x / d) * d is %x: both
- * copies compute the same thing. (Like LLVM's loop versioning, on the whole kernel body.)
+ * copies compute the same thing. (Like LLVM's loop versioning, on the whole kernel body.) The
+ * `tir.versions` mark keeps coalesce from giving one copy's loads the other's vector width: its
+ * slices do not join the two regions (support/versioned-if.ts).
  *
  * Which parameters: the integer parameters without a `tt.divisibility` hint of at least `divisor`
  * that a `tt.dot` operand depends on (its loads' pointers and masks, through loop-carried values),
@@ -31,6 +33,7 @@ import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { accessOrder, vectorElems } from './coalesce.js';
 import { maskOf, tensorPtrOf } from './support/coalesce-access.js';
 import type { Rewriter } from '../ir/rewriter.js';
+import { markVersions } from './support/versioned-if.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** The largest `tt.divisibility` hint of function argument `k` (1 without one). */
@@ -129,6 +132,7 @@ function run(fn: Operation, ctx: PassContext): void {
   rw.setInsertionPoint(entry.first!);
   rw.loc = fn.loc;
   const ifOp = scf.IfOp.build(rw, { condition: arith.ConstantOp.build(rw, { value: IntegerAttr.get(1, IntegerType.get(1)) }).result }, { results: { results: [] }, regions: 2 }).op;
+  markVersions(ifOp);
   const [thenBlock, elseBlock] = [ifOp.regions[0].addBlock(), ifOp.regions[1].addBlock()];
   for (let op = ifOp.next; op && op !== ret; ) {
     const next = op.next;

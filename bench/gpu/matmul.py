@@ -74,7 +74,10 @@ class Matmul(casekit.Case):
               ('stride_am', 'scalar', 'i32'), ('stride_bk', 'scalar', 'i32'), ('stride_cm', 'scalar', 'i32')]
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192},
                   {'M': 1000, 'N': 3000, 'K': 700}]
-    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]] + [dict(s, dt='tf32') for s in sizes_time[:2]]
+    # More odd shapes: multiples of 4 (version-alignment's specialized copy) and not (the original copy).
+    sizes_odd = [{'M': 4100, 'N': 4100, 'K': 4100}, {'M': 999, 'N': 3001, 'K': 701}]
+    sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]] + \
+        [dict(s, dt='tf32') for s in sizes_time[:2]] + sizes_odd + [dict(s, dt='bf16') for s in sizes_odd]
     sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'},
                                 {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'tf32'},
                                 # version-alignment's element-wise copy (K and N odd: the odd shapes above take the fast one)

@@ -2,6 +2,7 @@
  * Helpers shared by `coalesce` and `vectorize`: which ops are global memory accesses, their
  * pointer operand, the element size they move, and the launch configuration around them.
  */
+import { isVersions } from './versioned-if.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { bitWidth, elementTypeOf, RankedTensorType } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
@@ -60,7 +61,8 @@ export function gpuConfigOf(op: Operation): GpuConfig {
 /**
  * The ops connected to each op through def-use edges (an op with its operands' defining ops and
  * its results' users) and through region nesting (a region op with the ops inside it): Triton's
- * multiRootGetSlice, as components. Function-like ops and the module do not join their bodies.
+ * multiRootGetSlice, as components. Function-like ops, the module and a versioned `scf.if`
+ * (support/versioned-if.ts: its regions are alternative copies of one body) do not join their bodies.
  */
 export class SliceComponents {
   private readonly sets = new DisjointSets<Operation>();
@@ -73,7 +75,8 @@ export class SliceComponents {
         if (def && !def.hasTrait(FunctionLike)) this.sets.union(op, def);
       }
       const outer = op.parentOp;
-      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && !builtin.ModuleOp.is(outer)) this.sets.union(op, outer);
+      // The regions of a versioned if are alternative bodies: never joined through the if.
+      if (outer && outer !== root && !outer.hasTrait(FunctionLike) && !builtin.ModuleOp.is(outer) && !isVersions(outer)) this.sets.union(op, outer);
     }, 'pre');
   }
 
