@@ -118,7 +118,9 @@ for (const arch of ['sm_80', 'sm_90a'] as const) {
           assert.ok(MMA3.test(text), 'a rank-3 nvidia_mma layout');
           assert.not.ok(text.includes('warp_group_dot'), 'no wgmma for a batched dot');
           assert.ok(/scf\.for .*-> \(tensor<4x32x16xf32, #mma>/.test(text), 'the loop carries the accumulator in the mma layout, batch first');
-          assert.is(text.match(/ttg\.memdesc_trans %\S+ \{order = array<i32: 2, 0, 1>\}/g)?.length, 2, 'both operands transposed to batch first in shared memory');
+          // Two copies of the body (version-alignment: N and K have no alignment here), each with both operands.
+          assert.ok(text.includes('{tir.versions}'), 'the body is versioned on N and K');
+          assert.is(text.match(/ttg\.memdesc_trans %\S+ \{order = array<i32: 2, 0, 1>\}/g)?.length, 4, 'both operands transposed to batch first in shared memory, in each copy');
         }
         if (pass === 'software-pipeline') assert.ok(text.includes('ttg.async_copy_global_to_local'), 'the operand loads are pipelined');
       });
