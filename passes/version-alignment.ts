@@ -127,7 +127,7 @@ function run(fn: Operation, ctx: PassContext): void {
   const candidates = [...slice.params].filter((p) => p.type instanceof IntegerType && hintedDivisibility(fn, p.index) < divisor).sort((x, y) => x.index - y.index);
   if (!candidates.length || !slice.loads.length) return;
 
-  // scf.if %ok { clone, with each candidate %x read as (%x / d) * d } else { the body as it is }
+  // body; tt.return -> scf.if %ok { body, each candidate %x read as (%x / d) * d } else { body } {tir.versions}; tt.return
   const rw = ctx.rewriter();
   rw.setInsertionPoint(entry.first!);
   rw.loc = fn.loc;
