@@ -1,7 +1,7 @@
 /**
- * `version-alignment`: a kernel whose global accesses go through integer parameters of unknown
- * alignment gets a second copy of its body, taken at run time when every such parameter is a
- * multiple of `divisor`:
+ * `version-alignment`: a kernel whose tensor-core operands are loaded through integer parameters of
+ * unknown alignment gets a second copy of its body, taken at run time when every such parameter is
+ * a multiple of `divisor`:
  *
  *   %ok = ((%K & 3) == 0) and ((%stride_am & 3) == 0) and ...
  *   scf.if %ok { the body, reading each such %x as (%x / 4) * 4 } else { the body } {tir.versions}
@@ -18,15 +18,17 @@
  * slices do not join the two regions (support/versioned-if.ts).
  *
  * Which parameters: the integer parameters without a `tt.divisibility` hint of at least `divisor`
- * that the kernel's global loads and stores depend on (pointers and masks, through loop-carried
- * values; with `accesses=dot-operands`, only the loads feeding a `tt.dot`), kept only where
- * assuming them divisible widens some access; a kernel where nothing widens is left alone, with a
- * remark. Only single-block `tt.func public` kernels returning nothing.
+ * that the loads feeding a `tt.dot` depend on (pointers and masks, through loop-carried values;
+ * with `accesses=all`, every global load and store), kept only where assuming them divisible
+ * widens some access; a kernel where nothing widens is left alone, with a remark. Only
+ * single-block `tt.func public` kernels returning nothing. `accesses=all` is not the default yet:
+ * it measured faster on the odd matmul's C store and on layernorm (1.03-1.20x, H100), but the
+ * target's residency hint still adds up both copies' loads as if both ran.
  *
  * Measured on an H200 and an H100 (2026-11-27, bench/gpu/RESULTS.md "Odd shapes"): Triton's matmul
- * at 1000x3000x700 3.4-3.7x faster with the copy, 4100^3 4.7-5.7x, layernorm and cumsum at 1000
- * columns 1.02-1.04x; the copy a launch does not take costs its kernel: 0.84-0.89 on the matmul at
- * 999x3001x701 on sm_90a (its shared memory is the specialized copy's, which leaves less L1).
+ * at 1000x3000x700 2.6-2.9x faster with the copy, 4100^3 4.7x (sm_90a; 2.1-3.3x on sm_80); the
+ * copy a launch does not take costs its kernel: 0.88-0.89 on the matmul at 999x3001x701 on sm_90a
+ * (its shared memory is the specialized copy's, which leaves less L1), none on sm_80.
  */
 import { IntegerAttr, StringAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
@@ -134,6 +136,7 @@ function run(fn: Operation, ctx: PassContext): void {
   if (!tt.FuncOp.is(fn) || (visibility instanceof StringAttr && visibility.value !== 'public')) return;
   const divisor = Number(ctx.options.divisor);
   if (!(divisor >= 2 && (divisor & (divisor - 1)) === 0)) return ctx.fail(fn, `version-alignment: divisor ${divisor} is not a power of two of at least 2`);
+  if (ctx.options.accesses !== 'all' && ctx.options.accesses !== 'dot-operands') return ctx.fail(fn, `version-alignment: accesses '${ctx.options.accesses}' is neither 'dot-operands' nor 'all'`);
   const body = fn.regions[0];
   const entry = body.entry;
   const ret = entry?.terminator;
@@ -141,7 +144,6 @@ function run(fn: Operation, ctx: PassContext): void {
   const slice = accessSlice(fn, ctx.options.accesses === 'all');
   const candidates = [...slice.params].filter((p) => p.type instanceof IntegerType && hintedDivisibility(fn, p.index) < divisor).sort((x, y) => x.index - y.index);
   if (!candidates.length || !slice.loads.length) return;
-  if (ctx.options.accesses !== 'all' && ctx.options.accesses !== 'dot-operands') return ctx.fail(fn, `version-alignment: accesses '${ctx.options.accesses}' is neither 'dot-operands' nor 'all'`);
 
   // body; tt.return -> scf.if %ok { body, each candidate %x read as (%x / d) * d } else { body } {tir.versions}; tt.return
   const rw = ctx.rewriter();
@@ -236,7 +238,7 @@ export const versionAlignment: PassDecl = {
   anchor: 'function',
   options: {
     divisor: { type: 'int', default: 4, description: 'the divisibility (a power of two) the specialized copy assumes of its integer parameters' },
-    accesses: { type: 'string', default: 'all', description: "which accesses may ask for a copy: 'dot-operands' (the loads feeding a tt.dot) or 'all' (every global load and store)" },
+    accesses: { type: 'string', default: 'dot-operands', description: "which accesses may ask for a copy: 'dot-operands' (the loads feeding a tt.dot) or 'all' (every global load and store)" },
   },
   statistics: {
     'kernels-versioned': 'number of kernels given a specialized copy of their body',
