@@ -56,10 +56,10 @@ function hintedDivisibility(fn: Operation, k: number): number {
  * the yields of ops with regions, and loop-carried values (an iter_arg's init and yield; an
  * induction variable's bounds).
  */
-function accessSlice(fn: Operation, all: boolean): { params: Set<BlockArgument>; loads: Operation[] } {
+function accessSlice(fn: Operation, all: boolean): { params: Set<BlockArgument>; accesses: Operation[] } {
   const entry = fn.regions[0].entry!;
   const params = new Set<BlockArgument>();
-  const loads: Operation[] = [];
+  const accesses: Operation[] = [];
   const seen = new Set<Value>();
   const work: Value[] = [];
   fn.walk((op) => {
@@ -68,7 +68,7 @@ function accessSlice(fn: Operation, all: boolean): { params: Set<BlockArgument>;
     const ptr = all ? tensorPtrOf(op) : undefined;
     if (!ptr || tt.LoadOp.is(op)) return;
     // a store or atomic: its own access (loads are recorded when reached)
-    loads.push(op);
+    accesses.push(op);
     work.push(ptr);
     const mask = maskOf(op);
     if (mask) work.push(mask);
@@ -96,19 +96,19 @@ function accessSlice(fn: Operation, all: boolean): { params: Set<BlockArgument>;
     }
     const def = v.definingOp;
     if (!def) continue;
-    if (tt.LoadOp.is(def)) loads.push(def);
+    if (tt.LoadOp.is(def)) accesses.push(def);
     for (const x of def.operandValues()) work.push(x);
     for (const r of def.regions) for (const b of r.blocks) for (const x of b.terminator?.operandValues() ?? []) work.push(x);
   }
-  return { params, loads };
+  return { params, accesses };
 }
 
-/** Elements one access of `load` can move at once: its vector width, bounded by its mask's runs. */
-function accessWidth(load: Operation, axis: AxisInfoAnalysis): number {
-  const ptr = tensorPtrOf(load);
+/** Elements one access of `op` (a load or store) can move at once: its vector width, bounded by its mask's runs. */
+function accessWidth(op: Operation, axis: AxisInfoAnalysis): number {
+  const ptr = tensorPtrOf(op);
   if (!ptr || !(ptr.type instanceof RankedTensorType)) return 1;
-  const dim = accessOrder(load, axis)[0];
-  const mask = maskOf(load);
+  const dim = accessOrder(op, axis)[0];
+  const mask = maskOf(op);
   const runs = mask && mask.type instanceof RankedTensorType ? axis.maskAlignment(mask, dim) : Infinity;
   return Math.min(vectorElems(ptr, dim, axis), runs);
 }
@@ -125,10 +125,10 @@ function constants(rw: Rewriter): { get: (v: number, t: IntegerType) => Value; m
   return { get, made };
 }
 
-/** The widths of `loads` (in order) under a fresh axis analysis of `fn`. */
-function widths(fn: Operation, loads: readonly Operation[]): number[] {
+/** The widths of `accesses` (in order) under a fresh axis analysis of `fn`. */
+function widths(fn: Operation, accesses: readonly Operation[]): number[] {
   const axis = new AxisInfoAnalysis(fn);
-  return loads.map((l) => accessWidth(l, axis));
+  return accesses.map((a) => accessWidth(a, axis));
 }
 
 function run(fn: Operation, ctx: PassContext): void {
@@ -143,7 +143,7 @@ function run(fn: Operation, ctx: PassContext): void {
   if (!entry || body.blocks.length !== 1 || !ret || !tt.ReturnOp.is(ret) || ret.numOperands) return;
   const slice = accessSlice(fn, ctx.options.accesses === 'all');
   const candidates = [...slice.params].filter((p) => p.type instanceof IntegerType && hintedDivisibility(fn, p.index) < divisor).sort((x, y) => x.index - y.index);
-  if (!candidates.length || !slice.loads.length) return;
+  if (!candidates.length || !slice.accesses.length) return;
 
   // body; tt.return -> scf.if %ok { body, each candidate %x read as (%x / d) * d } else { body } {tir.versions}; tt.return
   const rw = ctx.rewriter();
@@ -183,11 +183,11 @@ function run(fn: Operation, ctx: PassContext): void {
     from.forEach((o, k) => cloneOf.set(o, to[k]));
   }
   scf.YieldOp.build(rw, { results: [] });
-  const loadsThen = slice.loads.map((l) => cloneOf.get(l)!);
+  const accessesThen = slice.accesses.map((l) => cloneOf.get(l)!);
 
-  // Keep the version only where some load widens; then only the parameters that widen one.
-  const generic = widths(fn, slice.loads);
-  const best = widths(fn, loadsThen);
+  // Keep the version only where some access widens; then only the parameters that widen one.
+  const generic = widths(fn, slice.accesses);
+  const best = widths(fn, accessesThen);
   if (best.every((w, k) => w <= generic[k])) {
     for (const op of [...elseBlock.ops]) if (!scf.YieldOp.is(op)) op.moveBefore(ifOp);
     const cond = ifOp.operand(0).definingOp!;
@@ -202,7 +202,7 @@ function run(fn: Operation, ctx: PassContext): void {
     const [r, ...rest] = rounded.get(p)!;
     const uses = [...r.result(0).uses()];
     for (const u of uses) u.set(p);
-    if (widths(fn, loadsThen).every((x, k) => x >= best[k])) {
+    if (widths(fn, accessesThen).every((x, k) => x >= best[k])) {
       for (const op of [r, ...rest]) rw.eraseOp(op);
       continue;
     }
@@ -225,7 +225,7 @@ function run(fn: Operation, ctx: PassContext): void {
   ifOp.setOperand(0, ok!);
   rw.eraseOp(placeholder);
   const names = kept.map((p) => (p.nameHint ? `%${p.nameHint}` : `argument ${p.index}`)).join(', ');
-  const widened = loadsThen.filter((l, k) => best[k] > generic[k]).length;
+  const widened = accessesThen.filter((l, k) => best[k] > generic[k]).length;
   ctx.remark(fn, `'tt.func' op versioned on ${names} divisible by ${divisor}: ${widened} access(es) widen`);
   ctx.bump('kernels-versioned');
   ctx.bump('parameters-checked', kept.length);
