@@ -33,7 +33,6 @@
 import { IntegerAttr, StringAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
 import { IntegerType, RankedTensorType } from '../ir/types.js';
-import { argAttrsOf } from '../ir/function-syntax.js';
 import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
@@ -43,12 +42,6 @@ import { maskOf, tensorPtrOf } from './support/coalesce-access.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { markVersions } from './support/versioned-if.js';
 import type { PassContext, PassDecl } from './pass.js';
-
-/** The largest `tt.divisibility` hint of function argument `k` (1 without one). */
-function hintedDivisibility(fn: Operation, k: number): number {
-  const hint = argAttrsOf(fn, k).find(([name]) => name === 'tt.divisibility')?.[1];
-  return hint instanceof IntegerAttr ? Number(hint.value) : 1;
-}
 
 /**
  * What the operands of `fn`'s dots (with `all`, also its global accesses' pointers and masks)
@@ -142,8 +135,13 @@ function run(fn: Operation, ctx: PassContext): void {
   const ret = entry?.terminator;
   if (!entry || body.blocks.length !== 1 || !ret || !tt.ReturnOp.is(ret) || ret.numOperands) return;
   const slice = accessSlice(fn, ctx.options.accesses === 'all');
-  const candidates = [...slice.params].filter((p) => p.type instanceof IntegerType && hintedDivisibility(fn, p.index) < divisor).sort((x, y) => x.index - y.index);
-  if (!candidates.length || !slice.accesses.length) return;
+  const integers = [...slice.params].filter((p) => p.type instanceof IntegerType);
+  if (!integers.length || !slice.accesses.length) return;
+  // The body's facts, hints included: what the candidates lack, and how wide each access is as written.
+  const axis = new AxisInfoAnalysis(fn);
+  const candidates = integers.filter((p) => axis.divisibility(p) < divisor).sort((x, y) => x.index - y.index);
+  if (!candidates.length) return;
+  const generic = slice.accesses.map((a) => accessWidth(a, axis));
 
   // body; tt.return -> scf.if %ok { body, each candidate %x read as (%x / d) * d } else { body } {tir.versions}; tt.return
   const rw = ctx.rewriter();
@@ -186,7 +184,6 @@ function run(fn: Operation, ctx: PassContext): void {
   const accessesThen = slice.accesses.map((l) => cloneOf.get(l)!);
 
   // Keep the version only where some access widens; then only the parameters that widen one.
-  const generic = widths(fn, slice.accesses);
   const best = widths(fn, accessesThen);
   if (best.every((w, k) => w <= generic[k])) {
     for (const op of [...elseBlock.ops]) if (!scf.YieldOp.is(op)) op.moveBefore(ifOp);

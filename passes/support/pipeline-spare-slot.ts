@@ -71,9 +71,9 @@ function tensorCoreLoop(plan: LoopPlan): boolean {
 /**
  * Whether `plan`'s buffers, `slots` slots each, take one slot more (see the file comment): the
  * policy allows it; `auto` also asks for a tensor-core dot and copies of 16 bytes a thread
- * (`copyBytes`, per load: `copyBytesOf`) unless shared memory holds the
- * CTA alone on its SM; every load is a cp.async copy (TMA copies order on mbarriers); and the
- * CTA's shared memory with it still fits the target.
+ * (`copyBytes`, one entry per load) unless shared memory holds the CTA alone on its SM; every
+ * load is a cp.async copy (TMA copies order on mbarriers); and the CTA's shared memory with it
+ * still fits the target.
  */
 export function takesSpareSlot(fn: Operation, plan: LoopPlan, slots: number, inFlight: boolean, policy: SparePolicy, copyBytes: readonly number[]): boolean {
   if (policy === 'never' || (policy === 'auto' && inFlight && dotsIn(plan) < 2)) return false;
