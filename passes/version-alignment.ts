@@ -40,7 +40,7 @@ import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { accessOrder, vectorElems } from './coalesce.js';
 import { maskOf, tensorPtrOf } from './support/coalesce-access.js';
 import type { Rewriter } from '../ir/rewriter.js';
-import { markVersions } from './support/versioned-if.js';
+import { isVersions, markVersions } from './support/versioned-if.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /**
@@ -134,6 +134,8 @@ function run(fn: Operation, ctx: PassContext): void {
   const entry = body.entry;
   const ret = entry?.terminator;
   if (!entry || body.blocks.length !== 1 || !ret || !tt.ReturnOp.is(ret) || ret.numOperands) return;
+  // already versioned (the pass ran before, e.g. in triton-opt ahead of triton-translate): once is enough
+  if ([...entry].some(isVersions)) return;
   const slice = accessSlice(fn, ctx.options.accesses === 'all');
   const integers = [...slice.params].filter((p) => p.type instanceof IntegerType);
   if (!integers.length || !slice.accesses.length) return;

@@ -84,6 +84,8 @@ export function metadataJson(kernels: readonly KernelInfo[], arch: Arch): string
     threads_per_block: k.numWarps * k.threadsPerWarp,
     shared_bytes: k.sharedBytes,
     ...(k.ctasPerSM ? { ctas_per_sm: k.ctasPerSM } : {}),
+    // a versioned kernel: shared_bytes[0] when every listed parameter is a multiple of divisor, else shared_bytes[1]
+    ...(k.versions ? { versions: { divisor: k.versions.divisor, params: k.versions.params.map((i) => k.params[i].name), shared_bytes: k.versions.sharedBytes } } : {}),
     params: k.params.map((p) => ({
       name: p.name,
       kind: p.kind,

@@ -34,6 +34,7 @@ import { TENSOR_RULES } from './tensor.js';
 import { WGMMA_RULES } from './wgmma.js';
 import { TMA_RULES, tmaGeometry } from './tma.js';
 import { registerBudget, registersCanLimitResidency, residencyHint } from './residency.js';
+import { versionedShared, type VersionedShared } from './versions.js';
 import { checkElementsPerThread } from './register-limit.js';
 import { shareLoopBases } from './loop-bases.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
@@ -76,6 +77,8 @@ export interface KernelInfo {
   sharedBytes: number;
   /** CTAs per SM the launcher should keep resident (see residency.ts); absent: as many as fit. */
   ctasPerSM?: number;
+  /** The shared memory each copy of a versioned kernel needs, and which copy a launch takes (see versions.ts). */
+  versions?: VersionedShared;
 }
 
 /** Options of the nvptx lowering. */
@@ -219,7 +222,8 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     b.setInsertionPointToEnd(dest);
     for (const op of src) lowerOp(ctx, op);
   }
-  return { name, params, numWarps, threadsPerWarp, sharedBytes, ...(hint ? { ctasPerSM: hint.ctasPerSM } : {}) };
+  const versions = versionedShared(fn, sharedBytes);
+  return { name, params, numWarps, threadsPerWarp, sharedBytes, ...(hint ? { ctasPerSM: hint.ctasPerSM } : {}), ...(versions ? { versions } : {}) };
 }
 
 /** The result of lowering a module: the nvptx-dialect module and one description per kernel. */

@@ -25,7 +25,7 @@
  * 64 KiB of shared memory): 138 registers, 1 CTA per SM, 946 us; at most 128 registers (no spills),
  * 2 CTAs per SM, 883 us.
  */
-import type { Operation } from '../../ir/ir.js';
+import type { Operation, Region } from '../../ir/ir.js';
 import { RankedTensorType } from '../../ir/types.js';
 import type { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { pointeeBits, shapePerCTA, tensorPtrOf } from '../../passes/support/coalesce-access.js';
@@ -36,6 +36,7 @@ import type { Arch } from './emitter.js';
 import { limitsOf } from './arch.js';
 import { isMmaDot } from './mma.js';
 import { FunctionLike, LoopLike } from '../../ir/traits.js';
+import { isVersions } from '../../passes/support/versioned-if.js';
 
 /** Bytes of scattered loads per SM that keep DRAM busy: about its bandwidth per SM times a loaded access's latency. */
 export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
@@ -85,24 +86,34 @@ export function registersCanLimitResidency(arch: Arch, numWarps: number, sharedB
   return maxResidentCtas(arch, numWarps, sharedBytes) * numWarps * 32 * lim.maxRegistersPerThread > lim.registersPerSM;
 }
 
+/** Bytes of scattered loads one CTA issues in `region` (nested regions included), or null when one of its ops makes the kernel ineligible. */
+function scatteredLoadBytes(region: Region, axis: AxisInfoAnalysis): number | null {
+  let bytes = 0;
+  for (const block of region.blocks) {
+    for (const op of block) {
+      if (ttg.AsyncCopyGlobalToLocalOp.is(op)) return null;
+      const load = tt.LoadOp.is(op) ? (inLoop(op) ? null : scatteredBytes(op, axis)) : 0;
+      if (load === null) return null;
+      // scf.if {copy} else {copy} of version-alignment: one of the two runs, so the larger counts
+      const inner = op.regions.map((r) => scatteredLoadBytes(r, axis));
+      if (inner.includes(null)) return null;
+      const counts = inner as number[];
+      bytes += load + (isVersions(op) ? Math.max(0, ...counts) : counts.reduce((a, b) => a + b, 0));
+    }
+  }
+  return bytes;
+}
+
 /**
  * The residency hint of kernel `fn` (a ttg-level `tt.func`), or null when it should run with as
  * many CTAs per SM as fit: it has no shared memory, a loop or async copy feeds its loads, one of
- * its loads is not scattered, or the hint would not bound anything.
+ * its loads is not scattered, or the hint would not bound anything. Of the two copies of a body
+ * that version-alignment makes (an `scf.if` marked `tir.versions`), the larger counts: only one runs.
  */
 export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch, numWarps: number, sharedBytes: number): ResidencyHint | null {
   if (sharedBytes <= 0) return null;
-  let bytes = 0;
-  let eligible = true;
-  fn.walk((op) => {
-    if (!eligible) return;
-    if (ttg.AsyncCopyGlobalToLocalOp.is(op)) eligible = false;
-    if (!tt.LoadOp.is(op)) return;
-    const b = inLoop(op) ? null : scatteredBytes(op, axis);
-    if (b === null) eligible = false;
-    else bytes += b;
-  }, 'pre');
-  if (!eligible || bytes === 0) return null;
+  const bytes = scatteredLoadBytes(fn.regions[0], axis);
+  if (bytes === null || bytes === 0) return null;
   const ctasPerSM = Math.max(1, Math.ceil(IN_FLIGHT_BYTES_PER_SM / bytes));
   if (ctasPerSM >= maxResidentCtas(arch, numWarps, sharedBytes)) return null;
   return { ctasPerSM, scatteredLoadBytes: bytes };

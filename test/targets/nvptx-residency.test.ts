@@ -12,9 +12,13 @@ import type { Operation } from '../../ir/ir.js';
 import { IntegerAttr } from '../../ir/attributes.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { compileToPtx, metadataJson, targetFor } from '../../targets/nvptx/index.js';
+import { registerAllPasses } from '../../passes/all.js';
+import { runPipeline } from '../../passes/manager.js';
+import { isVersions } from '../../passes/support/versioned-if.js';
 import { maxResidentCtas, registerBudget, registersCanLimitResidency, residencyHint } from '../../targets/nvptx/residency.js';
 
 registerAllDialects();
+registerAllPasses();
 
 const TRANSPOSE = `
 __global__ void transpose(float * X, float * Y, int M, int N, int ldx, int ldy) {
@@ -94,6 +98,20 @@ test('a loop around the loads, contiguous loads, or residencyHint = false: no hi
   assert.is(off.kernel.ctasPerSM, undefined);
   assert.not.match(off.ptx, 'residency hint');
   assert.not.ok('ctas_per_sm' in JSON.parse(metadataJson([off.kernel], 'sm_90a')));
+});
+
+test('a kernel with two copies of its body (version-alignment) counts the loads of one copy, not both', () => {
+  const module = compileTritonC(TRANSPOSE, 'k.tc', { TM: '64', TN: '64' });
+  const r = runPipeline(module, 'version-alignment{accesses=all}', { reproducerDir: null });
+  assert.ok(r.ok);
+  let versioned = 0;
+  module.walk((op) => void (isVersions(op) && versioned++));
+  assert.is(versioned, 1, 'M, N, ldx and ldy divisible by 4 widen the loads: one versioned scf.if');
+  const { kernels } = compileToPtx(module, { target: targetFor('sm_90a', 8) });
+  // both copies read a 64x64 f32 tile: 16 KiB per CTA as unversioned (3 CTAs per SM); the sum would give 2
+  assert.is(kernels[0].ctasPerSM, 3);
+  const hint = residencyHint(kernelOf(module), new AxisInfoAnalysis(module), 'sm_90a', 8, kernels[0].sharedBytes);
+  assert.equal(hint, { ctasPerSM: 3, scatteredLoadBytes: 64 * 64 * 4 });
 });
 
 test('without shared memory the carveout cannot bound residency: no hint', () => {

@@ -323,7 +323,7 @@ class Kernel:
         g = [ctypes.c_uint(int(x)) for x in tuple(grid) + (1,) * (3 - len(grid))]
         if stream is None:
             stream = torch.cuda.current_stream().cuda_stream
-        cu, fn, threads, shared = driver(), self.function, ctypes.c_uint(self.threads), ctypes.c_uint(self.shared)
+        cu, fn, threads, shared = driver(), self.function, ctypes.c_uint(self.threads), ctypes.c_uint(self.shared_for(args))
         one, s = ctypes.c_uint(1), ctypes.c_void_p(stream)
 
         def run():
@@ -331,6 +331,17 @@ class Kernel:
                   f'cuLaunchKernel({self.name})')
         run.packed = values  # the packed arguments live as long as the launcher
         return run
+
+    def shared_for(self, args):
+        """Dynamic shared memory for a launch with `args` (in parameter order): `shared_bytes`, or for a
+        kernel with two copies of its body (metadata `versions`) the bytes of the copy the launch takes,
+        the first when every listed parameter is a multiple of `divisor`, else the second."""
+        versions = self.meta.get('versions')
+        if not versions:
+            return self.shared
+        names = [p['name'] for p in self.params]
+        first = all(int(args[names.index(n)]) % int(versions['divisor']) == 0 for n in versions['params'])
+        return int(versions['shared_bytes'][0 if first else 1])
 
     def launch(self, grid, args, stream=None):
         """Launches once on `grid` with `args` (see `bind`)."""

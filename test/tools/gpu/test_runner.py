@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Unit tests of the runner's launch contract (tools/gpu/runner.py) that need no GPU: the dynamic
+shared memory of a launch of a versioned kernel (metadata `versions`, tools/gpu/README.md).
+Needs python3 only: torch, which the runner imports, is stubbed.
+
+    python3 test/tools/gpu/test_runner.py [METADATA_JSON]
+
+With METADATA_JSON (the compiler's --emit-metadata of Triton's odd-shape matmul, as
+lit/tools/runner-versions.tir writes it), that file's contract is tested too.
+"""
+import json
+import os
+import sys
+import types
+import unittest
+
+
+
+class _TorchStub(types.ModuleType):
+    """Stands in for torch at import: every attribute (dtypes in the runner's tables) is its name."""
+
+    def __getattr__(self, name):
+        return f'torch.{name}'
+
+
+sys.modules.setdefault('torch', _TorchStub('torch'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'tools', 'gpu'))
+import runner  # noqa: E402
+
+REAL_META = None
+
+MATMUL = {
+    'name': 'matmul_kernel', 'shared_bytes': 147456,
+    'params': [{'name': n, 'kind': 'pointer' if n.endswith('_ptr') else 'scalar', 'type': 'f16' if n.endswith('_ptr') else 'i32'}
+               for n in ('a_ptr', 'b_ptr', 'c_ptr', 'M', 'N', 'K', 'stride_am', 'stride_bk', 'stride_cm')],
+    'versions': {'divisor': 4, 'params': ['N', 'K', 'stride_am', 'stride_bk'], 'shared_bytes': [147456, 65536]},
+}
+
+
+def kernel(meta):
+    """A runner.Kernel with `meta` and no GPU behind it (only the metadata is read)."""
+    k = object.__new__(runner.Kernel)
+    k.meta, k.params, k.shared = meta, meta['params'], int(meta['shared_bytes'])
+    return k
+
+
+def matmul_args(M, N, K):
+    """The matmul's arguments for row-major A (M x K), B (K x N), C (M x N); tensors as None."""
+    return [None, None, None, M, N, K, K, N, N]
+
+
+class SharedFor(unittest.TestCase):
+    def check(self, meta):
+        k = kernel(meta)
+        self.assertEqual(k.shared_for(matmul_args(1000, 3000, 700)), meta['versions']['shared_bytes'][0])
+        self.assertEqual(k.shared_for(matmul_args(999, 3001, 701)), meta['versions']['shared_bytes'][1])
+        # M is not tested: only N, K and the strides pick the copy
+        self.assertEqual(k.shared_for(matmul_args(999, 3000, 700)), meta['versions']['shared_bytes'][0])
+        # one of them odd is enough for the original copy
+        self.assertEqual(k.shared_for(matmul_args(1000, 3000, 702)), meta['versions']['shared_bytes'][1])
+
+    def test_versions(self):
+        self.check(MATMUL)
+
+    def test_without_versions_every_launch_gets_shared_bytes(self):
+        meta = {k: v for k, v in MATMUL.items() if k != 'versions'}
+        self.assertEqual(kernel(meta).shared_for(matmul_args(999, 3001, 701)), 147456)
+
+    def test_compiled_metadata(self):
+        if REAL_META is None:
+            self.skipTest('no metadata file given')
+        with open(REAL_META) as f:
+            meta = json.load(f)
+        print(f"compiled: shared_bytes {meta['shared_bytes']} versions {json.dumps(meta['versions'])}")
+        self.check(meta)
+
+
+if __name__ == '__main__':
+    if len(sys.argv) > 1 and not sys.argv[1].startswith('-'):
+        REAL_META = sys.argv.pop(1)
+    unittest.main(verbosity=2)

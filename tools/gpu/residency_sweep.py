@@ -1,0 +1,75 @@
+"""Times a build's kernels under several residency settings, next to Triton, to test the compiler's
+residency rule (targets/nvptx/residency.ts) against every config it applies to: for each time size
+of each case, one kernel per setting (the same PTX, its own module), launches interleaved on the
+same inputs (runner.time_interleaved_us).
+
+A setting is `meta` (the metadata's own `ctas_per_sm`, if any), `none` (the driver's default
+carveout), `N` (the carveout that holds N CTAs per SM, as the launcher realizes the hint) or
+`cP` (a carveout of P percent). Each row: the time per setting, the CTAs per SM the driver then
+allows, and Triton's time ÷ each.
+
+usage: python3 tools/gpu/residency_sweep.py BUILD CASE[,CASE...] [--settings meta,none,2,3,...] [--iters N]
+"""
+import argparse
+import ctypes
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as case_registry  # noqa: E402
+import runner  # noqa: E402
+
+CU_SHAREDMEM_CARVEOUT_DEFAULT = -1
+
+
+def kernel_with(ptx, setting):
+    """A fresh runner.Kernel of `ptx` with `setting` applied (see the module doc), or None where
+    a hint of N CTAs per SM cannot hold more than the warps allow (the setting is then moot)."""
+    k = runner.Kernel(ptx)
+    cu = runner.driver()
+    if setting == 'meta':
+        return k
+    if setting == 'none' or setting.startswith('c'):
+        percent = CU_SHAREDMEM_CARVEOUT_DEFAULT if setting == 'none' else int(setting[1:])
+        runner.check(cu.cuFuncSetAttribute(k.function, runner.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                           percent), 'cuFuncSetAttribute(carveout)')
+        k.carveout = percent
+    else:
+        k.ctas_per_sm = int(setting)
+        k.carveout = k._apply_residency_hint(cu)
+    k.resident_ctas = k.occupancy()
+    return k
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('build')
+    ap.add_argument('cases', help='comma-separated case names (bench/gpu)')
+    ap.add_argument('--settings', default='meta,none,2,3,4,6,8,12,16')
+    ap.add_argument('--iters', type=int, default=60)
+    opts = ap.parse_args(argv)
+    settings = opts.settings.split(',')
+    selected = case_registry.load(opts.cases.split(','))
+    import casekit as ck  # bench/gpu: on the path once the cases are loaded
+    for case in selected:
+        for size in case.sizes_time:
+            stem = case_registry.artifact(case.name, case.variant(size))
+            ptx = os.path.join(opts.build, stem + '.ptx')
+            if not os.path.exists(ptx):
+                print(f'{stem:28} {case.shape(size):14} (not built)')
+                continue
+            t = case.make(size, ck.generator(1))
+            kernels = [(s, kernel_with(ptx, s)) for s in settings]
+            fns = [k.bind(case.grid(size), case.args(t, size)) for _, k in kernels]
+            tri = case.triton_launch(t, size)
+            tri()
+            times = runner.time_interleaved_us(fns + [tri], opts.iters, 5, True)
+            tri_us = times[-1][0]
+            meta = kernels[0][1].ctas_per_sm if settings[0] == 'meta' else None
+            cells = '  '.join(f'{s}:{us:8.2f}us/{k.resident_ctas}cta/{tri_us / us:.3f}'
+                              for (s, k), (us, _) in zip(kernels, times))
+            print(f'{stem:28} {case.shape(size):14} hint {meta}  triton {tri_us:8.2f}us  {cells}', flush=True)
+
+
+if __name__ == '__main__':
+    main()
