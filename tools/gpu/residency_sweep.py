@@ -5,8 +5,10 @@ same inputs (runner.time_interleaved_us).
 
 A setting is `meta` (the metadata's own `ctas_per_sm`, if any), `none` (the driver's default
 carveout), `N` (the carveout that holds N CTAs per SM, as the launcher realizes the hint) or
-`cP` (a carveout of P percent). Each row: the time per setting, the CTAs per SM the driver then
-allows, and Triton's time ÷ each.
+`cP` (a carveout of P percent). Each row: the time per setting, the carveout percentage
+asked for (the driver picks a shared memory size from it: runner.carveout_percent), and Triton's
+time ÷ each. (The occupancy API does not see the driver's choice: use ncu's
+launch__shared_mem_config_size for the size a launch ran with.)
 
 usage: python3 tools/gpu/residency_sweep.py BUILD CASE[,CASE...] [--settings meta,none,2,3,...] [--iters N]
 """
@@ -23,8 +25,7 @@ CU_SHAREDMEM_CARVEOUT_DEFAULT = -1
 
 
 def kernel_with(ptx, setting):
-    """A fresh runner.Kernel of `ptx` with `setting` applied (see the module doc), or None where
-    a hint of N CTAs per SM cannot hold more than the warps allow (the setting is then moot)."""
+    """A fresh runner.Kernel of `ptx` with `setting` applied (see the module doc)."""
     k = runner.Kernel(ptx)
     cu = runner.driver()
     if setting == 'meta':
@@ -37,7 +38,6 @@ def kernel_with(ptx, setting):
     else:
         k.ctas_per_sm = int(setting)
         k.carveout = k._apply_residency_hint(cu)
-    k.resident_ctas = k.occupancy()
     return k
 
 
@@ -66,7 +66,7 @@ def main(argv=None):
             times = runner.time_interleaved_us(fns + [tri], opts.iters, 5, True)
             tri_us = times[-1][0]
             meta = kernels[0][1].ctas_per_sm if settings[0] == 'meta' else None
-            cells = '  '.join(f'{s}:{us:8.2f}us/{k.resident_ctas}cta/{tri_us / us:.3f}'
+            cells = '  '.join(f'{s}:{us:8.2f}us/{k.carveout}%/{tri_us / us:.3f}'
                               for (s, k), (us, _) in zip(kernels, times))
             print(f'{stem:28} {case.shape(size):14} hint {meta}  triton {tri_us:8.2f}us  {cells}', flush=True)
 

@@ -38,6 +38,19 @@ CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81
 # Shared memory the system keeps per resident CTA (sm_80 and later).
 RESERVED_SHARED_PER_CTA = 1024
+# The shared memory sizes (KiB) an SM's unified storage can be split into, up to the device's most
+# (A100: 164; H100, H200: 228), as the CUDA programming guide lists them for compute capability 8.x / 9.0.
+SHARED_CONFIGS_KIB = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
+
+
+def carveout_percent(want_bytes, per_sm_bytes):
+    """The carveout percentage that makes the driver configure the smallest shared memory size
+    holding `want_bytes` (see Kernel._apply_residency_hint): the middle of the range between that
+    size and the one below it, as a percentage of `per_sm_bytes`."""
+    sizes = [k * 1024 for k in SHARED_CONFIGS_KIB if k * 1024 <= per_sm_bytes]
+    k = next((i for i, c in enumerate(sizes) if c >= want_bytes), len(sizes) - 1)
+    below = sizes[k - 1] if k else 0
+    return max(1, min(100, round(100 * (below + sizes[k]) / 2 / per_sm_bytes)))
 CU_JIT_INFO_LOG_BUFFER = 3
 CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4
 CU_JIT_ERROR_LOG_BUFFER = 5
@@ -279,15 +292,19 @@ class Kernel:
         self.jit_log = info.value.decode(errors='replace').strip()
 
     def _apply_residency_hint(self, cu):
-        """Realizes the metadata's `ctas_per_sm` with the shared memory carveout: the percentage of the
-        SM's shared memory that holds that many CTAs (the driver rounds it up to a size the SM supports,
-        and gives the rest of the unified storage to L1). Returns the percentage."""
+        """Realizes the metadata's `ctas_per_sm` with the shared memory carveout: the SM's shared memory
+        is one of a few sizes (SHARED_CONFIGS_KIB), and the carveout, a percentage of the most an SM
+        has, picks one. The size wanted is the smallest that holds `ctas_per_sm` x (`shared_bytes` +
+        1 KiB); the percentage asked for is the middle of the range between it and the size below,
+        because the driver's rounding of a percentage near a size is not the obvious one (H200,
+        2026-11-27, ncu's launch__shared_mem_config_size: 7% -> 16 KiB, 9% -> 32 KiB, but 14% ->
+        64 KiB, 18% -> 64 KiB, 27% -> 100 KiB; the percentage of exactly 12 x 5,248 bytes, 27%, gave
+        16 CTAs per SM instead of 12). The rest of the unified storage becomes L1. Returns the percentage."""
         dev, per_sm = ctypes.c_int(), ctypes.c_int()
         check(cu.cuCtxGetDevice(ctypes.byref(dev)), 'cuCtxGetDevice')
         check(cu.cuDeviceGetAttribute(ctypes.byref(per_sm), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, dev),
               'cuDeviceGetAttribute(max shared per SM)')
-        want = int(self.ctas_per_sm) * (self.shared + RESERVED_SHARED_PER_CTA)
-        percent = max(1, min(100, -(-want * 100 // per_sm.value)))
+        percent = carveout_percent(int(self.ctas_per_sm) * (self.shared + RESERVED_SHARED_PER_CTA), per_sm.value)
         check(cu.cuFuncSetAttribute(self.function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent),
               'cuFuncSetAttribute(preferred shared memory carveout)')
         return percent

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Unit tests of the runner's launch contract (tools/gpu/runner.py) that need no GPU: the dynamic
-shared memory of a launch of a versioned kernel (metadata `versions`, tools/gpu/README.md).
+shared memory of a launch of a versioned kernel (metadata `versions`, tools/gpu/README.md) and
+the carveout that realizes a residency hint (`ctas_per_sm`).
 Needs python3 only: torch, which the runner imports, is stubbed.
 
     python3 test/tools/gpu/test_runner.py [METADATA_JSON]
@@ -73,6 +74,32 @@ class SharedFor(unittest.TestCase):
             meta = json.load(f)
         print(f"compiled: shared_bytes {meta['shared_bytes']} versions {json.dumps(meta['versions'])}")
         self.check(meta)
+
+
+class CarveoutPercent(unittest.TestCase):
+    H200 = 233472  # bytes of shared memory an SM has at most (228 KiB)
+    A100 = 167936  # 164 KiB
+
+    def test_middle_of_the_wanted_size_and_the_one_below(self):
+        # 12 CTAs of a 32x32 f32 transpose (4,224 + 1,024 bytes each): 62,976 bytes -> 64 KiB,
+        # asked as 48 KiB of 228 (21%), not 27% (which the driver turned into 100 KiB)
+        self.assertEqual(runner.carveout_percent(12 * 5248, self.H200), 21)
+        # 6 CTAs: 31,488 bytes -> 32 KiB, asked as 24 KiB (11%), not 14% (which became 64 KiB)
+        self.assertEqual(runner.carveout_percent(6 * 5248, self.H200), 11)
+        # 3 CTAs: 15,744 bytes -> 16 KiB, asked as 12 KiB (5%)
+        self.assertEqual(runner.carveout_percent(3 * 5248, self.H200), 5)
+
+    def test_bounds(self):
+        self.assertEqual(runner.carveout_percent(1, self.H200), 2)  # 8 KiB: 4 KiB of 228 -> 1.75% -> 2
+        self.assertEqual(runner.carveout_percent(10 ** 9, self.H200), 93)  # at most the largest size: 212 of 228 KiB
+        self.assertEqual(runner.carveout_percent(12 * 5248, self.A100), 29)  # 48 of 164 KiB
+
+    def test_each_size_is_reached_by_its_own_percentage(self):
+        sizes = [k * 1024 for k in runner.SHARED_CONFIGS_KIB if 0 < k * 1024 <= self.H200]
+        for below, size in zip([0] + sizes, sizes):
+            p = runner.carveout_percent(size, self.H200)
+            self.assertLess(below, p * self.H200 / 100, f'{size}: {p}%')
+            self.assertLess(p * self.H200 / 100, size, f'{size}: {p}%')
 
 
 if __name__ == '__main__':
