@@ -77,15 +77,24 @@ export function compileToPtx(module: Operation, opts: PtxOptions): PtxResult {
 
 /** Launch metadata of the first kernel (and all kernels under `kernels` when there are several), as JSON text. */
 export function metadataJson(kernels: readonly KernelInfo[], arch: Arch): string {
-  const one = (k: KernelInfo) => ({
+  const one = (k: KernelInfo): Record<string, unknown> => ({
     name: k.name,
     arch,
     num_warps: k.numWarps,
     threads_per_block: k.numWarps * k.threadsPerWarp,
     shared_bytes: k.sharedBytes,
     ...(k.ctasPerSM ? { ctas_per_sm: k.ctasPerSM } : {}),
-    // a versioned kernel: shared_bytes[0] when every listed parameter is a multiple of divisor, else shared_bytes[1]
-    ...(k.versions ? { versions: { divisor: k.versions.divisor, params: k.versions.params.map((i) => k.params[i].name), shared_bytes: k.versions.sharedBytes } } : {}),
+    // a versioned kernel: a launch where some listed parameter is not a multiple of divisor may run
+    // `otherwise` (the same PTX module's kernel of the original copy alone) instead
+    ...(k.versions
+      ? {
+          versions: {
+            divisor: k.versions.divisor,
+            params: k.versions.params.map((i) => k.params[i].name),
+            otherwise: { name: k.versions.otherwise.name, shared_bytes: k.versions.otherwise.sharedBytes, ...(k.versions.otherwise.ctasPerSM ? { ctas_per_sm: k.versions.otherwise.ctasPerSM } : {}) },
+          },
+        }
+      : {}),
     params: k.params.map((p) => ({
       name: p.name,
       kind: p.kind,

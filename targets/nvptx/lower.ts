@@ -34,7 +34,7 @@ import { TENSOR_RULES } from './tensor.js';
 import { WGMMA_RULES } from './wgmma.js';
 import { TMA_RULES, tmaGeometry } from './tma.js';
 import { registerBudget, registersCanLimitResidency, residencyHint } from './residency.js';
-import { versionedShared, type VersionedShared } from './versions.js';
+import { kernelVersions, type KernelVersions } from './versions.js';
 import { checkElementsPerThread } from './register-limit.js';
 import { shareLoopBases } from './loop-bases.js';
 import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
@@ -77,9 +77,15 @@ export interface KernelInfo {
   sharedBytes: number;
   /** CTAs per SM the launcher should keep resident (see residency.ts); absent: as many as fit. */
   ctasPerSM?: number;
-  /** The shared memory each copy of a versioned kernel needs, and which copy a launch takes (see versions.ts). */
-  versions?: VersionedShared;
+  /**
+   * A versioned kernel (see versions.ts): the launches where some of `params` is not a multiple of
+   * `divisor` may run `otherwise`, the kernel of the original copy alone.
+   */
+  versions?: { divisor: number; params: number[]; otherwise: KernelInfo };
 }
+
+/** The name suffix of a versioned kernel's second kernel, its original copy alone (see versions.ts). */
+export const UNALIGNED_SUFFIX = '__unaligned';
 
 /** Options of the nvptx lowering. */
 export interface NvptxOptions {
@@ -176,8 +182,11 @@ function describeParam(name: string, t: Type, attrs: Attribute | undefined, fn: 
 }
 
 /** Lowers one kernel into `module`'s body; returns its launch description. */
-function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number, axis: AxisInfoAnalysis): KernelInfo {
-  const name = (fn.getAttr('sym_name') as StringAttr).value;
+function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: number, threadsPerWarp: number, sharedBytes: number, axis: AxisInfoAnalysis, original?: KernelVersions): KernelInfo {
+  const name = (fn.getAttr('sym_name') as StringAttr).value + (original ? UNALIGNED_SUFFIX : '');
+  if (original) sharedBytes = original.originalSharedBytes;
+  // the code the kernel runs: the function's body, or for the original copy alone the else region of the versioned if
+  const runs = original ? original.ifOp.regions[1] : fn.region(0);
   const body = fn.region(0);
   const entry = body.entry;
   if (!entry) throw targetError(fn, 'a kernel needs a body');
@@ -205,9 +214,9 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   }, { loc: fn.loc }).op;
   kernel.setAttr('nvptx.kernel', UnitAttr.get());
   kernel.setAttr('nvptx.reqntid', IntegerAttr.get(numWarps * threadsPerWarp, I32));
-  const hint = opts.residencyHint !== false && sharedBytes > 0 && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes);
+  const hint = opts.residencyHint !== false && sharedBytes > 0 && residencyHint(fn, axis, opts.arch, numWarps, sharedBytes, runs);
   if (hint) kernel.setAttr('nvptx.ctas_per_sm', IntegerAttr.get(hint.ctasPerSM, I32));
-  const maxnreg = registerBudget(fn, opts.arch, numWarps, sharedBytes);
+  const maxnreg = registerBudget(fn, opts.arch, numWarps, sharedBytes, runs);
   if (maxnreg) kernel.setAttr('nvptx.maxnreg', IntegerAttr.get(maxnreg, I32));
   const region = kernel.region(0);
   const prologue = region.addBlock(new Block(paramTypes));
@@ -220,10 +229,13 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   for (const src of body.blocks) {
     const dest = src === entry ? start : ctx.blockFor(src, fn);
     b.setInsertionPointToEnd(dest);
-    for (const op of src) lowerOp(ctx, op);
+    for (const op of src) {
+      // the original copy alone: its ops in place of the versioned if
+      if (original && op === original.ifOp) ctx.lowerBody(op.regions[1].entry!, [], op);
+      else lowerOp(ctx, op);
+    }
   }
-  const versions = versionedShared(fn, sharedBytes);
-  return { name, params, numWarps, threadsPerWarp, sharedBytes, ...(hint ? { ctasPerSM: hint.ctasPerSM } : {}), ...(versions ? { versions } : {}) };
+  return { name, params, numWarps, threadsPerWarp, sharedBytes, ...(hint ? { ctasPerSM: hint.ctasPerSM } : {}) };
 }
 
 /** The result of lowering a module: the nvptx-dialect module and one description per kernel. */
@@ -249,11 +261,22 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   const body = out.region(0).addBlock(new Block());
   out.setAttr('nvptx.arch', StringAttr.get(opts.arch));
   const kernels: KernelInfo[] = [];
+  const kernelShared: number[] = []; // the shared memory of each lowered function, in order
+  const names = new Set<string>();
+  for (const op of module.region(0).entry ?? []) if (op.getAttr('sym_name') instanceof StringAttr) names.add((op.getAttr('sym_name') as StringAttr).value);
   const axis = new AxisInfoAnalysis(module);
   for (const op of module.region(0).entry ?? []) {
     if (!tt.FuncOp.is(op)) continue;
     if (op.getAttr('sym_visibility') instanceof StringAttr && (op.getAttr('sym_visibility') as StringAttr).value === 'private') continue;
-    kernels.push(lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis));
+    const kernel = lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis);
+    kernelShared.push(sharedBytes);
+    const versions = kernelVersions(op);
+    if (versions && !names.has(kernel.name + UNALIGNED_SUFFIX)) {
+      const otherwise = lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis, versions);
+      kernelShared.push(otherwise.sharedBytes);
+      kernel.versions = { divisor: versions.divisor, params: versions.params, otherwise };
+    }
+    kernels.push(kernel);
   }
   if (!kernels.length) throw targetError(module, 'has no public tt.func to compile');
   registerAllPasses(); // cse and dce below (idempotent)
@@ -261,8 +284,11 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   // a large kernel's compile.
   const cse = runPipeline(out, 'cse', { reproducerDir: null, verifyEach: false });
   if (!cse.ok) throw new DiagnosticError(cse.diagnostics[cse.diagnostics.length - 1]);
-  const registersFree = !registersCanLimitResidency(opts.arch, numWarps, sharedBytes);
-  for (const fn of body) if (fn.regions.length) shareLoopBases(fn.region(0), opts.arch, registersFree);
+  let k = 0;
+  for (const fn of body) {
+    if (!fn.regions.length) continue;
+    shareLoopBases(fn.region(0), opts.arch, !registersCanLimitResidency(opts.arch, numWarps, kernelShared[k++]));
+  }
   const result = runPipeline(out, 'dce', { reproducerDir: null, verifyEach: false });
   if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
   const d = verifyDiagnostic(out);

@@ -109,26 +109,32 @@ function scatteredLoadBytes(region: Region, axis: AxisInfoAnalysis): number | nu
  * many CTAs per SM as fit: it has no shared memory, a loop or async copy feeds its loads, one of
  * its loads is not scattered, or the hint would not bound anything. Of the two copies of a body
  * that version-alignment makes (an `scf.if` marked `tir.versions`), the larger counts: only one runs.
+ * `body` (default: the function's) is the code the kernel runs, e.g. the original copy alone.
  */
-export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch, numWarps: number, sharedBytes: number): ResidencyHint | null {
+export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch, numWarps: number, sharedBytes: number, body: Region = fn.regions[0]): ResidencyHint | null {
   if (sharedBytes <= 0) return null;
-  const bytes = scatteredLoadBytes(fn.regions[0], axis);
+  const bytes = scatteredLoadBytes(body, axis);
   if (bytes === null || bytes === 0) return null;
   const ctasPerSM = Math.max(1, Math.ceil(IN_FLIGHT_BYTES_PER_SM / bytes));
   if (ctasPerSM >= maxResidentCtas(arch, numWarps, sharedBytes)) return null;
   return { ctasPerSM, scatteredLoadBytes: bytes };
 }
 
-/** Accumulator registers per thread of the tensor-core dots in `fn` (0 when it has none). */
-function mmaAccumulatorRegisters(fn: Operation, threads: number): number {
+/** Accumulator registers per thread of the tensor-core dots in `body` (0 when it has none); of a versioned if's two copies, the larger. */
+function mmaAccumulatorRegisters(body: Region, threads: number): number {
   let regs = 0;
-  fn.walk((op) => {
-    const dot = tt.DotOp.match(op);
-    const wgmma = ttng.WarpGroupDotOp.match(op);
-    if (!wgmma && (!dot || !isMmaDot(dot))) return;
-    const t = (wgmma ?? dot)!.d.type as RankedTensorType;
-    regs += Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
-  }, 'pre');
+  for (const block of body.blocks) {
+    for (const op of block) {
+      const dot = tt.DotOp.match(op);
+      const wgmma = ttng.WarpGroupDotOp.match(op);
+      if (wgmma || (dot && isMmaDot(dot))) {
+        const t = (wgmma ?? dot)!.d.type as RankedTensorType;
+        regs += Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
+      }
+      const inner = op.regions.map((r) => mmaAccumulatorRegisters(r, threads));
+      regs += isVersions(op) ? Math.max(0, ...inner) : inner.reduce((a, b) => a + b, 0);
+    }
+  }
   return regs;
 }
 
@@ -137,9 +143,9 @@ function mmaAccumulatorRegisters(fn: Operation, threads: number): number {
  * null: no mma dot, shared memory or warps already hold it to one CTA, or its accumulators need
  * more than half of that limit.
  */
-export function registerBudget(fn: Operation, arch: Arch, numWarps: number, sharedBytes: number): number | null {
+export function registerBudget(fn: Operation, arch: Arch, numWarps: number, sharedBytes: number, body: Region = fn.regions[0]): number | null {
   const threads = numWarps * 32;
-  const acc = mmaAccumulatorRegisters(fn, threads);
+  const acc = mmaAccumulatorRegisters(body, threads);
   if (acc === 0 || maxResidentCtas(arch, numWarps, sharedBytes) < 2) return null;
   const lim = limitsOf(arch);
   const budget = Math.floor(lim.registersPerSM / (2 * threads) / 8) * 8;

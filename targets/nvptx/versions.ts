@@ -1,19 +1,22 @@
 /**
- * Shared memory per kernel copy. version-alignment gives a kernel two copies of its body,
+ * A kernel for the launches that take the original copy. version-alignment gives a kernel two copies
+ * of its body,
  *
  *   %ok = ((%K & 3) == 0) and ((%N & 3) == 0) and ...
  *   scf.if %ok { specialized copy } else { original copy } {tir.versions}
  *
- * and alloc-shared packs each copy's buffers from offset 0 (their lifetimes do not overlap), so the
- * original copy needs only its own buffers' bytes. A launch given the whole kernel's bytes keeps
- * them out of the SM's L1 for nothing: measured on an H200 (2026-11-27), Triton's matmul at
- * 999x3001x701 (the original copy) ran 1.11x faster launched with 65,536 bytes of dynamic shared
- * memory than with the kernel's 147,456.
+ * and the kernel as a whole holds the resources of both: the registers ptxas gives the larger copy,
+ * and the shared memory of the specialized copy's pipeline stages, which the SM keeps out of its L1.
+ * A launch that takes the original copy pays for the other (measured on an H200, 2026-11-27:
+ * Triton's matmul at 999x3001x701 ran 1.11x faster launched with its original copy's 65,536 bytes
+ * of shared memory than with the kernel's 147,456). So the target also emits the original copy alone
+ * as a second kernel, `<name>__unaligned`, with its own shared memory, registers and residency hint,
+ * and the launch metadata says which launches may use it: those where some listed parameter is not
+ * a multiple of the divisor. The first kernel stays correct for every launch, so a launcher may
+ * ignore the second.
  *
- * The condition is read back from the IR (the `arith` ops above, in any operand order), so the
- * launch metadata can say which copy a launch takes: every listed parameter a multiple of the
- * divisor. A kernel whose condition has another shape gets no per-copy sizes (the launcher then
- * uses `shared_bytes`, always enough).
+ * The condition is read back from the IR (the `arith` ops above, in any operand order). A kernel
+ * whose condition has another shape gets no second kernel.
  */
 import { IntegerAttr } from '../../ir/attributes.js';
 import { BlockArgument, type Block, type Operation, type Region, type Value } from '../../ir/ir.js';
@@ -24,14 +27,16 @@ import { explicitSize, isSharedAlloc } from '../../passes/support/alloc-shared-c
 import { scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
 import { isVersions } from '../../passes/support/versioned-if.js';
 
-/** Which copy of a versioned kernel a launch takes, and the shared memory each copy needs. */
-export interface VersionedShared {
+/** Which copy of a versioned kernel a launch takes, and the original copy's shared memory. */
+export interface KernelVersions {
+  /** The `scf.if` holding the two copies (the specialized one in its then region). */
+  ifOp: Operation;
   /** The specialized copy runs when every parameter in `params` is a multiple of this. */
   divisor: number;
   /** Indices of the kernel parameters the condition tests. */
   params: number[];
-  /** Bytes of shared memory the specialized copy needs, then the original copy. */
-  sharedBytes: [number, number];
+  /** Bytes of shared memory the original copy needs (alloc-shared's offsets). */
+  originalSharedBytes: number;
 }
 
 /** The integer an `arith.constant` defining `v` holds, if any. */
@@ -85,23 +90,21 @@ function* opsOf(region: Region): Iterable<Operation> {
 }
 
 /**
- * The per-copy shared memory of kernel `fn` (a ttg-level `tt.func` after alloc-shared), or null:
- * no versioned `scf.if` in its entry block, a condition of another shape, or an original copy
- * that needs as much as the whole kernel.
+ * The two copies of kernel `fn` (a ttg-level `tt.func` after alloc-shared), or null: no versioned
+ * `scf.if` in its entry block, or a condition of another shape.
  */
-export function versionedShared(fn: Operation, sharedBytes: number): VersionedShared | null {
+export function kernelVersions(fn: Operation): KernelVersions | null {
   const entry = fn.regions[0]?.entry;
   if (!entry) return null;
   const ifs = [...entry].filter((op) => scf.IfOp.is(op) && isVersions(op));
-  if (ifs.length !== 1) return null;
+  if (ifs.length !== 1 || ifs[0].regions[1].empty) return null;
   const ifOp = ifs[0];
   const tests: [BlockArgument, number][] = [];
   if (!alignmentTests(ifOp.operand(0), entry, tests)) return null;
   const divisor = tests[0][1];
   if (tests.some(([, d]) => d !== divisor)) return null;
   const outside = sharedEnd([...entry].filter((op) => op !== ifOp));
-  const [specialized, original] = ifOp.regions.map((r) => Math.max(outside, sharedEnd(opsOf(r))));
-  if (original >= sharedBytes) return null;
+  const originalSharedBytes = Math.max(outside, sharedEnd(opsOf(ifOp.regions[1])));
   const params = [...new Set(tests.map(([p]) => p.index))].sort((a, b) => a - b);
-  return { divisor, params, sharedBytes: [Math.min(specialized, sharedBytes), original] };
+  return { ifOp, divisor, params, originalSharedBytes };
 }

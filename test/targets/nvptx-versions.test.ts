@@ -1,8 +1,9 @@
 /**
- * Shared memory per kernel copy (targets/nvptx/versions.ts): the launch metadata of a kernel that
- * version-alignment split into a specialized and an original copy says which parameters pick the
- * copy and how much shared memory each copy needs. Input: Triton 3.6's TTIR of its tutorial matmul
- * for an odd shape (128x256x64 tiles, f16, 8 warps) through the default pipeline.
+ * The kernel of the original copy alone (targets/nvptx/versions.ts): a kernel that version-alignment
+ * split into a specialized and an original copy is emitted twice, whole and as its original copy
+ * alone (`<name>__unaligned`, with its own shared memory), and the launch metadata says which
+ * parameters pick the copy. Input: Triton 3.6's TTIR of its tutorial matmul for an odd shape
+ * (128x256x64 tiles, f16, 8 warps) through the default pipeline.
  */
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
@@ -36,8 +37,11 @@ function ttg(name: string, arch: 'sm_80' | 'sm_90a'): Operation {
 /** The launch metadata of a ttg-level module, parsed. */
 function metadata(module: Operation, arch: 'sm_80' | 'sm_90a') {
   const r = compileToPtx(module, { target: targetFor(arch, 8) });
-  return JSON.parse(metadataJson(r.kernels, arch));
+  return { ...JSON.parse(metadataJson(r.kernels, arch)), ptx: r.ptx };
 }
+
+/** The `.entry` names of a PTX text. */
+const entries = (ptx: string): string[] => [...ptx.matchAll(/^\.visible \.entry (\w+)\(/gm)].map((m) => m[1]);
 
 /** The versioned scf.if of the module's kernel. */
 function versionsIf(module: Operation): Operation {
@@ -53,20 +57,27 @@ function versionsIf(module: Operation): Operation {
 const ORIGINAL = 128 * 256 * 2;
 const SPECIALIZED = 3 * (128 * 64 + 64 * 256) * 2;
 
-test('sm_90a: each copy of the odd-shape matmul gets its own shared memory, picked by N, K, stride_am, stride_bk', () => {
+test('sm_90a: the original copy alone is a second kernel with its own shared memory, picked by N, K, stride_am, stride_bk', () => {
   const meta = metadata(ttg('matmul.odd.ttir', 'sm_90a'), 'sm_90a');
   assert.is(meta.shared_bytes, SPECIALIZED);
-  assert.equal(meta.versions, { divisor: 4, params: ['N', 'K', 'stride_am', 'stride_bk'], shared_bytes: [SPECIALIZED, ORIGINAL] });
+  assert.equal(meta.versions, { divisor: 4, params: ['N', 'K', 'stride_am', 'stride_bk'], otherwise: { name: 'matmul_kernel__unaligned', shared_bytes: ORIGINAL } });
+  assert.equal(entries(meta.ptx), ['matmul_kernel', 'matmul_kernel__unaligned']);
+  // the second kernel is the original copy only: no condition, no pipelined copies
+  const second = meta.ptx.slice(meta.ptx.indexOf('.entry matmul_kernel__unaligned('));
+  assert.not.match(second, 'cp.async');
+  assert.match(meta.ptx.slice(0, meta.ptx.indexOf('.entry matmul_kernel__unaligned(')), 'cp.async');
 });
 
-test('sm_80: both copies pipeline their tiles in three stages, so one size serves both: no versions', () => {
+test('sm_80: both copies pipeline their tiles in three stages (one size serves both), still two kernels', () => {
   const meta = metadata(ttg('matmul.odd.ttir', 'sm_80'), 'sm_80');
   assert.is(meta.shared_bytes, SPECIALIZED);
-  assert.not.ok('versions' in meta);
+  assert.equal(meta.versions.otherwise, { name: 'matmul_kernel__unaligned', shared_bytes: SPECIALIZED });
 });
 
-test('a kernel without copies has no versions', () => {
-  assert.not.ok('versions' in metadata(ttg('matmul.d16.ttir', 'sm_90a'), 'sm_90a'));
+test('a kernel without copies has one kernel and no versions', () => {
+  const meta = metadata(ttg('matmul.d16.ttir', 'sm_90a'), 'sm_90a');
+  assert.not.ok('versions' in meta);
+  assert.equal(entries(meta.ptx), ['matmul_kernel']);
 });
 
 test('the condition is read in any operand order', () => {
@@ -77,10 +88,10 @@ test('the condition is read in any operand order', () => {
       op.setOperands([b, a]);
     }
   });
-  assert.equal(metadata(module, 'sm_90a').versions.shared_bytes, [SPECIALIZED, ORIGINAL]);
+  assert.equal(metadata(module, 'sm_90a').versions.otherwise.shared_bytes, ORIGINAL);
 });
 
-test('a condition that is not a conjunction of alignment tests: no versions (shared_bytes for every launch)', () => {
+test('a condition that is not a conjunction of alignment tests: no second kernel', () => {
   const module = ttg('matmul.odd.ttir', 'sm_90a');
   const ifOp = versionsIf(module);
   // (%N & 3) == 0 and ... -> (%N & 3) != 0 and ...: the launcher could no longer tell the copies apart
@@ -94,6 +105,7 @@ test('a condition that is not a conjunction of alignment tests: no versions (sha
   const meta = metadata(module, 'sm_90a');
   assert.not.ok('versions' in meta);
   assert.is(meta.shared_bytes, SPECIALIZED);
+  assert.equal(entries(meta.ptx), ['matmul_kernel']);
   assert.ok(ifOp.parent, 'the if is still there');
 });
 

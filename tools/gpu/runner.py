@@ -239,16 +239,30 @@ def pack_arg(p, value):
     return SCALAR_CTYPES[ty](value)
 
 
+def takes_first_copy(versions, params, args):
+    """Whether a launch of a versioned kernel with `args` (in parameter order) takes its specialized
+    copy: every parameter `versions` lists is a multiple of its divisor. Otherwise the launch may run
+    `versions['otherwise']`, the kernel of the original copy alone."""
+    names = [p['name'] for p in params]
+    return all(int(args[names.index(n)]) % int(versions['divisor']) == 0 for n in versions['params'])
+
+
 class Kernel:
     """A PTX kernel loaded into torch's CUDA context, launched with `launch`."""
 
-    def __init__(self, ptx_path, meta_path=None):
-        """Reads PTX + metadata (default: the .json beside the .ptx), checks them and loads the module."""
+    def __init__(self, ptx_path, meta_path=None, entry=None):
+        """Reads PTX + metadata (default: the .json beside the .ptx), checks them and loads the module.
+
+        A versioned kernel (metadata `versions`, tools/gpu/README.md) also loads its `otherwise`
+        kernel, which `bind` launches where some listed parameter is not a multiple of the divisor;
+        `entry` (that kernel's name, shared_bytes and ctas_per_sm) is how it is loaded."""
         meta_path = meta_path or re.sub(r'\.ptx$', '', ptx_path) + '.json'
         with open(ptx_path) as f:
             self.ptx = f.read()
         with open(meta_path) as f:
             self.meta = json.load(f)
+        if entry is not None:
+            self.meta = {**{k: v for k, v in self.meta.items() if k not in ('versions', 'ctas_per_sm')}, **entry}
         self.path = ptx_path
         self.name = self.meta['name']
         self.params = self.meta['params']
@@ -274,6 +288,8 @@ class Kernel:
         if self.threads > self.max_threads:
             raise ValueError(f'{self.name}: {self.threads} threads per block, the driver allows {self.max_threads} '
                              f'({self.regs} registers per thread)')
+        versions = self.meta.get('versions')
+        self.otherwise = Kernel(ptx_path, meta_path, versions['otherwise']) if versions else None
 
     def _load(self, cu):
         """cuModuleLoadDataEx on the PTX text, with the JIT's error log in the exception."""
@@ -330,6 +346,8 @@ class Kernel:
         out: they get a null pointer / zero.
         """
         args = list(args)
+        if self.otherwise is not None and not takes_first_copy(self.meta['versions'], self.params, args):
+            return self.otherwise.bind(grid, args, stream)
         while len(args) < len(self.params) and self.params[len(args)]['name'].startswith('__'):
             args.append(None if self.params[len(args)]['kind'] == 'pointer' else 0)
         if len(args) != len(self.params):
@@ -340,7 +358,7 @@ class Kernel:
         g = [ctypes.c_uint(int(x)) for x in tuple(grid) + (1,) * (3 - len(grid))]
         if stream is None:
             stream = torch.cuda.current_stream().cuda_stream
-        cu, fn, threads, shared = driver(), self.function, ctypes.c_uint(self.threads), ctypes.c_uint(self.shared_for(args))
+        cu, fn, threads, shared = driver(), self.function, ctypes.c_uint(self.threads), ctypes.c_uint(self.shared)
         one, s = ctypes.c_uint(1), ctypes.c_void_p(stream)
 
         def run():
@@ -348,17 +366,6 @@ class Kernel:
                   f'cuLaunchKernel({self.name})')
         run.packed = values  # the packed arguments live as long as the launcher
         return run
-
-    def shared_for(self, args):
-        """Dynamic shared memory for a launch with `args` (in parameter order): `shared_bytes`, or for a
-        kernel with two copies of its body (metadata `versions`) the bytes of the copy the launch takes,
-        the first when every listed parameter is a multiple of `divisor`, else the second."""
-        versions = self.meta.get('versions')
-        if not versions:
-            return self.shared
-        names = [p['name'] for p in self.params]
-        first = all(int(args[names.index(n)]) % int(versions['divisor']) == 0 for n in versions['params'])
-        return int(versions['shared_bytes'][0 if first else 1])
 
     def launch(self, grid, args, stream=None):
         """Launches once on `grid` with `args` (see `bind`)."""
@@ -368,7 +375,8 @@ class Kernel:
         """A one-line summary: name, threads, shared memory, registers, local memory."""
         return (f'{self.name}: {self.threads} threads/block, {self.shared} B dynamic shared, {self.regs} regs, '
                 f'{self.local_bytes} B local, {self.static_shared} B static shared, {self.resident_ctas} CTAs/SM'
-                + (f' (hint {self.ctas_per_sm}, carveout {self.carveout}%)' if self.ctas_per_sm else ''))
+                + (f' (hint {self.ctas_per_sm}, carveout {self.carveout}%)' if self.ctas_per_sm else '')
+                + (f'; otherwise {self.otherwise.describe()}' if self.otherwise else ''))
 
 
 _flush_buffer = None

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Unit tests of the runner's launch contract (tools/gpu/runner.py) that need no GPU: the dynamic
-shared memory of a launch of a versioned kernel (metadata `versions`, tools/gpu/README.md) and
-the carveout that realizes a residency hint (`ctas_per_sm`).
+"""Unit tests of the runner's launch contract (tools/gpu/runner.py) that need no GPU: which kernel
+a launch of a versioned kernel runs (metadata `versions`, tools/gpu/README.md) and the carveout
+that realizes a residency hint (`ctas_per_sm`).
 Needs python3 only: torch, which the runner imports, is stubbed.
 
     python3 test/tools/gpu/test_runner.py [METADATA_JSON]
@@ -34,15 +34,9 @@ MATMUL = {
     'name': 'matmul_kernel', 'shared_bytes': 147456,
     'params': [{'name': n, 'kind': 'pointer' if n.endswith('_ptr') else 'scalar', 'type': 'f16' if n.endswith('_ptr') else 'i32'}
                for n in ('a_ptr', 'b_ptr', 'c_ptr', 'M', 'N', 'K', 'stride_am', 'stride_bk', 'stride_cm')],
-    'versions': {'divisor': 4, 'params': ['N', 'K', 'stride_am', 'stride_bk'], 'shared_bytes': [147456, 65536]},
+    'versions': {'divisor': 4, 'params': ['N', 'K', 'stride_am', 'stride_bk'],
+                 'otherwise': {'name': 'matmul_kernel__unaligned', 'shared_bytes': 65536}},
 }
-
-
-def kernel(meta):
-    """A runner.Kernel with `meta` and no GPU behind it (only the metadata is read)."""
-    k = object.__new__(runner.Kernel)
-    k.meta, k.params, k.shared = meta, meta['params'], int(meta['shared_bytes'])
-    return k
 
 
 def matmul_args(M, N, K):
@@ -50,29 +44,26 @@ def matmul_args(M, N, K):
     return [None, None, None, M, N, K, K, N, N]
 
 
-class SharedFor(unittest.TestCase):
+class TakesFirstCopy(unittest.TestCase):
     def check(self, meta):
-        k = kernel(meta)
-        self.assertEqual(k.shared_for(matmul_args(1000, 3000, 700)), meta['versions']['shared_bytes'][0])
-        self.assertEqual(k.shared_for(matmul_args(999, 3001, 701)), meta['versions']['shared_bytes'][1])
+        first = lambda M, N, K: runner.takes_first_copy(meta['versions'], meta['params'], matmul_args(M, N, K))  # noqa: E731
+        self.assertTrue(first(1000, 3000, 700))
+        self.assertFalse(first(999, 3001, 701))
         # M is not tested: only N, K and the strides pick the copy
-        self.assertEqual(k.shared_for(matmul_args(999, 3000, 700)), meta['versions']['shared_bytes'][0])
-        # one of them odd is enough for the original copy
-        self.assertEqual(k.shared_for(matmul_args(1000, 3000, 702)), meta['versions']['shared_bytes'][1])
+        self.assertTrue(first(999, 3000, 700))
+        # one of them not a multiple of 4 is enough for the original copy
+        self.assertFalse(first(1000, 3000, 702))
+        self.assertFalse(first(1000, 3002, 700))
 
     def test_versions(self):
         self.check(MATMUL)
-
-    def test_without_versions_every_launch_gets_shared_bytes(self):
-        meta = {k: v for k, v in MATMUL.items() if k != 'versions'}
-        self.assertEqual(kernel(meta).shared_for(matmul_args(999, 3001, 701)), 147456)
 
     def test_compiled_metadata(self):
         if REAL_META is None:
             self.skipTest('no metadata file given')
         with open(REAL_META) as f:
             meta = json.load(f)
-        print(f"compiled: shared_bytes {meta['shared_bytes']} versions {json.dumps(meta['versions'])}")
+        print(f"compiled: {meta['name']} shared_bytes {meta['shared_bytes']} versions {json.dumps(meta['versions'])}")
         self.check(meta)
 
 
