@@ -97,9 +97,14 @@ def check(result, what):
         raise CudaError(f'{what} failed: {result} {(name.value or b"?").decode()} ({(text.value or b"").decode()})')
 
 
-def ptx_entry_params(ptx):
-    """The `.entry` name and its parameters as [(ptx type, name)] of the first kernel in PTX text."""
-    m = re.search(r'\.entry\s+([\w$]+)\s*\(([^)]*)\)', ptx)
+def ptx_entry_params(ptx, name=None):
+    """The `.entry` name and its parameters as [(ptx type, name)] of kernel `name` in PTX text (default:
+    the first kernel; a versioned kernel's module has two)."""
+    entry = re.escape(name) if name else r'[\w$]+'
+    m = re.search(r'\.entry\s+(' + entry + r')\s*\(([^)]*)\)', ptx)
+    if not m and name:
+        first = re.search(r'\.entry\s+([\w$]+)', ptx)
+        return (first.group(1) if first else None), []
     if not m:
         raise ValueError('no .entry found in the PTX')
     params = []
@@ -116,7 +121,7 @@ def ptx_entry_params(ptx):
 
 def check_signature(meta, ptx):
     """Checks the metadata against the PTX: same kernel name, same number and sizes of parameters."""
-    name, ptx_params = ptx_entry_params(ptx)
+    name, ptx_params = ptx_entry_params(ptx, meta['name'])
     problems = []
     if name != meta['name']:
         problems.append(f'PTX entry is {name!r}, metadata name is {meta["name"]!r}')

@@ -67,6 +67,32 @@ class TakesFirstCopy(unittest.TestCase):
         self.check(meta)
 
 
+TWO_ENTRIES = '''
+.visible .entry k(
+\t.param .u64 k_param_0,
+\t.param .u32 k_param_1
+)
+{ ret; }
+.visible .entry k__unaligned(
+\t.param .u64 k__unaligned_param_0,
+\t.param .u32 k__unaligned_param_1
+)
+{ ret; }
+'''
+
+
+class CheckSignature(unittest.TestCase):
+    PARAMS = [{'name': 'x', 'kind': 'pointer', 'type': 'f32'}, {'name': 'n', 'kind': 'scalar', 'type': 'i32'}]
+
+    def test_each_kernel_of_a_module_with_two(self):
+        runner.check_signature({'name': 'k', 'params': self.PARAMS}, TWO_ENTRIES)
+        runner.check_signature({'name': 'k__unaligned', 'params': self.PARAMS}, TWO_ENTRIES)
+
+    def test_a_name_not_in_the_module(self):
+        with self.assertRaisesRegex(ValueError, "PTX entry is 'k', metadata name is 'other'"):
+            runner.check_signature({'name': 'other', 'params': self.PARAMS}, TWO_ENTRIES)
+
+
 class CarveoutPercent(unittest.TestCase):
     H200 = 233472  # bytes of shared memory an SM has at most (228 KiB)
     A100 = 167936  # 164 KiB
