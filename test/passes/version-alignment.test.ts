@@ -95,19 +95,25 @@ test('version-alignment: the aligned launch runs the specialized copy, the odd o
   same(run(elseOnly, UNALIGNED, seed), run(load(), UNALIGNED, seed), 'the original copy alone, odd sizes');
 });
 
-test('version-alignment: the condition tests K, N and the two strides the loads depend on, not M', () => {
-  const module = after('version-alignment');
-  const ifOp = versions(module);
-  const tested = new Set<string>();
+/** The parameters the versioned if's condition of `module` reads. */
+function tested(module: Operation): string[] {
+  const names = new Set<string>();
   const walkBack = (op: Operation | null): void => {
     if (!op) return;
     for (const v of op.operandValues()) {
       if (v.definingOp) walkBack(v.definingOp);
-      else if (v.nameHint) tested.add(v.nameHint);
+      else if (v.nameHint) names.add(v.nameHint);
     }
   };
-  walkBack(ifOp.operand(0).definingOp);
-  assert.equal([...tested].sort(), ['K', 'N', 'stride_am', 'stride_bk']);
+  walkBack(versions(module).operand(0).definingOp);
+  return [...names].sort();
+}
+
+test('version-alignment: the condition tests K, N and the strides the accesses depend on, not M', () => {
+  // every access (the default): the C store's stride too
+  assert.equal(tested(after('version-alignment')), ['K', 'N', 'stride_am', 'stride_bk', 'stride_cm']);
+  // the dot's operand loads only
+  assert.equal(tested(after('version-alignment{accesses=dot-operands}')), ['K', 'N', 'stride_am', 'stride_bk']);
 });
 
 test.run();

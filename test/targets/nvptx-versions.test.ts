@@ -57,10 +57,10 @@ function versionsIf(module: Operation): Operation {
 const ORIGINAL = 128 * 256 * 2;
 const SPECIALIZED = 3 * (128 * 64 + 64 * 256) * 2;
 
-test('sm_90a: the original copy alone is a second kernel with its own shared memory, picked by N, K, stride_am, stride_bk', () => {
+test('sm_90a: the original copy alone is a second kernel with its own shared memory, picked by N, K and the row strides', () => {
   const meta = metadata(ttg('matmul.odd.ttir', 'sm_90a'), 'sm_90a');
   assert.is(meta.shared_bytes, SPECIALIZED);
-  assert.equal(meta.versions, { divisor: 4, params: ['N', 'K', 'stride_am', 'stride_bk'], otherwise: { name: 'matmul_kernel__unaligned', shared_bytes: ORIGINAL } });
+  assert.equal(meta.versions, { divisor: 4, params: ['N', 'K', 'stride_am', 'stride_bk', 'stride_cm'], otherwise: { name: 'matmul_kernel__unaligned', shared_bytes: ORIGINAL } });
   assert.equal(entries(meta.ptx), ['matmul_kernel', 'matmul_kernel__unaligned']);
   // the second kernel is the original copy only: no condition, no pipelined copies
   const second = meta.ptx.slice(meta.ptx.indexOf('.entry matmul_kernel__unaligned('));
