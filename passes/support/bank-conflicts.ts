@@ -16,7 +16,8 @@ import type { Attribute } from '../../ir/attributes.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
 import { dimName } from '../../dialects/ttg/layout-linear.js';
-import { isXorLinear, offsetFromBases, sharedOffsetBases, sharedOffsetOf, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
+import { PaddedSharedAttr } from '../../dialects/ttg/padded-shared.js';
+import { isXorLinear, offsetFromBases, padIndex, sharedOffsetBases, sharedOffsetOf, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
 
 /** Banks of shared memory. */
 export const NUM_BANKS = 32;
@@ -48,18 +49,24 @@ export function wavefronts(access: WarpAccess): number {
   const { addrs } = access;
   const perPhase = 32 / phasesOf(access.width);
   const bytes = Math.max(1, access.width);
+  // the distinct words of each bank seen so far in the phase: bankWords[NUM_BANKS * k + bank], k < perBank[bank]
   const perBank = new Int32Array(NUM_BANKS);
+  const bankWords: number[] = [];
   let total = 0;
   for (let start = 0; start < addrs.length; start += perPhase) {
-    const words: number[] = [];
-    for (let l = start; l < Math.min(start + perPhase, addrs.length); l++) {
-      const last = Math.floor((addrs[l] + bytes - 1) / BANK_BYTES);
-      for (let w = Math.floor(addrs[l] / BANK_BYTES); w <= last; w++) words.push(w);
-    }
-    words.sort((a, b) => a - b);
     perBank.fill(0);
     let most = 1;
-    for (let k = 0; k < words.length; k++) if (k === 0 || words[k] !== words[k - 1]) most = Math.max(most, ++perBank[words[k] % NUM_BANKS]);
+    for (let l = start; l < Math.min(start + perPhase, addrs.length); l++) {
+      const last = Math.floor((addrs[l] + bytes - 1) / BANK_BYTES);
+      for (let w = Math.floor(addrs[l] / BANK_BYTES); w <= last; w++) {
+        const bank = w % NUM_BANKS;
+        let k = 0;
+        while (k < perBank[bank] && bankWords[NUM_BANKS * k + bank] !== w) k++;
+        if (k < perBank[bank]) continue;
+        bankWords[NUM_BANKS * k + bank] = w;
+        most = Math.max(most, ++perBank[bank]);
+      }
+    }
     total += most;
   }
   return total;
@@ -258,22 +265,25 @@ export function bufferCost(accesses: readonly TileAccess[], enc: Attribute | nul
 }
 
 /**
- * `accessCost` of a `vector` access without placing every element, where the tile's offsets are
- * linear over GF(2) (`isXorLinear`) and the access's origin shares no bit with the coordinates its
- * registers and lanes add: the lane addresses of the instruction at register r are then `C ^ a`
- * for lane l, with `a` the lane's own part (`A(lane l)`) and `C` the register's and the origin's
- * (`A(register r) ^ A(origin)`, times the element bytes, a power of two). When each lane's vector
- * stays within an aligned block of Q >= 4 bytes and C is a multiple of Q, XOR by C moves every
- * word w the instruction touches to w ^ C/4, a one-to-one map that keeps words of one bank in one
- * bank: the instruction takes as many wavefronts as the lanes' own parts, computed once. Other
- * instructions are costed from their addresses. Null where the shortcut does not apply (the
- * caller places every element, as `warpAccesses` does).
+ * `accessCost` of a `vector` access without placing every element, where the tile's offsets come
+ * from its offset bases and the access's origin shares no bit with the coordinates its registers
+ * and lanes add. On a tile whose offsets are linear over GF(2) (`isXorLinear`), the lane addresses
+ * of the instruction at register r are `C ^ a` for lane l, with `a` the lane's own part
+ * (`A(lane l)`) and `C` the register's and the origin's (`A(register r) ^ A(origin)`, times the
+ * element bytes, a power of two). When each lane's vector stays within an aligned block of Q >= 4
+ * bytes and C is a multiple of Q, XOR by C moves every word w the instruction touches to w ^ C/4,
+ * a one-to-one map that keeps words of one bank in one bank: the instruction takes as many
+ * wavefronts as the lanes' own parts, computed once. Other instructions, and every instruction on
+ * a padded tile (whose element index is linear, then padded), are costed from their addresses.
+ * Null where the shortcut does not apply (the caller places every element, as `warpAccesses` does).
  */
 function linearVectorCost(access: TileAccess & { kind: 'vector' }, enc: Attribute | null): AccessCost | null {
   const { tileShape, offsets, elemBytes } = access;
   const rank = tileShape.length;
+  const padded = enc instanceof PaddedSharedAttr ? enc.pairs : null;
   // (spanOf's coordinates of no bases have rank 2: keep warpAccesses' reading of those)
-  if (!isXorLinear(enc, tileShape) || (elemBytes & (elemBytes - 1)) !== 0 || (rank !== 2 && (!access.register.length || !access.lane.length))) return null;
+  if ((padded ? !sharedOffsetBases(enc, tileShape) : !isXorLinear(enc, tileShape)) || (elemBytes & (elemBytes - 1)) !== 0) return null;
+  if (rank !== 2 && (!access.register.length || !access.lane.length)) return null;
   for (let d = 0; d < rank; d++) {
     let bits = 0;
     for (const b of access.register) bits |= b[d];
@@ -283,22 +293,34 @@ function linearVectorCost(access: TileAccess & { kind: 'vector' }, enc: Attribut
   const bases = sharedOffsetBases(enc, tileShape)!;
   const v = Math.min(access.maxVec, sharedVectorElems(enc, tileShape, elemBytes, access));
   const width = v * elemBytes;
-  let block = BANK_BYTES;
-  while (block < width) block *= 2;
-  const own = spanOfOffsets(access.lane.map((b) => offsetFromBases(bases, b))).map((o) => o * elemBytes);
-  if (own.some((a) => (a % block) + Math.max(1, width) > block)) return null;
-  const lanes: WarpAccess = { addrs: own, width };
-  const ownWavefronts = wavefronts(lanes);
   const origin = offsetFromBases(bases, offsets);
+  const laneOffsets = spanOfOffsets(access.lane.map((b) => offsetFromBases(bases, b)));
   const regOffsets = spanOfOffsets(access.register.map((b) => offsetFromBases(bases, b)));
   const dupMask = access.op === 'ld.shared' ? 0 : access.register.reduce((m, b, k) => (b.every((x) => x === 0) ? m | (1 << k) : m), 0);
   const cost: AccessCost = { instructions: 0, wavefronts: 0, ideal: 0 };
+  const count = (inst: WarpAccess, wavefrontsOfInst: number) => {
+    cost.instructions++;
+    cost.wavefronts += wavefrontsOfInst;
+    cost.ideal += idealWavefronts(inst);
+  };
+  if (padded) {
+    for (let r = 0; r < regOffsets.length; r += v) {
+      if (r & dupMask) continue;
+      const inst: WarpAccess = { addrs: laneOffsets.map((o) => padIndex(padded, o ^ regOffsets[r] ^ origin) * elemBytes), width };
+      count(inst, wavefronts(inst));
+    }
+    return cost;
+  }
+  let block = BANK_BYTES;
+  while (block < width) block *= 2;
+  const own = laneOffsets.map((o) => o * elemBytes);
+  if (own.some((a) => (a % block) + Math.max(1, width) > block)) return null;
+  const lanes: WarpAccess = { addrs: own, width };
+  const ownWavefronts = wavefronts(lanes);
   for (let r = 0; r < regOffsets.length; r += v) {
     if (r & dupMask) continue;
     const c = (regOffsets[r] ^ origin) * elemBytes;
-    cost.instructions++;
-    cost.wavefronts += c % block === 0 ? ownWavefronts : wavefronts({ addrs: own.map((a) => a ^ c), width });
-    cost.ideal += idealWavefronts(lanes);
+    count(lanes, c % block === 0 ? ownWavefronts : wavefronts({ addrs: own.map((a) => a ^ c), width }));
   }
   return cost;
 }
