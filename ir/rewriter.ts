@@ -39,7 +39,8 @@ export class Rewriter extends Builder {
   protected override notifyInserted(op: Operation): void {
     this.changed = true;
     this.counts.created++;
-    op.walk((o) => this.listener.onInserted?.(o), 'pre');
+    const onInserted = this.listener.onInserted;
+    if (onInserted) op.walk((o) => onInserted.call(this.listener, o), 'pre');
   }
 
   /** Creates `name` right before `op` (the usual way patterns build replacements). */
@@ -52,7 +53,8 @@ export class Rewriter extends Builder {
     for (const r of op.results) {
       if (r.hasUses) throw new Error(`internal error: erasing '${op.name}' whose result #${r.index} still has uses`);
     }
-    op.walk((o) => this.listener.onErased?.(o), 'post');
+    const onErased = this.listener.onErased;
+    if (onErased) op.walk((o) => onErased.call(this.listener, o), 'post');
     op.erase();
     this.changed = true;
     this.counts.erased++;

@@ -40,6 +40,8 @@ class Conversion {
   private readonly original = new Map<Value, Type>();
   private readonly casts = new Map<Value, Map<Type, Value>>();
   private readonly lastCast = new Map<Value, Operation>();
+  /** `convert` per (uniqued) type: every op's operands and results ask for it. */
+  private readonly converted = new Map<Type, Type>();
   private readonly b = new Builder();
   inserted = 0;
 
@@ -48,7 +50,9 @@ class Conversion {
   /** The type converter: a tensor without encoding gets the default blocked layout for its shape. */
   convert(t: Type): Type {
     if (!(t instanceof RankedTensorType) || t.encoding) return t;
-    return t.withEncoding(defaultBlocked(t.shape, this.cfg));
+    let c = this.converted.get(t);
+    if (!c) this.converted.set(t, (c = t.withEncoding(defaultBlocked(t.shape, this.cfg))));
+    return c;
   }
 
   /** The converted type of a value's type before the pass (what a generic user expects). */

@@ -75,22 +75,48 @@ export function paddingCandidates(enc: StructAttr, tileShape: readonly number[],
 
 /** The cheapest candidate, swizzle or padding, for `accesses` and its cost (null when no candidate can serve them). */
 export function chooseSwizzle(enc: StructAttr, tileShape: readonly number[], elemBytes: number, accesses: readonly TileAccess[]): { enc: Attribute; cost: AccessCost } | null {
+  const distinct = distinctAccesses(accesses);
   let best: { enc: Attribute; cost: AccessCost } | null = null;
   for (const cand of swizzleCandidates(enc, tileShape, elemBytes)) {
-    const cost = bufferCost(accesses, cand);
+    const cost = countedCost(distinct, cand);
     if (cost && (!best || cost.wavefronts < best.cost.wavefronts)) best = { enc: cand, cost };
   }
   if (best && accesses.some((a) => a.kind === 'ldmatrix')) {
     const triton = tritonMmaSwizzle(enc, tileShape, elemBytes);
-    const cost = bufferCost(accesses, triton);
+    const cost = countedCost(distinct, triton);
     if (cost && cost.wavefronts === best.cost.wavefronts) best = { enc: triton, cost };
   }
   // Padding costs memory: it must beat every swizzle.
   for (const cand of paddingCandidates(enc, tileShape, elemBytes)) {
-    const cost = bufferCost(accesses, cand);
+    const cost = countedCost(distinct, cand);
     if (cost && (!best || cost.wavefronts < best.cost.wavefronts)) best = { enc: cand, cost };
   }
   return best;
+}
+
+/** `accesses` with equal ones counted once (a pipelined buffer's prologue copies and loop copy move the same tile the same way). */
+function distinctAccesses(accesses: readonly TileAccess[]): { access: TileAccess; count: number }[] {
+  const byKey = new Map<string, { access: TileAccess; count: number }>();
+  for (const access of accesses) {
+    const key = JSON.stringify(access);
+    const seen = byKey.get(key);
+    if (seen) seen.count++;
+    else byKey.set(key, { access, count: 1 });
+  }
+  return [...byKey.values()];
+}
+
+/** `bufferCost` of the accesses `distinct` counts, each costed once. */
+function countedCost(distinct: readonly { access: TileAccess; count: number }[], enc: Attribute): AccessCost | null {
+  const total: AccessCost = { instructions: 0, wavefronts: 0, ideal: 0 };
+  for (const { access, count } of distinct) {
+    const c = bufferCost([access], enc);
+    if (!c) return null;
+    total.instructions += count * c.instructions;
+    total.wavefronts += count * c.wavefronts;
+    total.ideal += count * c.ideal;
+  }
+  return total;
 }
 
 /**
@@ -128,6 +154,7 @@ function groupEncoding(g: BufferGroup, ctx: PassContext, memo: Map<Value, ViewOr
 
 function run(func: Operation, ctx: PassContext): void {
   const memo = new Map<Value, ViewOrigin | string>();
+  const chosenFor = new Map<string, ReturnType<typeof chooseSwizzle>>();
   for (const g of bufferGroups(func)) {
     const enc = groupEncoding(g, ctx, memo);
     if (!enc) continue;
@@ -158,7 +185,10 @@ function run(func: Operation, ctx: PassContext): void {
     const alloc = g.allocs[0];
     const elemBytes = elementBytes((alloc.result(0).type as MemDescType).elementType);
     const tileShape = tileShapeOf(alloc);
-    const chosen = chooseSwizzle(enc, tileShape, elemBytes, accesses);
+    // (a kernel's versions, version-alignment's copies of the loop, choose for equal buffers)
+    const key = `${enc.id}:${tileShape.join('x')}:${elemBytes}:${JSON.stringify(accesses)}`;
+    if (!chosenFor.has(key)) chosenFor.set(key, chooseSwizzle(enc, tileShape, elemBytes, accesses));
+    const chosen = chosenFor.get(key)!;
     ctx.bump('buffers-visited');
     if (!chosen) continue;
     ctx.bump('wavefronts-before', bufferCost(accesses, enc)?.wavefronts ?? 0);

@@ -81,13 +81,20 @@ try {
   // The launcher's shebang flags: the training run must use them too, or V8 rejects the cache
   // (V8 flags are part of its check).
   const nodeFlags = launcher.slice(0, launcher.indexOf('\n')).split(' ').slice(3);
-  /** Each CLI behind a launcher and the arguments of its training run (one that returns: `--help` exits early). */
+  /**
+   * Each CLI behind a launcher and the command lines of its training run (ones that return:
+   * `--help` exits early), all in one process (the launcher's TRITON_IR_CODE_CACHE_MORE).
+   */
   const cached = {
-    'triton-opt': [input, '--split-input-file', '-o', join(work, 'out.mlir')],
-    // the whole compile path: TTIR through the default pipeline and the sm_90a target to PTX
-    'triton-translate': ['examples/ttir/matmul_kernel.ttir', '--to-ptx', '--arch', 'sm_90a', '--num-warps', '8', '-o', join(work, 'out.ptx')],
+    'triton-opt': [[input, '--split-input-file', '-o', join(work, 'out.mlir')]],
+    'triton-translate': [
+      // the whole compile path: TTIR through the default pipeline and the sm_90a target to PTX
+      ['examples/ttir/matmul_kernel.ttir', '--to-ptx', '--arch', 'sm_90a', '--num-warps', '8', '-o', join(work, 'out.ptx')],
+      // and from Triton-C: the preprocessor, the parser and IR generation (a third of a small kernel's compile without them cached)
+      ['examples/triton-c/matmul.tc', '--from-c', '-DTYPE=half', '-DTM=64', '-DTN=64', '-DTK=32', '--to-ptx', '--arch', 'sm_90a', '-o', join(work, 'out-c.ptx')],
+    ],
   };
-  for (const [name, trainArgs] of Object.entries(cached)) {
+  for (const [name, [trainArgs, ...moreArgs]] of Object.entries(cached)) {
     await build({
       entryPoints: [`tools/${name}.ts`],
       bundle: true,
@@ -109,7 +116,7 @@ try {
     rmSync(cache, { force: true });
     try {
       execFileSync(process.execPath, [...nodeFlags, bin, ...trainArgs], {
-        env: { ...process.env, TRITON_IR_CODE_CACHE_OUT: cache },
+        env: { ...process.env, TRITON_IR_CODE_CACHE_OUT: cache, TRITON_IR_CODE_CACHE_MORE: JSON.stringify(moreArgs) },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
     } catch (e) {

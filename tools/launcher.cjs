@@ -38,7 +38,19 @@ if (process.argv.includes('--debug')) {
     filename: file,
     cachedData,
   });
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
-  if (process.env.TRITON_IR_CODE_CACHE_OUT) writeFileSync(process.env.TRITON_IR_CODE_CACHE_OUT, script.createCachedData());
+  const run = () => {
+    const module = { exports: {} };
+    script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
+  };
+  run();
+  if (process.env.TRITON_IR_CODE_CACHE_OUT) {
+    // The build's training: TRITON_IR_CODE_CACHE_MORE lists more command lines (a JSON array of
+    // argument arrays) to run first, each in a fresh instance of the bundle, so that the cache
+    // holds the functions every one of them compiled (the TTIR parser and the Triton-C frontend).
+    for (const args of JSON.parse(process.env.TRITON_IR_CODE_CACHE_MORE || '[]')) {
+      process.argv = [process.argv[0], process.argv[1], ...args];
+      run();
+    }
+    writeFileSync(process.env.TRITON_IR_CODE_CACHE_OUT, script.createCachedData());
+  }
 }

@@ -190,14 +190,27 @@ export function nvmmaOffset(nvmma: Nvmma, shape: readonly number[], coords: read
 
 /** The element offset of `coords` in a tile of `shape` under shared encoding `enc`. */
 export function sharedOffset(enc: Attribute | null, shape: readonly number[], coords: readonly number[]): number {
+  return sharedOffsetOf(enc, shape)(coords);
+}
+
+/**
+ * `sharedOffset` of a tile of `shape` under `enc` as a function of the coordinates, with the
+ * encoding read once: for callers that place many elements of one tile (the bank model).
+ */
+export function sharedOffsetOf(enc: Attribute | null, shape: readonly number[]): (coords: readonly number[]) => number {
   const nvmma = nvmmaOf(enc);
-  if (nvmma) return nvmmaOffset(nvmma, shape, coords);
+  if (nvmma) return (coords) => nvmmaOffset(nvmma, shape, coords);
   if (enc instanceof PaddedSharedAttr) {
     const bases = paddedIndexBases(enc, shape);
-    if (!bases) throw new Error(`internal error: ${enc} does not place every element of a ${shape.join('x')} tile`);
-    return padIndex(enc.pairs, xorOffset(bases, coords));
+    if (!bases) {
+      return () => {
+        throw new Error(`internal error: ${enc} does not place every element of a ${shape.join('x')} tile`);
+      };
+    }
+    return (coords) => padIndex(enc.pairs, xorOffset(bases, coords));
   }
-  return swizzledOffset(swizzleOf(enc, shape.length), shape, coords);
+  const sw = swizzleOf(enc, shape.length);
+  return (coords) => swizzledOffset(sw, shape, coords);
 }
 
 /** Where index `i` sits after `pairs`' padding: P after every I (elements, or bytes when the pairs are in bytes). */
@@ -249,6 +262,19 @@ function computePaddedIndexBases(enc: PaddedSharedAttr, shape: readonly number[]
  */
 export function sharedOffsetBases(enc: Attribute | null, shape: readonly number[]): number[][] | null {
   if (enc instanceof PaddedSharedAttr) return paddedIndexBases(enc, shape);
+  if (enc === null) return computeSharedOffsetBases(enc, shape);
+  let byShape = offsetBasesCache.get(enc);
+  if (!byShape) offsetBasesCache.set(enc, (byShape = new Map()));
+  const key = shape.join('x');
+  if (!byShape.has(key)) byShape.set(key, computeSharedOffsetBases(enc, shape));
+  return byShape.get(key)!;
+}
+
+/** `sharedOffsetBases` per (uniqued) swizzled or nvmma encoding and tile shape: pad-shared asks for them per candidate and access. */
+const offsetBasesCache = new WeakMap<Attribute, Map<string, number[][] | null>>();
+
+/** What `sharedOffsetBases` caches for encodings other than padded ones. */
+function computeSharedOffsetBases(enc: Attribute | null, shape: readonly number[]): number[][] | null {
   if (shape.some((n) => n < 1 || (n & (n - 1)) !== 0)) return null;
   const zero = shape.map(() => 0);
   return shape.map((n, d) => {
@@ -260,6 +286,21 @@ export function sharedOffsetBases(enc: Attribute | null, shape: readonly number[
     }
     return bases;
   });
+}
+
+/**
+ * Whether every offset of a tile of `shape` under `enc` is the XOR of its coordinate bits'
+ * `sharedOffsetBases`: a swizzled (or absent) encoding whose vec, perPhase and maxPhase are powers
+ * of two and whose order names each dim once, on a tile whose dims are powers of two. Division and
+ * remainder by a power of two are then shifts and masks, and the swizzled column and the dims
+ * land on disjoint bits. (Padded and nvmma tiles are placed otherwise.)
+ */
+export function isXorLinear(enc: Attribute | null, shape: readonly number[]): boolean {
+  if (enc !== null && !isLayout(enc, SWIZZLED_SHARED)) return false;
+  const pow2 = (n: number) => Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
+  const { vec, perPhase, maxPhase, order } = swizzleOf(enc, shape.length);
+  const dims = [...order].sort((a, b) => a - b);
+  return pow2(vec) && pow2(perPhase) && pow2(maxPhase) && shape.every(pow2) && dims.length === shape.length && dims.every((d, k) => d === k);
 }
 
 /** Elements a buffer of `shape` occupies under `enc` (padding included). */

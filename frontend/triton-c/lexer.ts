@@ -35,8 +35,13 @@ export const C = {
   UnaryOp: cat('UnaryOp'),
 };
 
+/** The spelling of each keyword and punctuator, for the scanner (`tokenizeTritonC`). */
+const SPELLINGS = new Map<TokenType, string>();
+
 function kw(word: string, categories: TokenType[] = []): TokenType {
-  return createToken({ name: `kw_${word}`, pattern: new RegExp(`${word}\\b`), longer_alt: Identifier, categories, label: `'${word}'` });
+  const t = createToken({ name: `kw_${word}`, pattern: new RegExp(`${word}\\b`), longer_alt: Identifier, categories, label: `'${word}'` });
+  SPELLINGS.set(t, word);
+  return t;
 }
 
 /** Type keywords; `int32` is `int`, `int8` is `char` ... (see parse-specs.ts). */
@@ -57,7 +62,9 @@ const attrKws = ATTR_KEYWORDS.map((w) => kw(w, [C.AttrKw]));
 
 function punct(name: string, spelling: string, categories: TokenType[] = []): TokenType {
   const pattern = new RegExp(spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return createToken({ name, pattern, categories, label: `'${spelling}'` });
+  const t = createToken({ name, pattern, categories, label: `'${spelling}'` });
+  SPELLINGS.set(t, spelling);
+  return t;
 }
 
 /** Concrete tokens, by name. */
@@ -118,12 +125,11 @@ export interface TcLexError {
   message: string;
 }
 
-let lexer: Lexer | null = null;
-
 /**
- * The Triton-C lexer. `validate` runs chevrotain's checks of the token definitions and insists on
- * its first-character optimization; they cost ~40 ms of every compile, so the compiler skips them
- * and a test (test/frontend/grammar.test.ts) builds the lexer with them.
+ * The Triton-C lexer of chevrotain. `validate` runs chevrotain's checks of the token definitions
+ * and insists on its first-character optimization. The compiler tokenizes with `tokenizeTritonC`
+ * instead (building this lexer was ~25 ms of every compile); test/frontend/grammar.test.ts builds
+ * it with the checks, and test/frontend/scanner.test.ts checks both give the same tokens.
  */
 export function makeTritonCLexer(options: { validate?: boolean } = {}): Lexer {
   return new Lexer(ALL_TOKENS, { positionTracking: 'onlyOffset', skipValidations: !options.validate, ensureOptimizations: options.validate === true });
@@ -131,15 +137,92 @@ export function makeTritonCLexer(options: { validate?: boolean } = {}): Lexer {
 
 /** Tokenizes preprocessed Triton-C; the first lexing error (if any) is returned, not thrown. */
 export function tokenizeTritonC(text: string): { tokens: IToken[]; error: TcLexError | null } {
-  lexer ??= makeTritonCLexer();
-  const r = lexer.tokenize(text);
+  const r = scanTritonC(text);
   const bad = r.tokens.find((t) => t.tokenType === UnterminatedComment);
-  if (bad && (!r.errors.length || r.errors[0].offset > bad.startOffset)) {
+  if (bad && (!r.errors.length || r.errors[0] > bad.startOffset)) {
     return { tokens: r.tokens, error: { offset: bad.startOffset, message: 'unterminated /* comment' } };
   }
   if (!r.errors.length) return { tokens: r.tokens, error: null };
-  const offset = r.errors[0].offset;
+  const offset = r.errors[0];
   return { tokens: r.tokens, error: { offset, message: describeBadInput(text, offset) } };
+}
+
+/** What may start at a character that begins no word or number: the patterns and punctuators of ALL_TOKENS that start with it, in its order. */
+let byFirstChar: Map<string, TokenType[]> | null = null;
+/** Keywords by spelling. */
+let keywords: Map<string, TokenType> | null = null;
+
+/** The patterns `tokenAt` runs, made sticky (as chevrotain runs them). */
+const STICKY = new Map<TokenType, RegExp>();
+const WORD = /[A-Za-z_]\w*/y;
+const SPACE = /[ \t\r\n\f\v]/;
+
+/**
+ * The token at `offset` as chevrotain's lexer finds it (the first pattern of ALL_TOKENS that
+ * matches there; a keyword gives way to a longer identifier), or null where none matches. A word
+ * is a keyword exactly when it is one's whole spelling (`int\b` matches `int`, not `intx`);
+ * numbers are floats before integers; other characters try the patterns that can start with them.
+ */
+function tokenAt(text: string, offset: number): { type: TokenType; length: number } | null {
+  if (!byFirstChar || !keywords) {
+    byFirstChar = new Map([['/', [LineComment, BlockComment, UnterminatedComment]], ['.', [T.Float]], ["'", [T.Char]]]);
+    keywords = new Map();
+    for (const t of ALL_TOKENS) {
+      const spelling = SPELLINGS.get(t);
+      if (spelling === undefined) continue;
+      if (/^\w/.test(spelling)) keywords.set(spelling, t);
+      else byFirstChar.set(spelling[0], [...(byFirstChar.get(spelling[0]) ?? []), t]);
+    }
+  }
+  const c = text[offset];
+  const match = (type: TokenType) => {
+    let sticky = STICKY.get(type);
+    if (!sticky) STICKY.set(type, (sticky = new RegExp((type.PATTERN as RegExp).source, 'y')));
+    sticky.lastIndex = offset;
+    const m = sticky.exec(text);
+    return m ? { type, length: m[0].length } : null;
+  };
+  if (SPACE.test(c)) return match(WhiteSpace);
+  if (/[A-Za-z_]/.test(c)) {
+    WORD.lastIndex = offset;
+    const word = WORD.exec(text)![0];
+    return { type: keywords.get(word) ?? Identifier, length: word.length };
+  }
+  if (/\d/.test(c)) return match(T.Float) ?? match(T.Int);
+  for (const type of byFirstChar.get(c) ?? []) {
+    const spelling = SPELLINGS.get(type);
+    if (spelling === undefined) {
+      const m = match(type);
+      if (m) return m;
+    } else if (text.startsWith(spelling, offset)) {
+      return { type, length: spelling.length };
+    }
+  }
+  return null;
+}
+
+/**
+ * Chevrotain's tokenization of `text` (tokens of offsets only, as `makeTritonCLexer` makes them),
+ * and where each run of characters no token starts at begins (the lexer drops them and goes on).
+ */
+export function scanTritonC(text: string): { tokens: IToken[]; errors: number[] } {
+  const tokens: IToken[] = [];
+  const errors: number[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const t = tokenAt(text, offset);
+    if (!t) {
+      errors.push(offset);
+      do offset++;
+      while (offset < text.length && !tokenAt(text, offset));
+      continue;
+    }
+    if (t.type.GROUP !== Lexer.SKIPPED) {
+      tokens.push({ image: text.substring(offset, offset + t.length), startOffset: offset, tokenTypeIdx: t.type.tokenTypeIdx!, tokenType: t.type } as IToken);
+    }
+    offset += t.length;
+  }
+  return { tokens, errors };
 }
 
 function describeBadInput(text: string, offset: number): string {

@@ -18,6 +18,7 @@
  */
 import { EmbeddedActionsParser, tokenMatcher, type IToken, type ParserMethod, type TokenType } from 'chevrotain';
 import type { Attr, BinaryOp, Expr, SubscriptItem, TypeSpec } from './ast.js';
+import { LazyLookaheadStrategy } from './lazy-lookahead.js';
 import { ALL_TOKENS, C, T } from './lexer.js';
 import { MESSAGES, TcSyntaxError, tokenOffset } from './parse-diag.js';
 import { decodeChar, decodeFloat, decodeInt, scalarFromKeywords } from './parse-specs.js';
@@ -60,10 +61,17 @@ export class TcExprParser extends EmbeddedActionsParser {
   /**
    * `validate` runs chevrotain's grammar checks (ambiguities, left recursion) as the parser is
    * built; they cost ~60 ms of every Triton-C compile, so the compiler skips them and a test
-   * (test/frontend/grammar.test.ts) builds the parser with them.
+   * (test/frontend/grammar.test.ts) builds the parser with them. Lookahead functions are built
+   * on first use (lazy-lookahead.ts).
    */
   constructor(options: { validate?: boolean } = {}) {
-    super(ALL_TOKENS, { recoveryEnabled: false, maxLookahead: 3, errorMessageProvider: MESSAGES, skipValidations: !options.validate });
+    super(ALL_TOKENS, {
+      recoveryEnabled: false,
+      maxLookahead: 3,
+      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 3 }),
+      errorMessageProvider: MESSAGES,
+      skipValidations: !options.validate,
+    });
   }
 
   /** Throws a syntax error at `tok` (EOF: end of input), with an optional note. */

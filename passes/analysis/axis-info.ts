@@ -43,6 +43,7 @@ const CALLS: ReadonlySet<string> = new Set([tt.CallOp.name, func.CallOp.name]);
 /** Region ops whose results are the join of what their regions' `scf.yield`s yield (scf.index_switch has no definition yet). */
 const YIELDING: ReadonlySet<string> = new Set([scf.IfOp.name, scf.ExecuteRegionOp.name, 'scf.index_switch']);
 const HINTS = ['contiguity', 'divisibility', 'constancy'] as const;
+const HINT_ATTRS = HINTS.map((h) => `tt.${h}`);
 
 /** Number of axis-info dimensions of a value of type `t` (1 for scalars; a pointer to a tensor has the tensor's rank). */
 export function rankOf(t: Type): number {
@@ -71,6 +72,10 @@ export function orderFromContiguity(contiguity: readonly number[]): number[] {
 /** The solved axis info of every value in a module (or in one function). */
 export class AxisInfoAnalysis {
   private readonly states = new Map<Value, AxisInfo>();
+  /** Changes so far: `changedAt` a value's state last changed, `visitedAt` an op without regions was last visited. */
+  private changes = 0;
+  private readonly changedAt = new Map<Value, number>();
+  private readonly visitedAt = new Map<Operation, number>();
   private readonly callSites = new Map<Operation, Operation[]>();
   private readonly functions: Operation[] = [];
   private changed = false;
@@ -175,6 +180,7 @@ export class AxisInfoAnalysis {
     const next = join(old, info)!;
     if (old && old.equals(next)) return;
     this.states.set(v, next);
+    this.changedAt.set(v, ++this.changes);
     this.changed = true;
   }
 
@@ -233,12 +239,20 @@ export class AxisInfoAnalysis {
 
   /** `info` with the op's own `tt.*` hint attributes applied. */
   private hinted(op: Operation, info: AxisInfo): AxisInfo {
-    const hints = Object.fromEntries(HINTS.map((h) => [h, hintVector(op.getAttr(`tt.${h}`))]));
-    return withHints(info, hints);
+    const [contiguity, divisibility, constancy] = HINT_ATTRS.map((name) => op.getAttr(name));
+    if (!contiguity && !divisibility && !constancy) return info;
+    return withHints(info, { contiguity: hintVector(contiguity), divisibility: hintVector(divisibility), constancy: hintVector(constancy) });
   }
 
-  /** An op without regions: its rule on known operands, else pessimistic. */
+  /**
+   * An op without regions: its rule on known operands, else pessimistic. Its results depend only
+   * on its operands' states, so a visit after none of them changed is skipped (it would change
+   * nothing): a sweep costs what changed since the last one.
+   */
   private visitSimple(op: Operation): void {
+    const last = this.visitedAt.get(op);
+    this.visitedAt.set(op, this.changes);
+    if (last !== undefined && op.operands.every((o) => (this.changedAt.get(o.value) ?? 0) <= last)) return;
     const rule = op.numResults === 1 ? AXIS_RULES.get(op.name) : undefined;
     if (!rule) return this.setResultsPessimistic(op);
     const ins: AxisInfo[] = [];

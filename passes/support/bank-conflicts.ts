@@ -16,7 +16,8 @@ import type { Attribute } from '../../ir/attributes.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { toLinearLayout, type LinearLayout } from '../../dialects/ttg/layout-lib.js';
 import { dimName } from '../../dialects/ttg/layout-linear.js';
-import { sharedOffset, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
+import { PaddedSharedAttr } from '../../dialects/ttg/padded-shared.js';
+import { isXorLinear, offsetFromBases, padIndex, sharedOffsetBases, sharedOffsetOf, sharedVectorElems, swizzleOf } from '../../dialects/ttg/shared-layout.js';
 
 /** Banks of shared memory. */
 export const NUM_BANKS = 32;
@@ -40,22 +41,33 @@ export function idealWavefronts(access: WarpAccess): number {
   return Math.ceil(access.addrs.length / (32 / phasesOf(access.width)));
 }
 
-/** Wavefronts of one warp instruction: per phase, the most distinct words in any one bank, summed. */
+/**
+ * Wavefronts of one warp instruction: per phase, the most distinct words in any one bank, summed.
+ * (Addresses are never negative.)
+ */
 export function wavefronts(access: WarpAccess): number {
+  const { addrs } = access;
   const perPhase = 32 / phasesOf(access.width);
+  const bytes = Math.max(1, access.width);
+  // the distinct words of each bank seen so far in the phase: bankWords[NUM_BANKS * k + bank], k < perBank[bank]
+  const perBank = new Int32Array(NUM_BANKS);
+  const bankWords: number[] = [];
   let total = 0;
-  for (let p = 0; p * perPhase < access.addrs.length; p++) {
-    const words = new Map<number, Set<number>>();
-    for (const addr of access.addrs.slice(p * perPhase, (p + 1) * perPhase)) {
-      const first = Math.floor(addr / BANK_BYTES);
-      const last = Math.floor((addr + Math.max(1, access.width) - 1) / BANK_BYTES);
-      for (let w = first; w <= last; w++) {
+  for (let start = 0; start < addrs.length; start += perPhase) {
+    perBank.fill(0);
+    let most = 1;
+    for (let l = start; l < Math.min(start + perPhase, addrs.length); l++) {
+      const last = Math.floor((addrs[l] + bytes - 1) / BANK_BYTES);
+      for (let w = Math.floor(addrs[l] / BANK_BYTES); w <= last; w++) {
         const bank = w % NUM_BANKS;
-        if (!words.has(bank)) words.set(bank, new Set());
-        words.get(bank)!.add(w);
+        let k = 0;
+        while (k < perBank[bank] && bankWords[NUM_BANKS * k + bank] !== w) k++;
+        if (k < perBank[bank]) continue;
+        bankWords[NUM_BANKS * k + bank] = w;
+        most = Math.max(most, ++perBank[bank]);
       }
     }
-    total += Math.max(1, ...[...words.values()].map((s) => s.size));
+    total += most;
   }
   return total;
 }
@@ -180,7 +192,8 @@ function spanOf(bases: readonly (readonly number[])[], rank = 2): number[][] {
  */
 export function warpAccesses(access: TileAccess, enc: Attribute | null): WarpAccess[] | string {
   const { tileShape, offsets, elemBytes } = access;
-  const addr = (c: readonly number[]) => sharedOffset(enc, tileShape, plus(c, offsets)) * elemBytes;
+  const offsetOf = sharedOffsetOf(enc, tileShape);
+  const addr = (c: readonly number[]) => offsetOf(plus(c, offsets)) * elemBytes;
   if (access.kind === 'ldmatrix') {
     // Rows of 16 bytes along the matrix dim contiguous in the tile; the 8 rows step the other.
     const [contig] = swizzleOf(enc, tileShape.length).order;
@@ -227,6 +240,8 @@ export interface AccessCost {
 
 /** The cost of `access` under `enc`, or the reason the target could not issue it. */
 export function accessCost(access: TileAccess, enc: Attribute | null): AccessCost | string {
+  const linear = access.kind === 'vector' ? linearVectorCost(access, enc) : linearLdmatrixCost(access, enc);
+  if (linear) return linear;
   const insts = warpAccesses(access, enc);
   if (typeof insts === 'string') return insts;
   return {
@@ -247,4 +262,118 @@ export function bufferCost(accesses: readonly TileAccess[], enc: Attribute | nul
     total.ideal += c.ideal;
   }
   return total;
+}
+
+/**
+ * `accessCost` of a `vector` access without placing every element, where the tile's offsets come
+ * from its offset bases and the access's origin shares no bit with the coordinates its registers
+ * and lanes add. On a tile whose offsets are linear over GF(2) (`isXorLinear`), the lane addresses
+ * of the instruction at register r are `C ^ a` for lane l, with `a` the lane's own part
+ * (`A(lane l)`) and `C` the register's and the origin's (`A(register r) ^ A(origin)`, times the
+ * element bytes, a power of two). When each lane's vector stays within an aligned block of Q >= 4
+ * bytes and C is a multiple of Q, XOR by C moves every word w the instruction touches to w ^ C/4,
+ * a one-to-one map that keeps words of one bank in one bank: the instruction takes as many
+ * wavefronts as the lanes' own parts, computed once. Other instructions, and every instruction on
+ * a padded tile (whose element index is linear, then padded), are costed from their addresses.
+ * Null where the shortcut does not apply (the caller places every element, as `warpAccesses` does).
+ */
+function linearVectorCost(access: TileAccess & { kind: 'vector' }, enc: Attribute | null): AccessCost | null {
+  const { tileShape, offsets, elemBytes } = access;
+  const rank = tileShape.length;
+  const padded = enc instanceof PaddedSharedAttr ? enc.pairs : null;
+  // (spanOf's coordinates of no bases have rank 2: keep warpAccesses' reading of those)
+  if ((padded ? !sharedOffsetBases(enc, tileShape) : !isXorLinear(enc, tileShape)) || (elemBytes & (elemBytes - 1)) !== 0) return null;
+  if (rank !== 2 && (!access.register.length || !access.lane.length)) return null;
+  for (let d = 0; d < rank; d++) {
+    let bits = 0;
+    for (const b of access.register) bits |= b[d];
+    for (const b of access.lane) bits |= b[d];
+    if (offsets[d] < 0 || (bits & offsets[d]) !== 0 || (bits | offsets[d]) >= tileShape[d]) return null;
+  }
+  const bases = sharedOffsetBases(enc, tileShape)!;
+  const v = Math.min(access.maxVec, sharedVectorElems(enc, tileShape, elemBytes, access));
+  const width = v * elemBytes;
+  const origin = offsetFromBases(bases, offsets);
+  const laneOffsets = spanOfOffsets(access.lane.map((b) => offsetFromBases(bases, b)));
+  const regOffsets = spanOfOffsets(access.register.map((b) => offsetFromBases(bases, b)));
+  const dupMask = access.op === 'ld.shared' ? 0 : access.register.reduce((m, b, k) => (b.every((x) => x === 0) ? m | (1 << k) : m), 0);
+  const cost: AccessCost = { instructions: 0, wavefronts: 0, ideal: 0 };
+  const count = (inst: WarpAccess, wavefrontsOfInst: number) => {
+    cost.instructions++;
+    cost.wavefronts += wavefrontsOfInst;
+    cost.ideal += idealWavefronts(inst);
+  };
+  if (padded) {
+    for (let r = 0; r < regOffsets.length; r += v) {
+      if (r & dupMask) continue;
+      const inst: WarpAccess = { addrs: laneOffsets.map((o) => padIndex(padded, o ^ regOffsets[r] ^ origin) * elemBytes), width };
+      count(inst, wavefronts(inst));
+    }
+    return cost;
+  }
+  let block = BANK_BYTES;
+  while (block < width) block *= 2;
+  const own = laneOffsets.map((o) => o * elemBytes);
+  if (own.some((a) => (a % block) + Math.max(1, width) > block)) return null;
+  const lanes: WarpAccess = { addrs: own, width };
+  const ownWavefronts = wavefronts(lanes);
+  for (let r = 0; r < regOffsets.length; r += v) {
+    if (r & dupMask) continue;
+    const c = (regOffsets[r] ^ origin) * elemBytes;
+    count(lanes, c % block === 0 ? ownWavefronts : wavefronts({ addrs: own.map((a) => a ^ c), width }));
+  }
+  return cost;
+}
+
+/**
+ * `accessCost` of an `ldmatrix` access from the tile's offset bases, where they give every offset
+ * (`isXorLinear`) of the rows it reads: every matrix origin is a multiple of 8 along the rows dim
+ * and of a row's elements (w) along the contiguous one, and shares no bit with the access's origin
+ * or the rows and elements it adds. Row i of a matrix at o then starts at `A(o) ^ A(origin) ^
+ * A(i along rows)`, and its elements j < w lie at `A(j along contig)` more, which are j for every
+ * row or for none. Null where that does not hold, or where some row is not 16 contiguous,
+ * aligned bytes (the caller then places every element, as `warpAccesses` does, and gives the
+ * reason).
+ */
+function linearLdmatrixCost(access: TileAccess & { kind: 'ldmatrix' }, enc: Attribute | null): AccessCost | null {
+  const { tileShape, offsets, elemBytes, matrixDims } = access;
+  const rank = tileShape.length;
+  const w = 16 / elemBytes;
+  const [contig] = swizzleOf(enc, rank).order;
+  if (!isXorLinear(enc, tileShape) || !Number.isInteger(w) || (w & (w - 1)) !== 0 || !matrixDims.includes(contig)) return null;
+  const rows = matrixDims.find((d) => d !== contig)!;
+  const along = (d: number, v: number): number[] => Array.from({ length: rank }, (_, k) => (k === d ? v : 0));
+  for (let d = 0; d < rank; d++) {
+    let bits = d === rows ? 7 : d === contig ? w - 1 : 0;
+    for (const matrices of access.origins) {
+      for (const o of matrices) {
+        if ((d === rows && o[d] & 7) || (d === contig && o[d] & (w - 1))) return null;
+        bits |= o[d];
+      }
+    }
+    if (offsets[d] < 0 || (bits & offsets[d]) !== 0 || (bits | offsets[d]) >= tileShape[d]) return null;
+  }
+  const bases = sharedOffsetBases(enc, tileShape)!;
+  for (let j = 1; j < w; j++) if (offsetFromBases(bases, along(contig, j)) !== j) return null;
+  const origin = offsetFromBases(bases, offsets);
+  const rowOffsets = Array.from({ length: 8 }, (_, i) => offsetFromBases(bases, along(rows, i)));
+  const cost: AccessCost = { instructions: 0, wavefronts: 0, ideal: 0 };
+  for (const matrices of access.origins) {
+    const starts = matrices.map((o) => offsetFromBases(bases, o) ^ origin);
+    const addrs: number[] = [];
+    for (let l = 0; l < 8 * matrices.length; l++) addrs.push((starts[l >> 3] ^ rowOffsets[l & 7]) * elemBytes);
+    if (addrs.some((a) => a % 16)) return null;
+    const inst: WarpAccess = { addrs, width: 16 };
+    cost.instructions++;
+    cost.wavefronts += wavefronts(inst);
+    cost.ideal += idealWavefronts(inst);
+  }
+  return cost;
+}
+
+/** Every XOR combination of `offsets`, index k holding the XOR of those of k's set bits (as `spanOf`). */
+function spanOfOffsets(offsets: readonly number[]): number[] {
+  const out = [0];
+  for (let k = 1; k < 1 << offsets.length; k++) out.push(out[k ^ (1 << (31 - Math.clz32(k)))] ^ offsets[31 - Math.clz32(k)]);
+  return out;
 }

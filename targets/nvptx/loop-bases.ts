@@ -89,12 +89,13 @@ function rewriteLoop(header: Block, latch: Block, entry: Block, arch: Arch, regi
   };
   const backOperands = (): Value[] => latch.terminator!.operandValues();
   const carried: Carried[] = [];
+  const back = backOperands();
   header.args.forEach((arg, j) => {
     if (!(arg.type instanceof IntegerType) || arg.type.width !== 64) return;
-    const next = backOperands()[j];
+    const next = back[j];
     const increment = next.definingOp;
     const step = stepOf(increment, arg);
-    if (!step || !increment || !next.hasOneUse || backOperands().indexOf(next) !== j) return;
+    if (!step || !increment || !next.hasOneUse || back.indexOf(next) !== j) return;
     carried.push({ arg, increment, step });
   });
   const read = (c: Carried): boolean => c.arg.users().some((u) => u !== c.increment);
