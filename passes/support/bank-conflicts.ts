@@ -219,8 +219,9 @@ export function warpAccesses(access: TileAccess, enc: Attribute | null): WarpAcc
     return out;
   }
   const v = Math.min(access.maxVec, sharedVectorElems(enc, tileShape, elemBytes, access));
-  const regs = spanOf(access.register);
-  const lanes = spanOf(access.lane);
+  // coordinates of the tile's rank, also where a thread holds one element or a warp one lane's (no bases)
+  const regs = spanOf(access.register, tileShape.length);
+  const lanes = spanOf(access.lane, tileShape.length);
   // Writes skip registers that only repeat another's element (the target stores first copies only).
   const dupMask = access.op === 'ld.shared' ? 0 : access.register.reduce((m, b, k) => (b.every((x) => x === 0) ? m | (1 << k) : m), 0);
   const out: WarpAccess[] = [];
