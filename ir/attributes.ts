@@ -297,7 +297,10 @@ export class DictionaryAttr extends Attribute {
   private constructor(readonly entries: readonly NamedAttr[]) {
     super();
   }
+  /** `{}`, made on first use (a function's argument without attributes asks for it). */
+  private static empty: DictionaryAttr | undefined;
   static get(entries: readonly NamedAttr[]): DictionaryAttr {
+    if (entries.length === 0) return (DictionaryAttr.empty ??= unique('dict:', () => new DictionaryAttr([])));
     const sorted = [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return unique(`dict:${sorted.map(([k, v]) => `${k}=${v.id}`).join(',')}`, () => new DictionaryAttr(sorted));
   }

@@ -191,7 +191,7 @@ function uniqueName(base: string, scope: NameScope, c: Counters): string {
 
 function nameRegion(region: Region, table: NameTable, scope: NameScope, c: Counters): void {
   let blockId = 0;
-  for (const b of region.blocks) table.blocks.set(b, `^bb${blockId++}`);
+  for (const b of region.blocks) table.blocks.set(b, blockLabel(blockId++));
   region.blocks.forEach((b, k) => {
     for (const a of b.args) {
       const hint = a.nameHint ?? nameFromLoc(a.loc);
@@ -200,7 +200,11 @@ function nameRegion(region: Region, table: NameTable, scope: NameScope, c: Count
       let name: string;
       if (hint) name = uniqueName(sanitize(hint), scope, c);
       else if (k === 0) name = uniqueName(`arg${argId}`, scope, c);
-      else name = String(c.value++);
+      else {
+        a.printName = numberedName(c.value++);
+        a.printGen = table.gen;
+        continue;
+      }
       a.printName = '%' + name;
       a.printGen = table.gen;
     }
@@ -215,7 +219,7 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     // The common case, with the op's suggestion asked only when the result has no name of its own.
     const r = op.results[0];
     const hint = r.nameHint ?? (op.hasExplicitLoc ? nameFromLoc(op.loc) : null) ?? op.spec?.decl.resultNames?.(op)[0] ?? null;
-    r.printName = '%' + (hint ? uniqueName(sanitize(hint), scope, c) : String(c.value++));
+    r.printName = hint ? '%' + uniqueName(sanitize(hint), scope, c) : numberedName(c.value++);
     r.printGen = table.gen;
     return;
   }
@@ -240,4 +244,24 @@ function nameOpResults(op: Operation, table: NameTable, scope: NameScope, c: Cou
     k = end;
   }
   table.headers.set(op, header + ' = ');
+}
+
+/** How many `%N` and `^bbN` spellings are kept (each isolated region numbers from 0 again). */
+const SHARED_NUMBERS = 1024;
+const numberedNames: string[] = [];
+const blockLabels: string[] = [];
+
+/**
+ * `%N`, the same string for every region below `SHARED_NUMBERS`: 20,000 small functions then
+ * share ten strings instead of keeping 200,000 (the printer's names live until it ends).
+ */
+function numberedName(n: number): string {
+  if (n >= SHARED_NUMBERS) return '%' + n;
+  return (numberedNames[n] ??= '%' + n);
+}
+
+/** `^bbN`, shared as `numberedName` shares `%N`. */
+function blockLabel(n: number): string {
+  if (n >= SHARED_NUMBERS) return '^bb' + n;
+  return (blockLabels[n] ??= '^bb' + n);
 }

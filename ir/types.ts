@@ -97,9 +97,19 @@ export class FunctionType extends Type {
   private constructor(readonly inputs: readonly Type[], readonly results: readonly Type[]) {
     super();
   }
+  /**
+   * The function types already made, as a trie over the input types, then `RESULTS`, then the
+   * result types: a lookup (one per parsed `func.func`) walks a few maps and builds no key string.
+   */
+  private static readonly byTypes: FunctionTypeNode = { next: new Map(), type: undefined };
   static get(inputs: readonly Type[], results: readonly Type[]): FunctionType {
+    let node = FunctionType.byTypes;
+    for (const t of inputs) node = childOf(node, t);
+    node = childOf(node, RESULTS);
+    for (const t of results) node = childOf(node, t);
+    if (node.type) return node.type;
     const key = `fn:${inputs.map((t) => t.id).join(',')}>${results.map((t) => t.id).join(',')}`;
-    return unique(key, () => new FunctionType([...inputs], [...results]));
+    return (node.type = unique(key, () => new FunctionType([...inputs], [...results])));
   }
   print(p: AsmPrinter): void {
     p.write('(');
@@ -394,4 +404,20 @@ export function plainText(body: (p: AsmPrinter) => void): string {
 /** Installs the implementation of `plainText` (called once by the printer module). */
 export function setPlainTextImpl(impl: (body: (p: AsmPrinter) => void) => string): void {
   plainTextImpl = impl;
+}
+
+/** A node of `FunctionType.get`'s trie: the type whose types are the path to it, if made. */
+interface FunctionTypeNode {
+  readonly next: Map<unknown, FunctionTypeNode>;
+  type: FunctionType | undefined;
+}
+
+/** The trie edge between a function type's inputs and its results. */
+const RESULTS = {};
+
+/** `node`'s child along `key`, made when missing. */
+function childOf(node: FunctionTypeNode, key: unknown): FunctionTypeNode {
+  let child = node.next.get(key);
+  if (!child) node.next.set(key, (child = { next: new Map(), type: undefined }));
+  return child;
 }
