@@ -49,6 +49,12 @@ export function constantOf(v: Value): Attribute | null {
   return def.getAttr('value') ?? null;
 }
 
+/** The integer an SSA value is known to hold (an integer `value` of its `ConstantLike` defining op), or null. */
+export function constantInt(v: Value): number | null {
+  const value = constantOf(v);
+  return value instanceof IntegerAttr ? value.num : null;
+}
+
 /** Whether `op` can be erased: results unused, no side effects (Pure, or only pure ops nested). */
 export function isTriviallyDead(op: Operation): boolean {
   for (const r of op.results) if (r.hasUses) return false;

@@ -22,7 +22,7 @@ import { conversionScratchBytes, cvtNeedsSharedMemory } from '../../dialects/ttg
 import { SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import type { View } from '../../ir/op-def.js';
-import * as arith from '../../dialects/arith.js';
+import { constantInt } from '../../ir/patterns.js';
 import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
 
@@ -74,12 +74,6 @@ function intAttr(op: Operation, name: string): number | null {
   return a instanceof IntegerAttr ? Number(a.value) : null;
 }
 
-/** The constant integer `v` holds (an `arith.constant`), if any. */
-function constInt(v: Value): number | null {
-  const value = arith.ConstantOp.match(v.definingOp)?.value;
-  return value instanceof IntegerAttr ? Number(value.value) : null;
-}
-
 /** Whether memdesc type `t` lives in shared memory (not tensor memory). */
 function isShared(t: Type): t is MemDescType {
   return t instanceof MemDescType && (t.memorySpace === null || t.memorySpace instanceof SharedMemorySpaceAttr);
@@ -107,7 +101,7 @@ export function accessOf(v: Value, ids: BufferIds): Access {
   if (!src) return UNKNOWN;
   const parent = accessOf(src, ids);
   const index = ttg.MemdescIndexOp.match(d)?.index;
-  const idx = index ? constInt(index) : null;
+  const idx = index ? constantInt(index) : null;
   if (idx === null || parent.buffer < 0) return parent;
   const slot = memdescBytes(t);
   return rooted(d, 0, 0, ids, parent, parent.lo + idx * slot, parent.lo + (idx + 1) * slot);

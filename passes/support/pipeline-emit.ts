@@ -5,6 +5,7 @@
  */
 import { IntegerAttr, UnitAttr } from '../../ir/attributes.js';
 import type { Operation, Value, ValueMapping } from '../../ir/ir.js';
+import { constantInt } from '../../ir/patterns.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { RankedTensorType, i, type Type } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
@@ -64,7 +65,7 @@ export class IntEmitter {
   /** `x + k * step` (just `x` for k = 0); `k * step` is folded when the step is a constant. */
   advance(x: Value, step: Value, k: number): Value {
     if (k === 0) return x;
-    const c = constantValue(step);
+    const c = constantInt(step);
     const by = c !== null ? this.constant(c * k, step.type) : this.binary('muli', step, this.constant(k, step.type));
     return this.binary('addi', x, by);
   }
@@ -87,12 +88,6 @@ export class IntEmitter {
   select(cond: Value, a: Value, b: Value): Value {
     return arith.SelectOp.build(this.rw, { condition: cond, true_value: a, false_value: b }, { results: { result: a.type } }).result;
   }
-}
-
-/** The integer an `arith.constant` holds, else null. */
-function constantValue(v: Value): number | null {
-  const a = arith.ConstantOp.match(v.definingOp)?.value;
-  return a instanceof IntegerAttr ? a.num : null;
 }
 
 /** The mutable `n x shape` multi-buffer for what `alloc` (a local_alloc with a source) stashes. */

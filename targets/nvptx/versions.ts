@@ -20,6 +20,7 @@
  */
 import { IntegerAttr } from '../../ir/attributes.js';
 import { BlockArgument, type Block, type Operation, type Region, type Value } from '../../ir/ir.js';
+import { constantInt } from '../../ir/patterns.js';
 import { IntegerType } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
@@ -39,22 +40,16 @@ export interface KernelVersions {
   originalSharedBytes: number;
 }
 
-/** The integer an `arith.constant` defining `v` holds, if any. */
-function constInt(v: Value): number | null {
-  const value = arith.ConstantOp.match(v.definingOp)?.value;
-  return value instanceof IntegerAttr ? Number(value.value) : null;
-}
-
 /** `(%p & (d - 1)) == 0` with %p an argument of `entry`: [p, d], else null. */
 function alignmentTest(v: Value, entry: Block): [BlockArgument, number] | null {
   const cmp = v.definingOp;
   if (!cmp || !arith.CmpIOp.is(cmp) || arith.CmpIPredicate.nameOf(cmp.getAttr('predicate') as IntegerAttr) !== 'eq') return null;
   const [x, y] = [cmp.operand(0), cmp.operand(1)];
-  const masked = constInt(y) === 0 ? x : constInt(x) === 0 ? y : null;
+  const masked = constantInt(y) === 0 ? x : constantInt(x) === 0 ? y : null;
   const and = masked?.definingOp;
   if (!and || !arith.AndIOp.is(and)) return null;
   const [a, b] = [and.operand(0), and.operand(1)];
-  const [p, mask] = constInt(b) !== null ? [a, constInt(b)!] : [b, constInt(a)];
+  const [p, mask] = constantInt(b) !== null ? [a, constantInt(b)!] : [b, constantInt(a)];
   if (mask === null || mask < 1 || (mask & (mask + 1)) !== 0) return null;
   if (!(p instanceof BlockArgument) || p.owner !== entry || !(p.type instanceof IntegerType)) return null;
   return [p, mask + 1];
