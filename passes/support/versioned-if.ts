@@ -4,7 +4,7 @@
  * of a region op with the op (coalesce's slices) treat each region on its own.
  */
 import { UnitAttr } from '../../ir/attributes.js';
-import type { Operation } from '../../ir/ir.js';
+import type { Operation, Region } from '../../ir/ir.js';
 
 /** The unit attribute on such an `scf.if`. */
 export const VERSIONS = 'tir.versions';
@@ -17,4 +17,24 @@ export function markVersions(ifOp: Operation): void {
 /** Whether `op` is an `scf.if` holding alternative copies of one body. */
 export function isVersions(op: Operation): boolean {
   return op.getAttr(VERSIONS) instanceof UnitAttr;
+}
+
+/**
+ * The sum of `count` over the ops of `region` and of the regions nested in them, as one launch
+ * runs them: of a versioned if's two copies, only the larger counts. Null as soon as `count` gives
+ * null for some op (it cannot be counted).
+ */
+export function perLaunch(region: Region, count: (op: Operation) => number | null): number | null {
+  let total = 0;
+  for (const block of region.blocks) {
+    for (const op of block) {
+      const own = count(op);
+      if (own === null) return null;
+      const inner = op.regions.map((r) => perLaunch(r, count));
+      if (inner.includes(null)) return null;
+      const counts = inner as number[];
+      total += own + (isVersions(op) ? Math.max(0, ...counts) : counts.reduce((a, b) => a + b, 0));
+    }
+  }
+  return total;
 }

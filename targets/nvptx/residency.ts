@@ -36,7 +36,7 @@ import type { Arch } from './emitter.js';
 import { limitsOf } from './arch.js';
 import { isMmaDot } from './mma.js';
 import { FunctionLike, LoopLike } from '../../ir/traits.js';
-import { isVersions } from '../../passes/support/versioned-if.js';
+import { perLaunch } from '../../passes/support/versioned-if.js';
 
 /** Bytes of scattered loads per SM that keep DRAM busy: about its bandwidth per SM times a loaded access's latency. */
 export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
@@ -86,22 +86,13 @@ export function registersCanLimitResidency(arch: Arch, numWarps: number, sharedB
   return maxResidentCtas(arch, numWarps, sharedBytes) * numWarps * 32 * lim.maxRegistersPerThread > lim.registersPerSM;
 }
 
-/** Bytes of scattered loads one CTA issues in `region` (nested regions included), or null when one of its ops makes the kernel ineligible. */
+/** Bytes of scattered loads one CTA issues in `region` (one copy of a versioned kernel), or null when one of its ops makes the kernel ineligible. */
 function scatteredLoadBytes(region: Region, axis: AxisInfoAnalysis): number | null {
-  let bytes = 0;
-  for (const block of region.blocks) {
-    for (const op of block) {
-      if (ttg.AsyncCopyGlobalToLocalOp.is(op)) return null;
-      const load = tt.LoadOp.is(op) ? (inLoop(op) ? null : scatteredBytes(op, axis)) : 0;
-      if (load === null) return null;
-      // scf.if {copy} else {copy} of version-alignment: one of the two runs, so the larger counts
-      const inner = op.regions.map((r) => scatteredLoadBytes(r, axis));
-      if (inner.includes(null)) return null;
-      const counts = inner as number[];
-      bytes += load + (isVersions(op) ? Math.max(0, ...counts) : counts.reduce((a, b) => a + b, 0));
-    }
-  }
-  return bytes;
+  return perLaunch(region, (op) => {
+    if (ttg.AsyncCopyGlobalToLocalOp.is(op)) return null;
+    if (!tt.LoadOp.is(op)) return 0;
+    return inLoop(op) ? null : scatteredBytes(op, axis);
+  });
 }
 
 /**
@@ -122,20 +113,14 @@ export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch,
 
 /** Accumulator registers per thread of the tensor-core dots in `body` (0 when it has none); of a versioned if's two copies, the larger. */
 function mmaAccumulatorRegisters(body: Region, threads: number): number {
-  let regs = 0;
-  for (const block of body.blocks) {
-    for (const op of block) {
-      const dot = tt.DotOp.match(op);
-      const wgmma = ttng.WarpGroupDotOp.match(op);
-      if (wgmma || (dot && isMmaDot(dot))) {
-        const t = (wgmma ?? dot)!.d.type as RankedTensorType;
-        regs += Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
-      }
-      const inner = op.regions.map((r) => mmaAccumulatorRegisters(r, threads));
-      regs += isVersions(op) ? Math.max(0, ...inner) : inner.reduce((a, b) => a + b, 0);
-    }
-  }
-  return regs;
+  const regs = perLaunch(body, (op) => {
+    const dot = tt.DotOp.match(op);
+    const wgmma = ttng.WarpGroupDotOp.match(op);
+    if (!wgmma && (!dot || !isMmaDot(dot))) return 0;
+    const t = (wgmma ?? dot)!.d.type as RankedTensorType;
+    return Math.ceil(t.shape.reduce((a, b) => a * b, 1) / threads); // one 32-bit register per (f32) element
+  });
+  return regs ?? 0;
 }
 
 /**

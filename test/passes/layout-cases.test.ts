@@ -19,7 +19,7 @@ import { parseText } from '../../ir/parser.js';
 import { verify } from '../../ir/verifier.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
-import { isVersions } from '../../passes/support/versioned-if.js';
+import { perLaunch } from '../../passes/support/versioned-if.js';
 import { rng } from '../../tools/interpreter/cli.js';
 import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
@@ -65,15 +65,9 @@ function compile(module: Operation, pipeline: string, what: string): Operation {
   return module;
 }
 
-/**
- * The `ttg.convert_layout` ops one launch runs through: of the two copies of a versioned kernel
- * (version-alignment's `scf.if {copy} else {copy} {tir.versions}`), the one with more.
- */
-function countConverts(op: Operation): number {
-  let n = op.name === 'ttg.convert_layout' ? 1 : 0;
-  const inner = op.regions.map((r) => r.blocks.reduce((sum, b) => sum + [...b].reduce((s2, o) => s2 + countConverts(o), 0), 0));
-  n += isVersions(op) ? Math.max(0, ...inner) : inner.reduce((a, b) => a + b, 0);
-  return n;
+/** The `ttg.convert_layout` ops one launch runs through: of a versioned kernel's two copies, the one with more. */
+function countConverts(module: Operation): number {
+  return perLaunch(module.region(0), (op) => (op.name === 'ttg.convert_layout' ? 1 : 0))!;
 }
 
 test('no more ttg.convert_layout than Triton, and exactly the recorded counts', () => {
