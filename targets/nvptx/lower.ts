@@ -261,7 +261,6 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   const body = out.region(0).addBlock(new Block());
   out.setAttr('nvptx.arch', StringAttr.get(opts.arch));
   const kernels: KernelInfo[] = [];
-  const kernelShared: number[] = []; // the shared memory of each lowered function, in order
   const names = new Set<string>();
   for (const op of module.region(0).entry ?? []) if (op.getAttr('sym_name') instanceof StringAttr) names.add((op.getAttr('sym_name') as StringAttr).value);
   const axis = new AxisInfoAnalysis(module);
@@ -269,11 +268,9 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
     if (!tt.FuncOp.is(op)) continue;
     if (op.getAttr('sym_visibility') instanceof StringAttr && (op.getAttr('sym_visibility') as StringAttr).value === 'private') continue;
     const kernel = lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis);
-    kernelShared.push(sharedBytes);
     const versions = kernelVersions(op);
     if (versions && !names.has(kernel.name + UNALIGNED_SUFFIX)) {
       const otherwise = lowerKernel(op, body, opts, numWarps, threadsPerWarp, sharedBytes, axis, versions);
-      kernelShared.push(otherwise.sharedBytes);
       kernel.versions = { divisor: versions.divisor, params: versions.params, otherwise };
     }
     kernels.push(kernel);
@@ -284,11 +281,10 @@ export function lowerToNvptx(module: Operation, opts: NvptxOptions): NvptxModule
   // a large kernel's compile.
   const cse = runPipeline(out, 'cse', { reproducerDir: null, verifyEach: false });
   if (!cse.ok) throw new DiagnosticError(cse.diagnostics[cse.diagnostics.length - 1]);
-  let k = 0;
-  for (const fn of body) {
-    if (!fn.regions.length) continue;
-    shareLoopBases(fn.region(0), opts.arch, !registersCanLimitResidency(opts.arch, numWarps, kernelShared[k++]));
-  }
+  // the lowered functions, in the order lowerKernel appended them: each kernel, then its original copy alone
+  const lowered = kernels.flatMap((k) => (k.versions ? [k, k.versions.otherwise] : [k]));
+  const functions = [...body].filter((fn) => fn.regions.length);
+  functions.forEach((fn, k) => shareLoopBases(fn.region(0), opts.arch, !registersCanLimitResidency(opts.arch, numWarps, lowered[k].sharedBytes)));
   const result = runPipeline(out, 'dce', { reproducerDir: null, verifyEach: false });
   if (!result.ok) throw new DiagnosticError(result.diagnostics[result.diagnostics.length - 1]);
   const d = verifyDiagnostic(out);
