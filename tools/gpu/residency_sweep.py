@@ -13,7 +13,6 @@ launch__shared_mem_config_size for the size a launch ran with.)
 usage: python3 tools/gpu/residency_sweep.py BUILD CASE[,CASE...] [--settings meta,none,2,3,...] [--iters N]
 """
 import argparse
-import ctypes
 import os
 import sys
 
@@ -27,17 +26,14 @@ CU_SHAREDMEM_CARVEOUT_DEFAULT = -1
 def kernel_with(ptx, setting):
     """A fresh runner.Kernel of `ptx` with `setting` applied (see the module doc)."""
     k = runner.Kernel(ptx)
-    cu = runner.driver()
     if setting == 'meta':
         return k
     if setting == 'none' or setting.startswith('c'):
-        percent = CU_SHAREDMEM_CARVEOUT_DEFAULT if setting == 'none' else int(setting[1:])
-        runner.check(cu.cuFuncSetAttribute(k.function, runner.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                           percent), 'cuFuncSetAttribute(carveout)')
-        k.carveout = percent
+        k.carveout = CU_SHAREDMEM_CARVEOUT_DEFAULT if setting == 'none' else int(setting[1:])
+        k.set_carveout(k.carveout)
     else:
         k.ctas_per_sm = int(setting)
-        k.carveout = k._apply_residency_hint(cu)
+        k.carveout = k._apply_residency_hint(runner.driver())
     return k
 
 

@@ -326,9 +326,13 @@ class Kernel:
         check(cu.cuDeviceGetAttribute(ctypes.byref(per_sm), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, dev),
               'cuDeviceGetAttribute(max shared per SM)')
         percent = carveout_percent(int(self.ctas_per_sm) * (self.shared + RESERVED_SHARED_PER_CTA), per_sm.value)
-        check(cu.cuFuncSetAttribute(self.function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent),
-              'cuFuncSetAttribute(preferred shared memory carveout)')
+        self.set_carveout(percent)
         return percent
+
+    def set_carveout(self, percent):
+        """Sets the kernel's preferred shared memory carveout (a percentage; -1: the driver's default)."""
+        check(driver().cuFuncSetAttribute(self.function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent),
+              'cuFuncSetAttribute(preferred shared memory carveout)')
 
     def occupancy(self):
         """CTAs of this kernel an SM holds at once, as the driver computes it (carveout included)."""
