@@ -10,6 +10,7 @@ import {
 import { IntegerAttr, DenseArrayAttr } from '../../ir/attributes.js';
 import { FUNCTION_ATTRS, functionSyntax, functionTypeOf } from '../../ir/function-syntax.js';
 import { verifyArgumentHints } from './hints.js';
+import { verifyTensormapArgs } from './tensormap-arg.js';
 import type { Operation } from '../../ir/ir.js';
 import { FloatType, RankedTensorType, bitWidth, elementTypeOf, i } from '../../ir/types.js';
 import { verifyCallLike, verifyFunctionLike, verifyReturnLike } from '../func.js';
@@ -152,7 +153,7 @@ export const FuncOp = defineTTOp({
   regions: [{ name: 'body' }],
   traits: [IsolatedFromAbove, SymbolDef, FunctionLike, HasParent('builtin.module')],
   syntax: functionSyntax,
-  verify: (op) => verifyFunctionLike(op) ?? verifyArgumentHints(op, functionTypeOf(op).inputs),
+  verify: (op) => verifyFunctionLike(op) ?? verifyArgumentHints(op, functionTypeOf(op).inputs) ?? verifyTensormapArgs(op, functionTypeOf(op).inputs),
 });
 /** `tt.return`: returns from a tt.func. */
 export const ReturnOp = defineTTOp({

@@ -1,0 +1,95 @@
+/**
+ * A kernel's hidden tensor-map parameters: a `!tt.tensordesc` argument whose TMA tensor map the
+ * launcher builds from other arguments instead of taking it from the caller. `pointer-to-tma`
+ * adds them for pointer loads it turns into TMA copies; the nvptx target describes them to the
+ * launcher (`"kind": "tensormap"`), and the interpreter builds them the same way.
+ *
+ *   %a_map: !tt.tensordesc<tensor<128x64xf16>> {tir.tensormap = {base = 0 : i32, shape = [3 : i32, 5 : i32], strides = [6 : i32]}}
+ *
+ * The tensor starts at the pointer passed as argument `base`; its shape (outermost dim first) is
+ * the integer arguments `shape`, its strides in elements the integer arguments `strides`, one per
+ * dim but the innermost, whose stride is 1. Hidden parameters come after every other parameter.
+ */
+import { ArrayAttr, DictionaryAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
+import type { Operation } from '../../ir/ir.js';
+import { IntegerType, signless, type Type } from '../../ir/types.js';
+import { argAttrsOf } from '../../ir/function-syntax.js';
+import { PointerType, TensorDescType } from './types.js';
+
+/** The argument attribute that marks a hidden tensor-map parameter. */
+export const TENSORMAP_ATTR = 'tir.tensormap';
+
+/** Where a hidden tensor map's tensor comes from: argument indices of its base pointer, shape and strides. */
+export interface HostTensormap {
+  readonly base: number;
+  /** Outermost dim first. */
+  readonly shape: readonly number[];
+  /** In elements, outermost dim first; the innermost dim's stride (1) is not listed. */
+  readonly strides: readonly number[];
+}
+
+const i32 = (v: number): IntegerAttr => IntegerAttr.get(v, IntegerType.get(32));
+
+/** The attribute value describing `h`. */
+export function tensormapAttr(h: HostTensormap): DictionaryAttr {
+  return DictionaryAttr.get([
+    ['base', i32(h.base)],
+    ['shape', ArrayAttr.get(h.shape.map(i32))],
+    ['strides', ArrayAttr.get(h.strides.map(i32))],
+  ]);
+}
+
+/** `value` read as a description, or why it is not one. */
+function parseTensormap(value: Attribute): HostTensormap | string {
+  if (!(value instanceof DictionaryAttr)) return `'${TENSORMAP_ATTR}' must be a dictionary {base, shape, strides}`;
+  const base = value.get('base');
+  const list = (name: string): number[] | null => {
+    const a = value.get(name);
+    if (!(a instanceof ArrayAttr) || !a.value.every((x) => x instanceof IntegerAttr)) return null;
+    return a.value.map((x) => Number((x as IntegerAttr).value));
+  };
+  const shape = list('shape');
+  const strides = list('strides');
+  if (!(base instanceof IntegerAttr) || !shape || !strides || value.entries.length !== 3) {
+    return `'${TENSORMAP_ATTR}' must be {base = i : i32, shape = [...], strides = [...]} of argument indices`;
+  }
+  return { base: Number(base.value), shape, strides };
+}
+
+/** The hidden tensor map argument `k` of function `fn` stands for, or null when it is an ordinary argument. */
+export function tensormapOf(fn: Operation, k: number): HostTensormap | null {
+  const attr = argAttrsOf(fn, k).find(([name]) => name === TENSORMAP_ATTR)?.[1];
+  if (!attr) return null;
+  const h = parseTensormap(attr);
+  return typeof h === 'string' ? null : h;
+}
+
+/** Why the `tir.tensormap` attributes of `fn`'s arguments (of types `inputs`) are wrong, or undefined. */
+export function verifyTensormapArgs(fn: Operation, inputs: readonly Type[]): string | undefined {
+  let hidden = false;
+  for (let k = 0; k < inputs.length; k++) {
+    const attr = argAttrsOf(fn, k).find(([name]) => name === TENSORMAP_ATTR)?.[1];
+    if (!attr) {
+      if (hidden) return `argument #${k}: follows a hidden tensor-map parameter; those come after every other parameter`;
+      continue;
+    }
+    hidden = true;
+    const h = parseTensormap(attr);
+    if (typeof h === 'string') return `argument #${k}: ${h}`;
+    const t = inputs[k];
+    if (!(t instanceof TensorDescType)) return `argument #${k}: '${TENSORMAP_ATTR}' is for '!tt.tensordesc' arguments, not '${t}'`;
+    const rank = t.blockType.rank;
+    if (h.shape.length !== rank || h.strides.length !== rank - 1) {
+      return `argument #${k}: a rank-${rank} tensor map needs ${rank} shape and ${rank - 1} stride arguments, got ${h.shape.length} and ${h.strides.length}`;
+    }
+    const inRange = (j: number) => j >= 0 && j < k && !(inputs[j] instanceof TensorDescType);
+    const base = inputs[h.base];
+    if (!inRange(h.base) || !(base instanceof PointerType) || signless(base.pointee) !== signless(t.blockType.elementType)) {
+      return `argument #${k}: base #${h.base} must be an earlier '!tt.ptr<${signless(t.blockType.elementType)}>' argument`;
+    }
+    for (const j of [...h.shape, ...h.strides]) {
+      if (!inRange(j) || !(inputs[j] instanceof IntegerType)) return `argument #${k}: shape and stride #${j} must be earlier integer arguments`;
+    }
+  }
+  return undefined;
+}
