@@ -16,6 +16,7 @@ import { mmaLowering } from './mma-lowering.js';
 import { padShared } from './pad-shared.js';
 import { sinkPastLoops } from './sink-past-loops.js';
 import { versionAlignment } from './version-alignment.js';
+import { pointerToTma } from './pointer-to-tma.js';
 import { softwarePipeline } from './software-pipeline.js';
 import { defaultPassRegistry, type PassRegistry } from './registry.js';
 import type { PassDecl } from './pass.js';
@@ -45,6 +46,7 @@ export const allPassDecls: readonly PassDecl[] = [
   padShared,
   sinkPastLoops,
   versionAlignment,
+  pointerToTma,
   softwarePipeline,
   removeLayoutConversions,
   symbolDce,

@@ -102,6 +102,8 @@ export function metadataJson(kernels: readonly KernelInfo[], arch: Arch): string
       ...(p.divisibility ? { divisibility: p.divisibility } : {}),
       // a tensor descriptor: the tensor map's block, box (outermost dim first) and swizzle
       ...(p.tma ? { block: p.tma.block, box: p.tma.box, swizzle_bytes: p.tma.swizzleBytes } : {}),
+      // a hidden tensor map: the parameters the launcher builds it from
+      ...(p.from ? { from: p.from } : {}),
     })),
   });
   const first = one(kernels[0]);

@@ -46,14 +46,19 @@ const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {
   name: string;
-  /** A pointer, a scalar, or a tensor descriptor (a CUtensorMap passed by value, see `tma`). */
-  kind: 'pointer' | 'scalar' | 'tensordesc';
+  /**
+   * A pointer, a scalar, a tensor descriptor (a CUtensorMap passed by value, see `tma`), or a
+   * hidden tensor map the launcher builds from other parameters (`from`; the caller passes nothing).
+   */
+  kind: 'pointer' | 'scalar' | 'tensordesc' | 'tensormap';
   /** The element type for pointers and descriptors, the value type for scalars (`f32`, `i32`, ...). */
   type: string;
   /** `tt.divisibility` when given. */
   divisibility?: number;
-  /** For a tensor descriptor: how the launcher encodes its tensor map. */
+  /** For a tensor descriptor or hidden tensor map: how the launcher encodes its tensor map. */
   tma?: TensorMapInfo;
+  /** For a hidden tensor map: the parameters (by name) of its tensor's base pointer, shape and strides (`tir.tensormap`). */
+  from?: { base: string; shape: string[]; strides: string[] };
 }
 
 /**
@@ -200,11 +205,18 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     taken.add(nm);
     return describeParam(nm, a.type, argAttrs instanceof ArrayAttr ? argAttrs.value[k] : undefined, fn);
   });
+  // hidden tensor maps name the parameters the launcher builds them from (dialects/tt/tensormap-arg.ts)
+  params.forEach((p, k) => {
+    const h = tt.tensormapOf(fn, k);
+    if (!h) return;
+    p.kind = 'tensormap';
+    p.from = { base: params[h.base].name, shape: h.shape.map((j) => params[j].name), strides: h.strides.map((j) => params[j].name) };
+  });
   const paramTypes = entry.args.map((a) => registerType(a.type));
   const b = new Builder();
   b.setInsertionPointToEnd(into);
   const kernelAttrs = params.map((p) => {
-    if (p.kind === 'tensordesc') return DictionaryAttr.get([[TENSOR_MAP_ATTR, UnitAttr.get()]]);
+    if (p.kind === 'tensordesc' || p.kind === 'tensormap') return DictionaryAttr.get([[TENSOR_MAP_ATTR, UnitAttr.get()]]);
     return DictionaryAttr.get(p.kind === 'pointer' && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []);
   });
   const kernel = func.FuncOp.build(b, {

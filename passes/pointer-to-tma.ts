@@ -1,0 +1,231 @@
+/**
+ * `pointer-to-tma`: the pointer loads of a loop that feed a dot become TMA copies where their
+ * addresses are a box of a tensor the launcher can describe (sm_90 and later).
+ *
+ * Triton copies such loads with `cp.async` (a thread per 16 bytes, addresses in registers); a TMA
+ * copy moves the whole box from one thread, through a tensor map. The loads of Triton's tutorial
+ * matmul are boxes (support/pointer-box.ts says which loads are): A is rows `(pid_m * BM + arange)
+ * % M` of a row-major M x K matrix, its columns the masked K range `arange(0, BK) < K - k * BK`.
+ * The wrapped rows are a box only where the block does not wrap, so the loop gets two copies:
+ *
+ *   scf.for ... { %a = tt.load %a_ptrs, %mask, %zeros ... }
+ *     ->
+ *   %fits = %o >= 0 and %o <= %M - BM and ...           (each wrapped dim of each load)
+ *   scf.if %fits { scf.for ... { %a = tt.descriptor_load %a_map[%o, %k_start] ... } }
+ *              else { the loop as it was } {tir.versions}
+ *
+ * and the kernel gets a hidden `!tt.tensordesc` parameter per tensor (`tir.tensormap`,
+ * dialects/tt/tensormap-arg.ts) that the launcher builds from the base pointer, extent and stride
+ * parameters. The masked dim's bound is the tensor's extent: TMA reads zeros past it, as the
+ * masked load does. The rest of the pipeline handles the copies as it handles Triton's host-side
+ * descriptors (software-pipeline, tma-lowering).
+ *
+ * A load qualifies where its element type is 16 bits, its base pointer is 16-byte aligned and its
+ * row stride a multiple of 16 bytes (`tt.divisibility`), as TMA requires; other loads stay pointer
+ * loads, with a remark saying why.
+ */
+import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
+import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
+import { FunctionType, IntegerType, RankedTensorType } from '../ir/types.js';
+import type { Rewriter } from '../ir/rewriter.js';
+import { functionTypeOf } from '../ir/function-syntax.js';
+import * as arith from '../dialects/arith.js';
+import * as scf from '../dialects/scf.js';
+import * as tt from '../dialects/tt/index.js';
+import { dropInvariantIterArgs } from '../dialects/scf-canonicalize.js';
+import { archLimits, parseCapability } from '../dialects/ttg/target.js';
+import { AxisInfoAnalysis } from './analysis/axis-info.js';
+import { feedsDot, readPointerBox, tmaElementBits, type PointerBox } from './support/pointer-box.js';
+import { markVersions } from './support/versioned-if.js';
+import type { PassContext, PassDecl } from './pass.js';
+
+/** TMA's alignment, in bytes, of a tensor's base address and row strides. */
+const TMA_ALIGN = 16;
+
+const I32 = IntegerType.get(32);
+
+/** `load` as a box TMA can copy, or why not. */
+function tmaBox(load: Operation, loop: Operation, axis: AxisInfoAnalysis): PointerBox | string {
+  if (!feedsDot(load)) return 'it does not feed a dot';
+  const bits = tmaElementBits(load);
+  if (!bits) return 'its elements are not 16-bit floats';
+  const box = readPointerBox(load, loop);
+  if (typeof box === 'string') return box;
+  if (axis.divisibility(box.base) < TMA_ALIGN) return `its base pointer is not known to be ${TMA_ALIGN}-byte aligned (tt.divisibility)`;
+  if ((axis.divisibility(box.rowStride) * bits) / 8 < TMA_ALIGN) return `its row stride is not known to be a multiple of ${TMA_ALIGN} bytes (tt.divisibility)`;
+  return box;
+}
+
+/** The hidden tensor-map parameters of a kernel, one per distinct tensor and block. */
+class TensorMaps {
+  private readonly made = new Map<string, BlockArgument>();
+  private readonly attrs: Attribute[] = [];
+  constructor(private readonly fn: Operation) {}
+
+  /** The parameter describing `box`'s tensor with blocks of its load's type. */
+  get(box: PointerBox): BlockArgument {
+    const block = box.load.result(0).type as RankedTensorType;
+    const type = tt.TensorDescType.get(RankedTensorType.get(block.shape, block.elementType));
+    const spec = { base: box.base.index, shape: box.dims.map((d) => d.extent.index), strides: [box.rowStride.index] };
+    const key = `${type}|${JSON.stringify(spec)}`;
+    const hit = this.made.get(key);
+    if (hit) return hit;
+    const entry = this.fn.regions[0].blocks[0];
+    const name = box.base.loc instanceof NameLoc ? box.base.loc.name : `arg${box.base.index}`;
+    const arg = entry.addArgument(type, NameLoc.get(`__tma_${name}_${this.made.size}`));
+    this.made.set(key, arg);
+    this.attrs[arg.index] = DictionaryAttr.get([[tt.TENSORMAP_ATTR, tt.tensormapAttr(spec)]]);
+    return arg;
+  }
+
+  /** Writes the new parameters into the function's type and argument attributes. */
+  commit(): number {
+    if (!this.made.size) return 0;
+    const args = this.fn.regions[0].blocks[0].args;
+    const old = this.fn.getAttr('arg_attrs');
+    const attrs = args.map((_, k) => this.attrs[k] ?? (old instanceof ArrayAttr ? old.value[k] : undefined) ?? DictionaryAttr.get([]));
+    this.fn.setAttr('arg_attrs', ArrayAttr.get(attrs));
+    this.fn.setAttr('function_type', TypeAttr.get(FunctionType.get(args.map((a) => a.type), functionTypeOf(this.fn).results)));
+    return this.made.size;
+  }
+}
+
+/** `%fits`: every wrapped dim of `boxes` starts in [0, D - n], built before `loop`; null when none wraps. */
+function fitsCondition(boxes: readonly PointerBox[], loop: Operation, rw: Rewriter): Value | null {
+  rw.setInsertionPoint(loop);
+  const zero = arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
+  let all: Value | null = null;
+  for (const box of boxes) {
+    for (const d of box.dims) {
+      if (!d.wraps) continue;
+      const origin = d.origin ?? zero;
+      const length = arith.ConstantOp.build(rw, { value: IntegerAttr.get(d.length, I32) }).result;
+      const last = rw.create(arith.SubIOp.name, { operands: { lhs: d.extent, rhs: length } }).result(0);
+      const low = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: zero }, attrs: { predicate: arith.CmpIPredicate.byName('sge') } }).result(0);
+      const high = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: last }, attrs: { predicate: arith.CmpIPredicate.byName('sle') } }).result(0);
+      const both = rw.create(arith.AndIOp.name, { operands: { lhs: low, rhs: high } }).result(0);
+      all = all ? rw.create(arith.AndIOp.name, { operands: { lhs: all, rhs: both } }).result(0) : both;
+    }
+  }
+  return all;
+}
+
+/**
+ * scf.for { ... } -> scf.if %fits { clone of the loop } else { scf.for { ... } } {tir.versions}; returns the clone
+ * and the map from the loop's ops to the clone's.
+ */
+function versionLoop(loop: Operation, fits: Value, rw: Rewriter): { copy: Operation; cloneOf: Map<Operation, Operation> } {
+  rw.setInsertionPoint(loop);
+  const types = loop.results.map((r) => r.type);
+  const ifOp = scf.IfOp.build(rw, { condition: fits }, { results: { results: types }, regions: 2 }).op;
+  markVersions(ifOp);
+  const [thenBlock, elseBlock] = [ifOp.regions[0].addBlock(), ifOp.regions[1].addBlock()];
+  loop.results.forEach((r, k) => rw.replaceAllUsesWith(r, ifOp.result(k)));
+  loop.remove();
+  elseBlock.append(loop);
+  rw.setInsertionPointToEnd(elseBlock);
+  scf.YieldOp.build(rw, { results: loop.results });
+  const copy = loop.clone(new ValueMapping());
+  thenBlock.append(copy);
+  rw.setInsertionPointToEnd(thenBlock);
+  scf.YieldOp.build(rw, { results: copy.results });
+  const cloneOf = new Map<Operation, Operation>();
+  const [from, to]: Operation[][] = [[], []];
+  loop.walk((o) => void from.push(o), 'pre');
+  copy.walk((o) => void to.push(o), 'pre');
+  from.forEach((o, k) => cloneOf.set(o, to[k]));
+  return { copy, cloneOf };
+}
+
+/** The box's first index along dim `d` at the current iteration of `load`'s loop (values of that loop). */
+function boxStart(box: PointerBox, d: number, load: Operation, cloneOf: Map<Operation, Operation> | null, rw: Rewriter): Value {
+  const dim = box.dims[d];
+  if (dim.advance) {
+    // the value the mask subtracts from the extent (k * step, or the induction variable): the box's start
+    const minus = maskStart(box.load, d);
+    const def = minus.definingOp;
+    return def && cloneOf?.has(def) ? cloneOf.get(def)!.result(0) : minus === box.load.parent!.args[0] ? load.parent!.args[0] : minus;
+  }
+  if (dim.origin) return dim.origin;
+  rw.setInsertionPoint(load);
+  return arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
+}
+
+/** The value a load's mask along dim `d` subtracts from the extent (support/pointer-box.ts checked its form). */
+function maskStart(load: Operation, d: number): Value {
+  const mask = tt.LoadOp.view(load).mask!;
+  const and = arith.AndIOp.match(mask.definingOp);
+  for (const m of and ? [and.lhs, and.rhs] : [mask]) {
+    const cmp = arith.CmpIOp.match((tt.BroadcastOp.match(m.definingOp)?.src ?? m).definingOp)!;
+    if (tt.ExpandDimsOp.view(cmp.lhs.definingOp!).axis !== 1 - d) continue;
+    return arith.SubIOp.view(tt.SplatOp.view(cmp.rhs.definingOp!).src.definingOp!).rhs;
+  }
+  throw new Error(`internal error: no mask along dim ${d}`);
+}
+
+/**
+ * %v = tt.load %ptrs, %mask, %zeros -> %v = tt.descriptor_load %map[%row, %col]; the pointers the
+ * loop carried for it are dropped (their iter_arg yields itself, then goes).
+ */
+function copyByTma(box: PointerBox, load: Operation, map: BlockArgument, cloneOf: Map<Operation, Operation> | null, rw: Rewriter): void {
+  const [row, col] = [boxStart(box, 0, load, cloneOf, rw), boxStart(box, 1, load, cloneOf, rw)];
+  rw.setInsertionPoint(load);
+  const v = tt.DescriptorLoadOp.build(rw, { desc: map, indices: [row, col] }, { results: { result: load.result(0).type } }).result;
+  const ptrs = tt.LoadOp.view(load).ptr as BlockArgument;
+  rw.replaceOp(load, [v]);
+  const y = ptrs.owner.terminator!;
+  rw.modifyInPlace(y, () => y.setOperand(ptrs.index - 1, ptrs));
+}
+
+function run(fn: Operation, ctx: PassContext): void {
+  const cc = parseCapability(String(ctx.options.target));
+  if (cc === null) return ctx.fail(fn, `pointer-to-tma: unknown target '${ctx.options.target}'`);
+  if (!archLimits(cc)?.tma || !tt.FuncOp.is(fn) || fn.regions[0].blocks.length !== 1) return ctx.preserve();
+  const visibility = fn.getAttr('sym_visibility');
+  if (visibility && String((visibility as { value?: string }).value) !== 'public') return ctx.preserve();
+  const axis = new AxisInfoAnalysis(fn);
+  const loops: [Operation, PointerBox[]][] = [];
+  fn.walk((loop) => {
+    if (!scf.ForOp.is(loop)) return;
+    const boxes: PointerBox[] = [];
+    for (const op of loop.regions[0].blocks[0]) {
+      if (!tt.LoadOp.is(op) || !(op.operand(0).type instanceof RankedTensorType)) continue;
+      const box = tmaBox(op, loop, axis);
+      if (typeof box === 'string') ctx.remark(op, `not copied by TMA: ${box}`);
+      else boxes.push(box);
+    }
+    if (boxes.length) loops.push([loop, boxes]);
+  });
+  if (!loops.length) return ctx.preserve();
+  const maps = new TensorMaps(fn);
+  const rw = ctx.rewriter();
+  for (const [loop, boxes] of loops) {
+    const fits = fitsCondition(boxes, loop, rw);
+    const versioned = fits ? versionLoop(loop, fits, rw) : null;
+    const target = versioned?.copy ?? loop;
+    for (const box of boxes) {
+      const load = versioned ? versioned.cloneOf.get(box.load)! : box.load;
+      copyByTma(box, load, maps.get(box), versioned?.cloneOf ?? null, rw);
+      ctx.bump('loads-copied');
+    }
+    dropInvariantIterArgs(target, rw);
+    if (versioned) ctx.bump('loops-versioned');
+  }
+  ctx.bump('tensor-maps', maps.commit());
+}
+
+/** The `pointer-to-tma` pass. */
+export const pointerToTma: PassDecl = {
+  name: 'pointer-to-tma',
+  summary: 'Copy the pointer loads of a loop that feed a dot by TMA where they read a box of a tensor (sm_90 and later)',
+  anchor: 'function',
+  options: {
+    target: { type: 'string', default: 'cuda:90', description: 'the GPU (cuda:90, sm_90a...); a target without TMA leaves the kernel alone' },
+  },
+  statistics: {
+    'loads-copied': 'pointer loads turned into TMA copies',
+    'loops-versioned': 'loops given a TMA copy taken where no wrapped block wraps',
+    'tensor-maps': 'hidden tensor-map parameters added',
+  },
+  run,
+};

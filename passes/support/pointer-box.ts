@@ -1,0 +1,232 @@
+/**
+ * Reading a loop's pointer load as a box of a 2-d tensor, the question `pointer-to-tma` asks before
+ * turning it into a TMA copy. The load must be, at iteration k of its `scf.for` (k counted from 0),
+ *
+ *   ptr[i][j] = base + row(i) * S + col(j) + k * advance     mask = the dims' bounds, other = 0
+ *
+ * with each dim's index (`row`, `col`) one of
+ *   - `(o + arange(0, n)) % D`: a wrapped block (Triton's tutorial `offs_am % M`), unmasked, not
+ *     advancing. Its box starts at o; it is exact only where o >= 0 and o + n <= D, which the pass
+ *     tests at run time (the condition `guards` lists);
+ *   - `arange(0, n)` advanced by the loop and masked by `arange(0, n) < D - k * step` (the K
+ *     dim of a matmul: `offs_k < K - k * BLOCK_K`): its box starts at k * step, and the mask is the
+ *     tensor's bound D, beyond which a TMA copy reads zeros, as the masked load does.
+ * `base` is a pointer parameter, S, D and the bounds integer parameters, so the launcher can build
+ * the tensor map (dialects/tt/tensormap-arg.ts); the innermost dim is contiguous.
+ */
+import { DenseElementsAttr, FloatAttr, IntegerAttr } from '../../ir/attributes.js';
+import { BlockArgument, type Operation, type Value } from '../../ir/ir.js';
+import { FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
+import { constantInt, constantOf } from '../../ir/patterns.js';
+import * as arith from '../../dialects/arith.js';
+import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
+
+/** One dim of a box: where it starts (a scalar before the loop, plus the loop's advance) and the tensor's extent D. */
+export interface BoxDim {
+  /** The block's first index before the loop advances it (null: 0). */
+  readonly origin: Value | null;
+  /** Elements the loop moves this dim's box by per iteration (0: it does not move). */
+  readonly advance: number;
+  /** The tensor's extent along this dim: an integer parameter. */
+  readonly extent: BlockArgument;
+  /** The block's length along this dim. */
+  readonly length: number;
+  /** Whether the index wraps (`% D`): exact only where origin >= 0 and origin + length <= D. */
+  readonly wraps: boolean;
+}
+
+/** A pointer load read as a box: the base pointer parameter, the outer dim's stride parameter, and the two dims. */
+export interface PointerBox {
+  readonly load: Operation;
+  readonly base: BlockArgument;
+  readonly rowStride: BlockArgument;
+  readonly dims: readonly [BoxDim, BoxDim];
+}
+
+/** A `tt.func` parameter (an argument of the function's entry block), or null. */
+function parameter(v: Value): BlockArgument | null {
+  return v instanceof BlockArgument && v.owner.parentOp?.name === 'tt.func' && v.owner.parent?.blocks[0] === v.owner ? v : null;
+}
+
+/** The scalar a `tt.splat` spreads, or null. */
+const splatOf = (v: Value): Value | null => tt.SplatOp.match(v.definingOp)?.src ?? null;
+
+/** The integer every element of a constant tensor (or a scalar constant) holds, or null. */
+function splatInt(v: Value): number | null {
+  const c = constantOf(v);
+  if (c instanceof DenseElementsAttr && c.isSplat && c.type.elementType instanceof IntegerType) return Number(c.at(0));
+  return constantInt(v);
+}
+
+/** Whether `v` is a constant zero (integer or float, scalar or splat). */
+function isZero(v: Value): boolean {
+  const c = constantOf(v);
+  if (c instanceof DenseElementsAttr) return c.isSplat && Number(c.at(0)) === 0;
+  return (c instanceof IntegerAttr || c instanceof FloatAttr) && Number(c.value) === 0;
+}
+
+/** `arange(0, n)` -> n, or null. */
+function rangeLength(v: Value): number | null {
+  const r = tt.MakeRangeOp.match(v.definingOp);
+  return r && r.start === 0 ? r.end : null;
+}
+
+/** The operands of a commutative binary op `def` with `test` true of one: [that one, the other], or null. */
+function either<T>(def: Operation, test: (v: Value) => T | null): [T, Value] | null {
+  const [x, y] = def.operandValues();
+  const a = test(x);
+  if (a !== null) return [a, y];
+  const b = test(y);
+  return b !== null ? [b, x] : null;
+}
+
+/** A 1-d index `(o + arange(0, n)) % D`, `o + arange(0, n)` or `arange(0, n)`. */
+interface Index {
+  origin: Value | null;
+  length: number;
+  wrap: BlockArgument | null;
+}
+
+function readIndex(v: Value): Index | null {
+  let wrap: BlockArgument | null = null;
+  const rem = arith.RemSIOp.match(v.definingOp);
+  if (rem) {
+    const d = splatOf(rem.rhs);
+    wrap = d ? parameter(d) : null;
+    if (!wrap) return null;
+    v = rem.lhs;
+  }
+  const n = rangeLength(v);
+  if (n !== null) return { origin: null, length: n, wrap };
+  const add = arith.AddIOp.match(v.definingOp);
+  if (!add) return null;
+  const parts = either(add.op, rangeLength);
+  const origin = parts && splatOf(parts[1]);
+  return parts && origin ? { origin, length: parts[0], wrap } : null;
+}
+
+/** A `[R, C]` term `broadcast(expand_dims(index) [* splat(S)])` along dim `dim`: the index and S (null: 1). */
+function readTerm(v: Value, dim: number): { index: Index; stride: Value | null; expanded: Value } | null {
+  const src = tt.BroadcastOp.match(v.definingOp)?.src ?? v;
+  let expanded = src;
+  let stride: Value | null = null;
+  const mul = arith.MulIOp.match(src.definingOp);
+  if (mul) {
+    const parts = either(mul.op, (x) => (tt.ExpandDimsOp.is(x.definingOp) ? x : null));
+    if (!parts) return null;
+    [expanded, stride] = [parts[0], splatOf(parts[1])];
+    if (!stride) return null;
+  }
+  const ex = tt.ExpandDimsOp.match(expanded.definingOp);
+  if (!ex || ex.axis !== 1 - dim) return null;
+  const index = readIndex(ex.src);
+  return index ? { index, stride, expanded } : null;
+}
+
+/** The bound D of a mask `broadcast(arange(0, n)[..] < splat(D - t))` along dim `dim`, with `t`; or null. */
+function readBound(v: Value, dim: number): { expanded: Value; extent: Value; minus: Value | null } | null {
+  const cmp = arith.CmpIOp.match((tt.BroadcastOp.match(v.definingOp)?.src ?? v).definingOp);
+  if (!cmp || cmp.predicate !== 'slt') return null;
+  const ex = tt.ExpandDimsOp.match(cmp.lhs.definingOp);
+  const bound = splatOf(cmp.rhs);
+  if (!ex || ex.axis !== 1 - dim || rangeLength(ex.src) === null || !bound) return null;
+  const sub = arith.SubIOp.match(bound.definingOp);
+  return sub ? { expanded: cmp.lhs, extent: sub.lhs, minus: sub.rhs } : { expanded: cmp.lhs, extent: bound, minus: null };
+}
+
+/** Whether `t` is the box's start at iteration k of `loop` for a dim advancing by `advance` (lower bound 0): `iv * advance` or, with step `advance`, `iv`. */
+function isIterationStart(t: Value, loop: Operation, advance: number): boolean {
+  const f = scf.ForOp.view(loop);
+  const iv = loop.regions[0].blocks[0].args[0];
+  if (constantInt(f.lowerBound) !== 0) return false;
+  if (t === iv) return constantInt(f.step) === advance;
+  const mul = arith.MulIOp.match(t.definingOp);
+  return !!mul && constantInt(f.step) === 1 && !!either(mul.op, (x) => (x === iv ? x : null)) && [mul.lhs, mul.rhs].some((x) => constantInt(x) === advance);
+}
+
+/**
+ * `load` (a `tt.load` in the body of `loop`) read as a box, or why it is not one (a sentence for a
+ * remark). Element type, alignment and target are the caller's questions.
+ */
+export function readPointerBox(load: Operation, loop: Operation): PointerBox | string {
+  const ld = tt.LoadOp.view(load);
+  const body = loop.regions[0].blocks[0];
+  const t = ld.ptr.type;
+  if (!(t instanceof RankedTensorType) || t.rank !== 2) return 'its pointers are not a 2-d tensor';
+  if (ld.other && !isZero(ld.other)) return 'its masked-off elements are not zeros';
+  const arg = ld.ptr;
+  if (!(arg instanceof BlockArgument) || arg.owner !== body || arg.index === 0) return 'its pointers are not carried by its loop';
+  const k = arg.index - 1;
+  const init = loop.operand(3 + k);
+  const next = tt.AddptrOp.match(body.terminator!.operand(k).definingOp);
+  if (!next || next.ptr !== arg) return 'its loop does not advance its pointers by one offset';
+  const start = tt.AddptrOp.match(init.definingOp);
+  const basePtr = start && splatOf(start.ptr);
+  const base = basePtr && parameter(basePtr);
+  if (!start || !base) return 'its first pointers are not a parameter plus offsets';
+  const sum = arith.AddIOp.match(start.offset.definingOp);
+  if (!sum) return 'its offsets are not a row term plus a column term';
+  const [a, b] = [readTerm(sum.lhs, 0) ?? readTerm(sum.rhs, 0), readTerm(sum.lhs, 1) ?? readTerm(sum.rhs, 1)];
+  if (!a || !b) return 'its offsets are not index * stride along rows plus index along columns';
+  const rowStride = a.stride && parameter(a.stride);
+  if (!rowStride || b.stride) return 'its rows are not a stride parameter apart with contiguous columns';
+  // the advance: a constant number of columns, or q rows (splat(S * q))
+  const step = next.offset;
+  const cols = splatInt(step);
+  const perRows = splatOf(step);
+  const rowMul = perRows ? arith.MulIOp.match(perRows.definingOp) : null;
+  const rowsBy = rowMul ? either(rowMul.op, (x) => (x === rowStride ? x : null)) : null;
+  const rows = rowsBy ? constantInt(rowsBy[1]) : null;
+  const advance: [number, number] = cols !== null ? [0, cols] : rows !== null ? [rows, 0] : [-1, -1];
+  if (advance[0] < 0) return 'its loop advances its pointers by something other than whole rows or columns';
+  const masks: (ReturnType<typeof readBound>)[] = [null, null];
+  if (ld.mask) {
+    const and = arith.AndIOp.match(ld.mask.definingOp);
+    for (const m of and ? [and.lhs, and.rhs] : [ld.mask]) {
+      const d = readBound(m, 0) ? 0 : readBound(m, 1) ? 1 : -1;
+      if (d < 0 || masks[d]) return 'its mask is not a bound per dim (`arange(0, n) < D - k * step`)';
+      masks[d] = readBound(m, d);
+    }
+  }
+  const dims: BoxDim[] = [];
+  for (const [d, term] of [a, b].entries()) {
+    const { index } = term;
+    const mask = masks[d];
+    if (index.wrap) {
+      if (mask || advance[d]) return `its dim ${d} both wraps and is masked or advanced`;
+      if (index.origin && loop.regions[0].isAncestorOfValue(index.origin)) return `its dim ${d} starts at a value computed in the loop`;
+      dims.push({ origin: index.origin, advance: 0, extent: index.wrap, length: index.length, wraps: true });
+      continue;
+    }
+    if (!mask || index.origin) return `its dim ${d} is neither wrapped (% D) nor a masked range from 0`;
+    const extent = parameter(mask.extent);
+    if (!extent) return `its dim ${d} is masked by a bound that is not a parameter`;
+    if (mask.minus ? !isIterationStart(mask.minus, loop, advance[d]) : advance[d] !== 0) return `its dim ${d} mask does not follow the loop's advance`;
+    dims.push({ origin: null, advance: advance[d], extent, length: index.length, wraps: false });
+  }
+  return { load, base, rowStride, dims: [dims[0], dims[1]] };
+}
+
+/** Whether `load`'s result feeds a `tt.dot` operand (directly or through layout conversions). */
+export function feedsDot(load: Operation): boolean {
+  const seen = new Set<Value>();
+  const work = [load.result(0)];
+  while (work.length) {
+    const v = work.pop()!;
+    if (seen.has(v)) continue;
+    seen.add(v);
+    for (const u of v.users()) {
+      if (tt.DotOp.is(u) && (u.operand(0) === v || u.operand(1) === v)) return true;
+      if (u.name === 'ttg.convert_layout') work.push(u.result(0));
+    }
+  }
+  return false;
+}
+
+/** The element bits of a box's load, when TMA copies it into a tensor-core operand tile (16-bit floats), else null. */
+export function tmaElementBits(load: Operation): number | null {
+  const t = load.result(0).type;
+  const e = t instanceof RankedTensorType ? t.elementType : null;
+  return e instanceof FloatType && e.width === 16 ? 16 : null;
+}
