@@ -23,6 +23,8 @@ SCALAR_CTYPES = {
     'f64': ctypes.c_double,
 }
 TYPE_BYTES = {'i1': 1, 'i8': 1, 'i16': 2, 'i32': 4, 'i64': 8, 'f16': 2, 'bf16': 2, 'f32': 4, 'f64': 8}
+# Bytes of a tensor element of each pointee type (the scalar types and the 8-bit floats).
+ELEMENT_BYTES = {**TYPE_BYTES, 'f8E4M3FN': 1, 'f8E5M2': 1}
 TORCH_POINTEE = {
     torch.bool: 'i1', torch.int8: 'i8', torch.uint8: 'i8', torch.int16: 'i16', torch.int32: 'i32',
     torch.int64: 'i64', torch.float16: 'f16', torch.bfloat16: 'bf16', torch.float32: 'f32', torch.float64: 'f64',
@@ -119,6 +121,11 @@ def ptx_entry_params(ptx, name=None):
     return m.group(1), params
 
 
+# Parameter kinds passed as a 128-byte CUtensorMap: "tensordesc" (the caller passes the tensor) and
+# "tensormap" (hidden: the launcher builds it from other arguments).
+TENSOR_MAP_KINDS = ('tensordesc', 'tensormap')
+
+
 def check_signature(meta, ptx):
     """Checks the metadata against the PTX: same kernel name, same number and sizes of parameters."""
     name, ptx_params = ptx_entry_params(ptx, meta['name'])
@@ -128,9 +135,9 @@ def check_signature(meta, ptx):
     if len(ptx_params) != len(meta['params']):
         problems.append(f'PTX has {len(ptx_params)} parameters, metadata {len(meta["params"])}')
     for (ptype, pname), p in zip(ptx_params, meta['params']):
-        if p['kind'] == 'tensordesc':
+        if p['kind'] in TENSOR_MAP_KINDS:
             if ptype != 'b8':
-                problems.append(f'parameter {p["name"]}: PTX .{ptype} for a tensor descriptor (a .b8 [128] tensor map)')
+                problems.append(f'parameter {p["name"]}: PTX .{ptype} for a {p["kind"]} (a .b8 [128] tensor map)')
             continue
         want = 8 if p['kind'] == 'pointer' else TYPE_BYTES[p['type']]
         width = re.search(r'(\d+)$', ptype)
@@ -178,42 +185,108 @@ class TensorMap(ctypes.Structure):
         return base + (-base % 64)
 
 
+def encode_tiled_tensor_map(p, address, dims, byte_strides, elt_bytes):
+    """The CUtensorMap for tensor-map parameter `p` ("tensordesc" or "tensormap") of the tensor at GPU
+    `address` with `dims` and `byte_strides` (outermost dim first, as torch and the metadata list
+    them; one stride per dim but the innermost, which is contiguous) of `elt_bytes`-byte elements:
+    `cuTensorMapEncodeTiled` with dims, strides and the metadata's `box` reversed (innermost first, as
+    the driver takes them), element strides 1, no interleave, the metadata's swizzle, 256-byte L2
+    promotion, zero fill. Raises ValueError unless the address and strides are multiples of 16 bytes
+    (TMA's rule) and every dim is at least 1. Returns a TensorMap whose `address()` the launch passes."""
+    name, box = p['name'], p['box']
+    rank = len(dims)
+    if rank != len(box) or len(byte_strides) != rank - 1:
+        raise ValueError(f'{name}: a {len(box)}-d box needs {len(box)} dims and {len(box) - 1} strides, '
+                         f'got dims {list(dims)} and byte strides {list(byte_strides)}')
+    if any(d < 1 for d in dims):
+        raise ValueError(f'{name}: TMA needs every dim at least 1, got {list(dims)}')
+    if address % 16 or any(s % 16 for s in byte_strides):
+        raise ValueError(f'{name}: TMA needs a 16-byte aligned base address and byte strides, '
+                         f'got address {address:#x} and byte strides {list(byte_strides)}')
+    tmap = TensorMap()
+    driver_dims = (ctypes.c_uint64 * rank)(*reversed(dims))
+    driver_strides = (ctypes.c_uint64 * max(1, rank - 1))(*reversed(byte_strides))
+    driver_box = (ctypes.c_uint32 * rank)(*reversed(box))
+    element_strides = (ctypes.c_uint32 * rank)(*([1] * rank))
+    cu = driver()
+    check(cu.cuTensorMapEncodeTiled(ctypes.c_void_p(tmap.address()), TMA_DATA_TYPE_BY_BYTES[elt_bytes], rank,
+                                    ctypes.c_void_p(address), driver_dims, driver_strides, driver_box,
+                                    element_strides, 0, TMA_SWIZZLE[p['swizzle_bytes']], TMA_L2_PROMOTION_256B, 0),
+          f'cuTensorMapEncodeTiled({name})')
+    return tmap
+
+
 def encode_tensor_map(p, value):
-    """The CUtensorMap of a 2-d (or wider) torch tensor for descriptor parameter `p`: global dims and
-    byte strides from the tensor (innermost first, as the driver wants them), the box and swizzle
-    from the metadata (`box` outermost first). Returns a TensorMap whose `address()` the launch passes."""
+    """The CUtensorMap of a 2-d (or wider) torch tensor for descriptor parameter `p` ("tensordesc"):
+    the tensor's dims and byte strides, the metadata's box and swizzle (see encode_tiled_tensor_map)."""
     if not hasattr(value, 'is_cuda') or not value.is_cuda:
         raise TypeError(f'{p["name"]}: a tensor descriptor needs a GPU tensor')
     if TORCH_POINTEE.get(value.dtype) != p['type']:
         raise TypeError(f'{p["name"]}: {value.dtype} tensor for a descriptor of {p["type"]}')
     rank = value.dim()
-    box = p['box']
-    if rank != len(box):
-        raise ValueError(f'{p["name"]}: a {len(box)}-d descriptor needs a {len(box)}-d tensor, got {rank}-d')
-    elt = value.element_size()
+    if rank != len(p['box']):
+        raise ValueError(f'{p["name"]}: a {len(p["box"])}-d descriptor needs a {len(p["box"])}-d tensor, got {rank}-d')
     if value.stride(-1) != 1:
         raise ValueError(f'{p["name"]}: TMA needs the last dim contiguous, strides {tuple(value.stride())}')
-    strides = [value.stride(d) * elt for d in range(rank - 1)]
-    if value.data_ptr() % 16 or any(s % 16 for s in strides):
-        raise ValueError(f'{p["name"]}: TMA needs a 16-byte aligned base and row strides, got {value.data_ptr() % 16} and {strides}')
-    tmap = TensorMap()
-    dims = (ctypes.c_uint64 * rank)(*reversed(value.shape))
-    gstrides = (ctypes.c_uint64 * max(1, rank - 1))(*reversed(strides))
-    boxdim = (ctypes.c_uint32 * rank)(*reversed(box))
-    ones = (ctypes.c_uint32 * rank)(*([1] * rank))
-    cu = driver()
-    check(cu.cuTensorMapEncodeTiled(ctypes.c_void_p(tmap.address()), TMA_DATA_TYPE_BY_BYTES[elt], rank,
-                                    ctypes.c_void_p(value.data_ptr()), dims, gstrides, boxdim, ones, 0,
-                                    TMA_SWIZZLE[p['swizzle_bytes']], TMA_L2_PROMOTION_256B, 0),
-          f'cuTensorMapEncodeTiled({p["name"]})')
-    return tmap
+    elt = value.element_size()
+    byte_strides = [value.stride(d) * elt for d in range(rank - 1)]
+    return encode_tiled_tensor_map(p, value.data_ptr(), list(value.shape), byte_strides, elt)
+
+
+def encode_hidden_tensor_map(p, given):
+    """The CUtensorMap of hidden parameter `p` ("tensormap"), built from the launch's arguments
+    `given` (by parameter name) as `p['from']` says: the tensor (or int address) of argument `base`,
+    the dims of the integer arguments `shape` and the strides in elements of `strides` (both
+    outermost first; the innermost stride is 1). See encode_tiled_tensor_map for the rest."""
+    source = p['from']
+
+    def argument(name):
+        """The given argument `name`, which the map is built from."""
+        if name not in given:
+            raise ValueError(f'{p["name"]}: the tensor map is built from argument {name!r}, which was not given')
+        return given[name]
+
+    base = argument(source['base'])
+    if isinstance(base, int):
+        address = base
+    elif base is None:
+        raise ValueError(f'{p["name"]}: the tensor map needs the tensor of {source["base"]!r}, got None')
+    elif not getattr(base, 'is_cuda', False):
+        raise TypeError(f'{p["name"]}: the tensor map needs a GPU tensor for {source["base"]!r}')
+    elif TORCH_POINTEE.get(base.dtype) != p['type']:
+        raise TypeError(f'{p["name"]}: {base.dtype} tensor {source["base"]!r} for a tensor map of {p["type"]}')
+    else:
+        address = base.data_ptr()
+    elt = ELEMENT_BYTES[p['type']]
+    dims = [int(argument(n)) for n in source['shape']]
+    byte_strides = [int(argument(n)) * elt for n in source['strides']]
+    return encode_tiled_tensor_map(p, address, dims, byte_strides, elt)
+
+
+def is_hidden(p):
+    """Whether the caller may leave out parameter `p` when it is trailing: a "tensormap" (the launcher
+    builds it) or a name starting with '__' (Triton's scratch pointers: null / zero)."""
+    return p['kind'] == 'tensormap' or p['name'].startswith('__')
+
+
+def hidden_argument(p, given):
+    """What the launcher passes for a hidden parameter `p` the caller left out: the tensor map of a
+    "tensormap" (from the `given` arguments, by name), else a null pointer or zero."""
+    if p['kind'] == 'tensormap':
+        return encode_hidden_tensor_map(p, given)
+    return None if p['kind'] == 'pointer' else 0
 
 
 def pack_arg(p, value):
     """A ctypes value for one kernel argument described by the metadata parameter `p` (a TensorMap for
-    a tensor descriptor: the launch passes its aligned address)."""
+    a tensor descriptor: the launch passes its aligned address; a hidden "tensormap" takes only the
+    TensorMap that `hidden_argument` built)."""
     if p['kind'] == 'tensordesc':
         return encode_tensor_map(p, value)
+    if p['kind'] == 'tensormap':
+        if not isinstance(value, TensorMap):
+            raise TypeError(f'{p["name"]}: a hidden tensor map, which the launcher builds; pass nothing for it')
+        return value
     if p['kind'] == 'pointer':
         if value is None:
             return ctypes.c_uint64(0)
@@ -351,14 +424,16 @@ class Kernel:
         """Packs `args` (in parameter order) once; returns a no-argument function that launches on `grid`
         (1 to 3 ints) on `stream` (default: torch's current stream).
 
-        Trailing parameters whose names start with '__' (e.g. Triton's scratch pointers) may be left
-        out: they get a null pointer / zero.
+        Trailing hidden parameters (`is_hidden`) may be left out: a "tensormap" gets the tensor map
+        built from the other arguments (`encode_hidden_tensor_map`), a '__' name (e.g. Triton's scratch
+        pointers) a null pointer / zero.
         """
         args = list(args)
         if self.otherwise is not None and not takes_first_copy(self.meta['versions'], self.params, args):
             return self.otherwise.bind(grid, args, stream)
-        while len(args) < len(self.params) and self.params[len(args)]['name'].startswith('__'):
-            args.append(None if self.params[len(args)]['kind'] == 'pointer' else 0)
+        given = {p['name']: a for p, a in zip(self.params, args)}
+        while len(args) < len(self.params) and is_hidden(self.params[len(args)]):
+            args.append(hidden_argument(self.params[len(args)], given))
         if len(args) != len(self.params):
             raise TypeError(f'{self.name} takes {len(self.params)} arguments, got {len(args)}')
         values = [pack_arg(p, a) for p, a in zip(self.params, args)]
@@ -373,7 +448,7 @@ class Kernel:
         def run():
             check(cu.cuLaunchKernel(fn, g[0], g[1], g[2], threads, one, one, shared, s, pointers, None),
                   f'cuLaunchKernel({self.name})')
-        run.packed = values  # the packed arguments live as long as the launcher
+        run.packed = values  # the packed arguments (tensor maps included) live as long as the launcher
         return run
 
     def launch(self, grid, args, stream=None):

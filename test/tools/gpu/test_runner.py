@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Unit tests of the runner's launch contract (tools/gpu/runner.py) that need no GPU: which kernel
-a launch of a versioned kernel runs (metadata `versions`, tools/gpu/README.md) and the carveout
-that realizes a residency hint (`ctas_per_sm`).
-Needs python3 only: torch, which the runner imports, is stubbed.
+a launch of a versioned kernel runs (metadata `versions`, tools/gpu/README.md), the carveout
+that realizes a residency hint (`ctas_per_sm`), and the hidden tensor maps (`"kind": "tensormap"`)
+the launcher builds from other arguments.
+Needs python3 only: torch, which the runner imports, is stubbed, and so is the CUDA driver.
 
     python3 test/tools/gpu/test_runner.py [METADATA_JSON]
 
 With METADATA_JSON (the compiler's --emit-metadata of Triton's odd-shape matmul, as
 lit/tools/runner-versions.tir writes it), that file's contract is tested too.
 """
+import ctypes
 import json
 import os
 import sys
 import types
 import unittest
-
+from unittest import mock
 
 
 class _TorchStub(types.ModuleType):
@@ -88,9 +90,229 @@ class CheckSignature(unittest.TestCase):
         runner.check_signature({'name': 'k', 'params': self.PARAMS}, TWO_ENTRIES)
         runner.check_signature({'name': 'k__unaligned', 'params': self.PARAMS}, TWO_ENTRIES)
 
+    def test_tensor_maps_are_128_bytes(self):
+        ptx = '.visible .entry k(\n\t.param .u64 k_param_0,\n\t.param .align 64 .b8 k_param_1[128]\n)\n{ ret; }\n'
+        for kind in ('tensormap', 'tensordesc'):
+            runner.check_signature({'name': 'k', 'params': [self.PARAMS[0], {**A_MAP, 'kind': kind}]}, ptx)
+        # a map where the PTX has a scalar, and a scalar where it has the map's bytes
+        scalar_ptx = ptx.replace('.align 64 .b8 k_param_1[128]', '.u32 k_param_1')
+        with self.assertRaisesRegex(ValueError, r'parameter __tma_a_ptr: PTX \.u32 for a tensormap'):
+            runner.check_signature({'name': 'k', 'params': [self.PARAMS[0], A_MAP]}, scalar_ptx)
+        with self.assertRaisesRegex(ValueError, 'parameter n: PTX .b8 for a scalar i32'):
+            runner.check_signature({'name': 'k', 'params': self.PARAMS}, ptx)
+
     def test_a_name_not_in_the_module(self):
         with self.assertRaisesRegex(ValueError, "PTX entry is 'k', metadata name is 'other'"):
             runner.check_signature({'name': 'other', 'params': self.PARAMS}, TWO_ENTRIES)
+
+
+class FakeTensor:
+    """A GPU tensor as the runner sees it: address, dtype (the stub's name), shape, strides in elements."""
+
+    ELEMENT_SIZE = {'torch.float16': 2, 'torch.bfloat16': 2, 'torch.float32': 4}
+
+    def __init__(self, address, dtype, shape, strides):
+        self.address, self.dtype, self.shape, self.strides = address, dtype, tuple(shape), tuple(strides)
+        self.is_cuda = True
+
+    def data_ptr(self):
+        return self.address
+
+    def element_size(self):
+        return self.ELEMENT_SIZE[self.dtype]
+
+    def dim(self):
+        return len(self.shape)
+
+    def stride(self, d=None):
+        return self.strides if d is None else self.strides[d]
+
+
+class FakeDriver:
+    """libcuda's calls the launch makes: records each cuTensorMapEncodeTiled as a dict of plain
+    values (arrays as lists) and each cuLaunchKernel's parameter addresses; both succeed."""
+
+    def __init__(self):
+        self.encoded, self.launched = [], []
+
+    def cuTensorMapEncodeTiled(self, tmap, data_type, rank, address, dims, strides, box, element_strides,
+                               interleave, swizzle, l2_promotion, fill):
+        self.encoded.append(dict(tmap=tmap.value, data_type=data_type, rank=rank, address=address.value,
+                                 dims=list(dims), strides=list(strides)[:rank - 1], box=list(box),
+                                 element_strides=list(element_strides), interleave=interleave,
+                                 swizzle=swizzle, l2_promotion=l2_promotion, fill=fill))
+        return 0
+
+    def cuLaunchKernel(self, fn, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        self.launched.append(list(params))
+        return 0
+
+
+A_ADDRESS = 0x7f0000000000
+B_ADDRESS = 0x7f0002000000
+
+
+def tensormap_param(name, base, shape, strides, box, ty='f16', swizzle=128):
+    """A hidden tensor-map parameter as the compiler's metadata describes it."""
+    return {'name': name, 'kind': 'tensormap', 'type': ty, 'block': box, 'box': box, 'swizzle_bytes': swizzle,
+            'from': {'base': base, 'shape': shape, 'strides': strides}}
+
+
+A_MAP = tensormap_param('__tma_a_ptr', 'a_ptr', ['M', 'K'], ['stride_am'], [128, 64])
+B_MAP = tensormap_param('__tma_b_ptr', 'b_ptr', ['K', 'N'], ['stride_bk'], [64, 256])
+# the matmul of MATMUL with two trailing hidden maps, as pointer-to-tma makes it
+TMA_MATMUL = {**MATMUL, 'params': MATMUL['params'] + [A_MAP, B_MAP]}
+
+
+def loaded_kernel(meta, otherwise=None):
+    """A runner.Kernel of `meta` as its __init__ leaves it, without the driver."""
+    k = object.__new__(runner.Kernel)
+    k.meta, k.name, k.params = meta, meta['name'], meta['params']
+    k.threads, k.shared, k.function, k.otherwise = 256, meta.get('shared_bytes', 0), ctypes.c_void_p(1), otherwise
+    return k
+
+
+def matmul_tensors(M, N, K, a_address=A_ADDRESS, b_address=B_ADDRESS):
+    """Row-major f16 A (M x K), B (K x N), C (M x N) at the given addresses."""
+    return [FakeTensor(a_address, 'torch.float16', (M, K), (K, 1)),
+            FakeTensor(b_address, 'torch.float16', (K, N), (N, 1)),
+            FakeTensor(0x7f0004000000, 'torch.float16', (M, N), (N, 1))]
+
+
+class HiddenTensorMap(unittest.TestCase):
+    def setUp(self):
+        self.cu = FakeDriver()
+        patcher = mock.patch.object(runner, 'driver', return_value=self.cu)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def encode(self, p, given):
+        """The map of `p` from `given` and what the driver was asked for it."""
+        tmap = runner.encode_hidden_tensor_map(p, given)
+        self.assertIsInstance(tmap, runner.TensorMap)
+        self.assertEqual(len(self.cu.encoded), 1)
+        call = self.cu.encoded[0]
+        self.assertEqual(call['tmap'], tmap.address())
+        self.assertEqual(tmap.address() % 64, 0)
+        return call
+
+    def test_a_4096_square_f16_matrix(self):
+        a, _, _ = matmul_tensors(4096, 4096, 4096)
+        call = self.encode(A_MAP, {'a_ptr': a, 'M': 4096, 'K': 4096, 'stride_am': 4096})
+        self.assertEqual(call, dict(
+            tmap=call['tmap'], data_type=1, rank=2, address=A_ADDRESS,  # 1: CU_TENSOR_MAP_DATA_TYPE_UINT16
+            dims=[4096, 4096], strides=[8192], box=[64, 128], element_strides=[1, 1], interleave=0,
+            swizzle=3, l2_promotion=3, fill=0))  # 3: 128-byte swizzle; 3: 256-byte L2 promotion
+
+    def test_a_descriptor_of_the_same_tensor_encodes_the_same_map(self):
+        a, _, _ = matmul_tensors(4096, 4096, 4096)
+        hidden = self.encode(A_MAP, {'a_ptr': a, 'M': 4096, 'K': 4096, 'stride_am': 4096})
+        descriptor = {k: v for k, v in A_MAP.items() if k != 'from'}
+        tmap = runner.encode_tensor_map({**descriptor, 'kind': 'tensordesc', 'name': 'a_desc'}, a)
+        self.assertEqual(self.cu.encoded[1], {**hidden, 'tmap': tmap.address()})
+
+    def test_b_like_map_takes_dims_innermost_first(self):
+        # B is K x N (K = 720 rows, N = 3008 columns, row stride N): innermost dim N first
+        _, b, _ = matmul_tensors(1040, 3008, 720)
+        call = self.encode(B_MAP, {'b_ptr': b, 'K': 720, 'N': 3008, 'stride_bk': 3008})
+        self.assertEqual((call['address'], call['dims'], call['strides'], call['box'], call['swizzle']),
+                         (B_ADDRESS, [3008, 720], [6016], [256, 64], 3))
+
+    def test_an_int_address_for_the_base(self):
+        call = self.encode(A_MAP, {'a_ptr': A_ADDRESS + 64, 'M': 100, 'K': 72, 'stride_am': 80})
+        self.assertEqual((call['address'], call['dims'], call['strides']), (A_ADDRESS + 64, [72, 100], [160]))
+
+    def test_element_width_and_swizzle_follow_the_metadata(self):
+        p = tensormap_param('__m', 'x', ['R', 'C'], ['s'], [32, 32], ty='f32', swizzle=0)
+        x = FakeTensor(A_ADDRESS, 'torch.float32', (10, 12), (12, 1))
+        call = self.encode(p, {'x': x, 'R': 10, 'C': 12, 's': 12})
+        self.assertEqual((call['data_type'], call['strides'], call['swizzle']), (2, [48], 0))
+
+    def test_a_3d_map_takes_strides_innermost_first(self):
+        # a batch of 8 matrices of 100 x 72 f16, each in a 128 x 80 allocation
+        p = tensormap_param('__x_map', 'x', ['Z', 'M', 'K'], ['stride_z', 'stride_m'], [1, 64, 64])
+        call = self.encode(p, {'x': A_ADDRESS, 'Z': 8, 'M': 100, 'K': 72, 'stride_z': 128 * 80, 'stride_m': 80})
+        self.assertEqual((call['rank'], call['dims'], call['strides'], call['box'], call['element_strides']),
+                         (3, [72, 100, 8], [160, 2 * 128 * 80], [64, 64, 1], [1, 1, 1]))
+
+    def test_misaligned_base_raises(self):
+        a, _, _ = matmul_tensors(4096, 4096, 4096, a_address=A_ADDRESS + 8)
+        with self.assertRaisesRegex(ValueError, r'__tma_a_ptr: TMA needs a 16-byte aligned base address .* '
+                                                r'got address 0x7f0000000008 and byte strides \[8192\]'):
+            runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': 4096, 'K': 4096, 'stride_am': 4096})
+        self.assertEqual(self.cu.encoded, [])
+
+    def test_misaligned_stride_raises(self):
+        # a row of 1001 f16 elements is 2002 bytes, not a multiple of 16
+        a, _, _ = matmul_tensors(64, 64, 1001)
+        with self.assertRaisesRegex(ValueError, r'__tma_a_ptr: .*16-byte.* got address 0x7f0000000000 and byte strides \[2002\]'):
+            runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': 64, 'K': 1001, 'stride_am': 1001})
+        self.assertEqual(self.cu.encoded, [])
+
+    def test_an_empty_dim_raises(self):
+        a, _, _ = matmul_tensors(0, 64, 64)
+        with self.assertRaisesRegex(ValueError, r'__tma_a_ptr: TMA needs every dim at least 1, got \[0, 64\]'):
+            runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': 0, 'K': 64, 'stride_am': 64})
+
+    def test_a_tensor_of_another_type_raises(self):
+        a = FakeTensor(A_ADDRESS, 'torch.float32', (64, 64), (64, 1))
+        with self.assertRaisesRegex(TypeError, '__tma_a_ptr: torch.float32 tensor .* of f16'):
+            runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': 64, 'K': 64, 'stride_am': 64})
+
+    def test_bind_fills_the_trailing_maps_from_the_user_arguments(self):
+        M, N, K = 4096, 4096, 4096
+        args = matmul_tensors(M, N, K) + [M, N, K, K, N, N]
+        run = loaded_kernel(TMA_MATMUL).bind((32, 16), args, stream=0)
+        self.assertEqual([(c['address'], c['dims'], c['strides'], c['box']) for c in self.cu.encoded],
+                         [(A_ADDRESS, [K, M], [2 * K], [64, 128]), (B_ADDRESS, [N, K], [2 * N], [256, 64])])
+        a_map, b_map = run.packed[-2:]
+        self.assertIsInstance(a_map, runner.TensorMap)
+        self.assertIsInstance(b_map, runner.TensorMap)
+        self.assertEqual(len(run.packed), len(TMA_MATMUL['params']))
+        run()
+        # the kernel's last two parameters are the two maps, passed by the address of their 128 bytes
+        self.assertEqual(self.cu.launched[0][-2:], [a_map.address(), b_map.address()])
+        self.assertEqual(self.cu.encoded[0]['tmap'], a_map.address())
+
+    def test_versioned_kernel_fills_the_maps_of_the_kernel_it_runs(self):
+        # versioned on M alone, so that the original copy also runs with aligned maps
+        meta = {**TMA_MATMUL, 'versions': {**MATMUL['versions'], 'params': ['M']}}
+        otherwise = loaded_kernel({**meta, 'name': 'matmul_kernel__unaligned'})
+        k = loaded_kernel(meta, otherwise)
+        N, K = 3008, 720
+        with mock.patch.object(otherwise, 'bind', wraps=otherwise.bind) as otherwise_bind:
+            first = k.bind((8, 12), matmul_tensors(1000, N, K) + [1000, N, K, K, N, N], stream=0)
+            self.assertFalse(otherwise_bind.called)
+            second = k.bind((8, 12), matmul_tensors(1001, N, K) + [1001, N, K, K, N, N], stream=0)
+            # the original copy's kernel got the user arguments only, and built its own maps
+            self.assertEqual(len(otherwise_bind.call_args[0][1]), 9)
+        for run in (first, second):
+            self.assertEqual(len(run.packed), len(meta['params']))
+            self.assertIsInstance(run.packed[-2], runner.TensorMap)
+            self.assertIsInstance(run.packed[-1], runner.TensorMap)
+        self.assertEqual([c['dims'] for c in self.cu.encoded], [[K, 1000], [N, K], [K, 1001], [N, K]])
+        self.assertEqual(self.cu.encoded[2]['tmap'], second.packed[-2].address())
+
+    def test_a_map_is_hidden_whatever_its_name(self):
+        meta = {'name': 'k', 'params': [{'name': 'x', 'kind': 'pointer', 'type': 'f16'},
+                                        {'name': 'n', 'kind': 'scalar', 'type': 'i32'},
+                                        tensormap_param('x_map', 'x', ['n'], [], [256])]}
+        run = loaded_kernel(meta).bind((1,), [A_ADDRESS, 4096], stream=0)
+        self.assertIsInstance(run.packed[-1], runner.TensorMap)
+        self.assertEqual((self.cu.encoded[0]['dims'], self.cu.encoded[0]['box']), ([4096], [256]))
+
+    def test_scratch_pointers_still_get_null(self):
+        meta = {'name': 'k', 'params': [{'name': 'x', 'kind': 'pointer', 'type': 'f32'},
+                                        {'name': '__scratch', 'kind': 'pointer', 'type': 'i8'},
+                                        {'name': '__n', 'kind': 'scalar', 'type': 'i32'}]}
+        run = loaded_kernel(meta).bind((1,), [A_ADDRESS], stream=0)
+        self.assertEqual([v.value for v in run.packed], [A_ADDRESS, 0, 0])
+        self.assertEqual(self.cu.encoded, [])
+
+    def test_a_map_passed_by_the_caller_is_refused(self):
+        args = matmul_tensors(64, 64, 64) + [64, 64, 64, 64, 64, 64, 'a map', 'b map']
+        with self.assertRaisesRegex(TypeError, '__tma_a_ptr: a hidden tensor map, which the launcher builds; pass nothing'):
+            loaded_kernel(TMA_MATMUL).bind((1,), args, stream=0)
 
 
 class CarveoutPercent(unittest.TestCase):
