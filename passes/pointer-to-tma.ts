@@ -37,6 +37,7 @@ import { archLimits, parseCapability } from '../dialects/ttg/target.js';
 import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { feedsDot, readPointerBox, tmaElementBits, type PointerBox } from './support/pointer-box.js';
 import { markVersions } from './support/versioned-if.js';
+import { wrapIsUnobserved } from './support/unobserved-wrap.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** TMA's alignment, in bytes, of a tensor's base address and row strides. */
@@ -71,7 +72,7 @@ class TensorMaps {
     const hit = this.made.get(key);
     if (hit) return hit;
     const entry = this.fn.regions[0].blocks[0];
-    const name = box.base.loc instanceof NameLoc ? box.base.loc.name : `arg${box.base.index}`;
+    const name = box.base.loc instanceof NameLoc ? box.base.loc.name : box.base.nameHint ?? `arg${box.base.index}`;
     const arg = entry.addArgument(type, NameLoc.get(`__tma_${name}_${this.made.size}`));
     this.made.set(key, arg);
     this.attrs[arg.index] = DictionaryAttr.get([[tt.TENSORMAP_ATTR, tt.tensormapAttr(spec)]]);
@@ -96,8 +97,9 @@ function fitsCondition(boxes: readonly PointerBox[], loop: Operation, rw: Rewrit
   const zero = arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
   let all: Value | null = null;
   for (const box of boxes) {
-    for (const d of box.dims) {
-      if (!d.wraps) continue;
+    for (const [k, d] of box.dims.entries()) {
+      // a wrapped block whose wrapped part no store observes needs no test (support/unobserved-wrap.ts)
+      if (!d.wraps || wrapIsUnobserved(box, k)) continue;
       const origin = d.origin ?? zero;
       const length = arith.ConstantOp.build(rw, { value: IntegerAttr.get(d.length, I32) }).result;
       const last = rw.create(arith.SubIOp.name, { operands: { lhs: d.extent, rhs: length } }).result(0);

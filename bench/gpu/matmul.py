@@ -74,15 +74,17 @@ class Matmul(casekit.Case):
               ('stride_am', 'scalar', 'i32'), ('stride_bk', 'scalar', 'i32'), ('stride_cm', 'scalar', 'i32')]
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192},
                   {'M': 1000, 'N': 3000, 'K': 700}]
+    # Multiples of 16 that are not multiples of the tile: the edge tiles take pointer-to-tma's pointer copy.
+    sizes_edge = [{'M': 1040, 'N': 3008, 'K': 720}, {'M': 1040, 'N': 3008, 'K': 720, 'dt': 'bf16'}]
     # More odd shapes: multiples of 4 (version-alignment's specialized copy) and not (the original copy).
     sizes_odd = [{'M': 4100, 'N': 4100, 'K': 4100}, {'M': 999, 'N': 3001, 'K': 701}]
     sizes_time = sizes_time + [dict(s, dt='bf16') for s in sizes_time] + [dict(s, dt='fp8') for s in sizes_time[:2]] + \
-        [dict(s, dt='tf32') for s in sizes_time[:2]] + sizes_odd + [dict(s, dt='bf16') for s in sizes_odd]
+        [dict(s, dt='tf32') for s in sizes_time[:2]] + sizes_odd + [dict(s, dt='bf16') for s in sizes_odd] + sizes_edge
     sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 320}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'bf16'},
                                 {'M': 512, 'N': 768, 'K': 384, 'dt': 'fp8'}, {'M': 512, 'N': 768, 'K': 320, 'dt': 'tf32'},
                                 # version-alignment's element-wise copy (K and N odd: the odd shapes above take the fast one)
                                 {'M': 999, 'N': 3001, 'K': 701}, {'M': 999, 'N': 3001, 'K': 701, 'dt': 'bf16'}]
-    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 100, 'N': 300, 'K': 70}, {'M': 100, 'N': 300, 'K': 72}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'},
+    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 192}, {'M': 144, 'N': 272, 'K': 80}, {'M': 100, 'N': 300, 'K': 70}, {'M': 100, 'N': 300, 'K': 72}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'bf16'},
                       {'M': 256, 'N': 512, 'K': 256, 'dt': 'fp8'}, {'M': 256, 'N': 512, 'K': 192, 'dt': 'tf32'}]
     bm, bn, bk = 128, 256, 64
     num_stages = 3

@@ -34,6 +34,8 @@ export interface BoxDim {
   readonly length: number;
   /** Whether the index wraps (`% D`): exact only where origin >= 0 and origin + length <= D. */
   readonly wraps: boolean;
+  /** For a wrapping dim: the index before `% D` (`o + arange(0, n)`). */
+  readonly unwrapped: Value | null;
 }
 
 /** A pointer load read as a box: the base pointer parameter, the outer dim's stride parameter, and the two dims. */
@@ -86,6 +88,7 @@ interface Index {
   origin: Value | null;
   length: number;
   wrap: BlockArgument | null;
+  unwrapped: Value | null;
 }
 
 function readIndex(v: Value): Index | null {
@@ -97,13 +100,14 @@ function readIndex(v: Value): Index | null {
     if (!wrap) return null;
     v = rem.lhs;
   }
+  const unwrapped = wrap ? v : null;
   const n = rangeLength(v);
-  if (n !== null) return { origin: null, length: n, wrap };
+  if (n !== null) return { origin: null, length: n, wrap, unwrapped };
   const add = arith.AddIOp.match(v.definingOp);
   if (!add) return null;
   const parts = either(add.op, rangeLength);
   const origin = parts && splatOf(parts[1]);
-  return parts && origin ? { origin, length: parts[0], wrap } : null;
+  return parts && origin ? { origin, length: parts[0], wrap, unwrapped } : null;
 }
 
 /** A `[R, C]` term `broadcast(expand_dims(index) [* splat(S)])` along dim `dim`: the index and S (null: 1). */
@@ -196,14 +200,14 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
     if (index.wrap) {
       if (mask || advance[d]) return `its dim ${d} both wraps and is masked or advanced`;
       if (index.origin && loop.regions[0].isAncestorOfValue(index.origin)) return `its dim ${d} starts at a value computed in the loop`;
-      dims.push({ origin: index.origin, advance: 0, extent: index.wrap, length: index.length, wraps: true });
+      dims.push({ origin: index.origin, advance: 0, extent: index.wrap, length: index.length, wraps: true, unwrapped: index.unwrapped });
       continue;
     }
     if (!mask || index.origin) return `its dim ${d} is neither wrapped (% D) nor a masked range from 0`;
     const extent = parameter(mask.extent);
     if (!extent) return `its dim ${d} is masked by a bound that is not a parameter`;
     if (mask.minus ? !isIterationStart(mask.minus, loop, advance[d]) : advance[d] !== 0) return `its dim ${d} mask does not follow the loop's advance`;
-    dims.push({ origin: null, advance: advance[d], extent, length: index.length, wraps: false });
+    dims.push({ origin: null, advance: advance[d], extent, length: index.length, wraps: false, unwrapped: null });
   }
   return { load, base, rowStride, dims: [dims[0], dims[1]] };
 }

@@ -210,6 +210,8 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     const h = tt.tensormapOf(fn, k);
     if (!h) return;
     p.kind = 'tensormap';
+    // launchers leave out trailing `__` parameters (a name read back from printed IR may be `argN`)
+    if (!p.name.startsWith('__')) p.name = `__${p.name}`;
     p.from = { base: params[h.base].name, shape: h.shape.map((j) => params[j].name), strides: h.strides.map((j) => params[j].name) };
   });
   const paramTypes = entry.args.map((a) => registerType(a.type));
