@@ -21,13 +21,16 @@ export interface CliOptions {
 /** What the command line asked: a run, or text to print and exit 0 (`--help`, `--version`). */
 export type ParsedCli = { options: CliOptions } | { text: string };
 
-const SPEC_HELP = `Argument specs (--arg, one per kernel parameter, in order):
+const SPEC_HELP = `Argument specs (--arg, one per kernel parameter but hidden tensor maps, in order):
   ptr:<elt>:<count>[:<init>]   a new buffer (elt f16|bf16|f32|f64|i1|i8|i16|i32|i64;
                                init zeros (default)|ones|rand|randint|arange|<number>)
   <type>:<value>               a scalar (i32:1000, f32:0.5, i64:-3, i1:1)
 A tensor descriptor parameter (!tt.tensordesc) takes the buffer of its tensor; the parameters
 after it are the tensor's shape and strides in elements (i32 each, then i64 each), as Triton
-passes a host-side TensorDescriptor: ptr:f32:1600 i32:40 i32:40 i64:40 i64:1.`;
+passes a host-side TensorDescriptor: ptr:f32:1600 i32:40 i32:40 i64:40 i64:1.
+A hidden tensor-map parameter (a !tt.tensordesc with a tir.tensormap attribute; they come last)
+takes no --arg: it is built, as the launcher builds it, from the base pointer, shape and stride
+arguments its attribute names.`;
 
 /** A non-negative integer from `s`, or an error naming `what`. */
 export function nonNegativeInt(s: string, what: string): number {

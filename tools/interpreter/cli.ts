@@ -1,6 +1,7 @@
 /**
  * The `triton-run` command line: parses a module, allocates and fills buffers from `--arg`
- * specs, runs a kernel over a grid, and reports the buffers and `tt.print` output.
+ * specs (one per parameter but hidden tensor maps, which the interpreter builds from the others),
+ * runs a kernel over a grid, and reports the buffers and `tt.print` output.
  *
  *   triton-run kernel.ttir|- --grid=4,1,1 --arg ptr:f32:1024:rand --arg ptr:f32:1024:rand
  *              --arg ptr:f32:1024 --arg i32:1000 [--kernel=name] [--seed=1] [--print=summary|full|none]

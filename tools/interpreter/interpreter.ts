@@ -16,6 +16,7 @@ import { Buffer, Memory } from './memory.js';
 import { type DescValue, PtrData, type RtValue, asTensor, eltClass, tensor, wrapInt } from './values.js';
 import { OP_TABLE } from './ops-table.js';
 import { rounderFor } from './floats.js';
+import { bufferView, buildHiddenTensormap, hiddenParamsNote, hiddenTensormapParams } from './tensormap-args.js';
 
 /** A kernel argument: a buffer (pointer to its first element), a buffer with an element offset, or a scalar. */
 export type ArgValue = Buffer | { buffer: Buffer; offset: number } | number | bigint | boolean;
@@ -24,7 +25,10 @@ export type ArgValue = Buffer | { buffer: Buffer; offset: number } | number | bi
 export interface InterpretOptions {
   /** Grid size [x, y, z] (missing dimensions are 1). */
   grid: readonly number[];
-  /** One value per kernel argument. */
+  /**
+   * One value per kernel parameter, except hidden tensor-map parameters (`tir.tensormap`), which
+   * the interpreter builds from the others as the launcher does.
+   */
   args: readonly ArgValue[];
   /** The buffers the pointer arguments live in (required when there are pointer arguments). */
   memory?: Memory;
@@ -188,9 +192,9 @@ function isRegionExit(op: Operation): boolean {
 function descriptorArg(args: readonly ArgValue[], types: readonly Type[], k: number): DescValue {
   const t = types[k] as TensorDescType;
   const rank = t.blockType.rank;
-  const arg = args[k];
-  const buffer = arg instanceof Buffer ? arg : typeof arg === 'object' && 'buffer' in arg ? arg.buffer : null;
-  if (!buffer) throw new InterpreterError(`interpreter: argument #${k} is a tensor descriptor '${t}': give the buffer of its tensor`, null, null);
+  const view = bufferView(args[k]);
+  if (!view) throw new InterpreterError(`interpreter: argument #${k} is a tensor descriptor '${t}': give the buffer of its tensor`, null, null);
+  const buffer = view.buffer;
   const elt = t.blockType.elementType;
   if (signless(buffer.elt) !== signless(elt)) throw new InterpreterError(`interpreter: argument #${k}: a descriptor of '${elt}' over a buffer of '${buffer.elt}'`, null, null);
   const dims = types.slice(k + 1, k + 1 + 2 * rank);
@@ -201,8 +205,7 @@ function descriptorArg(args: readonly ArgValue[], types: readonly Type[], k: num
     if (typeof a !== 'number' && typeof a !== 'bigint') throw new InterpreterError(`interpreter: argument #${k + 1 + j} (a shape or stride of descriptor #${k}) must be an integer`, null, null);
     return Number(a);
   });
-  const base = arg instanceof Buffer ? 0 : (arg as { offset: number }).offset;
-  return { kind: 'desc', buf: buffer.id, base, elt, shape: ints.slice(0, rank), strides: ints.slice(rank) };
+  return { kind: 'desc', buf: buffer.id, base: view.offset, elt, shape: ints.slice(0, rank), strides: ints.slice(rank) };
 }
 
 /** Converts a kernel argument to the runtime value of a parameter of type `t`. */
@@ -243,11 +246,14 @@ export function interpret(module: Operation, kernelName: string, options: Interp
   const fn = it.func(kernelName);
   const entry = fn.regions[0]?.entry;
   if (!entry) throw new InterpreterError(`interpreter: function '@${kernelName}' has no body`, null, null);
-  const params = entry.args;
-  if (options.args.length !== params.length) {
-    throw new InterpreterError(`interpreter: '@${kernelName}' takes ${params.length} arguments, got ${options.args.length}`, null, null);
+  const types = entry.args.map((p) => p.type);
+  const hidden = hiddenTensormapParams(fn, types);
+  const passed = types.length - hidden.length;
+  if (options.args.length !== passed) {
+    throw new InterpreterError(`interpreter: '@${kernelName}' takes ${passed} arguments, got ${options.args.length}${hiddenParamsNote(hidden)}`, null, null);
   }
-  const args = params.map((p, k) => (p.type instanceof TensorDescType ? descriptorArg(options.args, params.map((q) => q.type), k) : argToValue(options.args[k], p.type, k)));
+  const args = types.slice(0, passed).map((t, k) => (t instanceof TensorDescType ? descriptorArg(options.args, types, k) : argToValue(options.args[k], t, k)));
+  for (const k of hidden) args.push(buildHiddenTensormap(fn, k, types, options.args, args));
   it.launch(fn, args);
   return { prints: it.prints, opsExecuted: it.opsExecuted, ms: performance.now() - t0 };
 }
