@@ -33,7 +33,7 @@ import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
 import { dropInvariantIterArgs } from '../dialects/scf-canonicalize.js';
-import { archLimits, parseCapability } from '../dialects/ttg/target.js';
+import { archLimits, parseCapability, targetOf } from '../dialects/ttg/target.js';
 import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { feedsDot, readPointerBox, tmaElementBits, type PointerBox } from './support/pointer-box.js';
 import { markVersions } from './support/versioned-if.js';
@@ -180,8 +180,10 @@ function copyByTma(box: PointerBox, load: Operation, map: BlockArgument, cloneOf
 }
 
 function run(fn: Operation, ctx: PassContext): void {
-  const cc = parseCapability(String(ctx.options.target));
-  if (cc === null) return ctx.fail(fn, `pointer-to-tma: unknown target '${ctx.options.target}'`);
+  // the target: the option, else the module's ttg.target (whose default is sm_80: no TMA)
+  const name = String(ctx.options.target);
+  const cc = name ? parseCapability(name) : targetOf(fn).capability;
+  if (cc === null) return ctx.fail(fn, `pointer-to-tma: unknown target '${name}'`);
   if (!archLimits(cc)?.tma || !tt.FuncOp.is(fn) || fn.regions[0].blocks.length !== 1) return ctx.preserve();
   const visibility = fn.getAttr('sym_visibility');
   if (visibility && String((visibility as { value?: string }).value) !== 'public') return ctx.preserve();
@@ -222,7 +224,7 @@ export const pointerToTma: PassDecl = {
   summary: 'Copy the pointer loads of a loop that feed a dot by TMA where they read a box of a tensor (sm_90 and later)',
   anchor: 'function',
   options: {
-    target: { type: 'string', default: 'cuda:90', description: 'the GPU (cuda:90, sm_90a...); a target without TMA leaves the kernel alone' },
+    target: { type: 'string', default: '', description: "the GPU (cuda:90, sm_90a...; default: the module's ttg.target); a target without TMA leaves the kernel alone" },
   },
   statistics: {
     'loads-copied': 'pointer loads turned into TMA copies',

@@ -3,7 +3,7 @@
  * (`registerAllPasses` in `passes/all.ts`, or `registerPass` for a pass of your own), looked up
  * by name or by an upstream alias, and listed. Named pipelines live here too.
  */
-import { parseCapability, targetName } from '../dialects/ttg/target.js';
+import { archLimits, parseCapability, targetName } from '../dialects/ttg/target.js';
 import type { PassDecl, PassOptionDecl, PassOptions } from './pass.js';
 
 /** Passes by name, and upstream spellings (`tritongpu-pipeline`) by alias. */
@@ -74,7 +74,8 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
       const cc = parseCapability(String(o.arch));
       if (cc === null) throw new Error(`unknown architecture '${o.arch}'; known: sm_80, sm_90a`);
       return [
-        'canonicalize', 'cse', 'version-alignment', `pointer-to-tma{target=${targetName(cc)}}`, `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
+        'canonicalize', 'cse', 'version-alignment', ...(archLimits(cc)?.tma ? [`pointer-to-tma{target=${targetName(cc)}}`] : []),
+        `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
         'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'licm', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
         'tma-lowering', 'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',
       ].join(',');
