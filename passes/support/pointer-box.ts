@@ -232,5 +232,5 @@ export function feedsDot(load: Operation): boolean {
 export function tmaElementBits(load: Operation): number | null {
   const t = load.result(0).type;
   const e = t instanceof RankedTensorType ? t.elementType : null;
-  return e instanceof FloatType && e.width === 16 ? 16 : null;
+  return e instanceof FloatType && (e.width === 16 || e.width === 8) ? e.width : null;
 }
