@@ -43,6 +43,16 @@ function usesTma(m: Operation): boolean {
   return found;
 }
 
+/** Each of `c`'s elements at `points` within fp16 rounding of an independent float64 product of row-major `a` (M x K) and `b` (K x N). */
+function checkProduct({ a, b }: { a: number[]; b: number[] }, c: number[], [M, N, K]: number[], points: number[][]): void {
+  for (const [i, j] of points) {
+    assert.ok(i < M && j < N, `point ${i}, ${j} outside ${M} x ${N}`);
+    let s = 0;
+    for (let k = 0; k < K; k++) s += a[i * K + k] * b[k * N + j];
+    assert.ok(Math.abs(c[i * N + j] - s) <= 2e-3 * Math.abs(s) + 1e-2, `c[${i}, ${j}] = ${c[i * N + j]}, float64 ${s}`);
+  }
+}
+
 test('tma_copy: Y = 2X + 1 through descriptors, partial edge blocks, before and after the pipeline', () => {
   const [M, N] = [70, 40]; // f32 32x32 blocks: the right and bottom blocks are partial
   const run = (module: Operation) => {
@@ -76,12 +86,7 @@ test('matmul_tma: the pipelined TMA matmul computes what the TTIR does, with a K
   const before = run(load('matmul_tma.f16'));
   const got = run(after);
   assert.equal(got.c, before.c);
-  // An independent float64 product: each output within fp16 rounding of it.
-  for (const [i, j] of [[0, 0], [M - 1, N - 1], [77, 200], [135, 0]]) {
-    let s = 0;
-    for (let k = 0; k < K; k++) s += before.a[i * K + k] * before.b[k * N + j];
-    assert.ok(Math.abs(got.c[i * N + j] - s) <= 2e-3 * Math.abs(s) + 1e-2, `c[${i}, ${j}] = ${got.c[i * N + j]}, float64 ${s}`);
-  }
+  checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [77, 200], [135, 0]]);
 });
 
 test("matmul (pointers): pointer-to-tma's copies compute what the TTIR does, wrapped rows and columns included", () => {
@@ -106,11 +111,7 @@ test("matmul (pointers): pointer-to-tma's copies compute what the TTIR does, wra
   const before = run(load('matmul.d16'));
   const got = run(after);
   assert.equal(got.c, before.c);
-  for (const [i, j] of [[0, 0], [M - 1, N - 1], [130, 260], [143, 0]]) {
-    let s = 0;
-    for (let k = 0; k < K; k++) s += before.a[i * K + k] * before.b[k * N + j];
-    assert.ok(Math.abs(got.c[i * N + j] - s) <= 2e-3 * Math.abs(s) + 1e-2, `c[${i}, ${j}] = ${got.c[i * N + j]}, float64 ${s}`);
-  }
+  checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [130, 260], [143, 0]]);
 });
 
 test('attention_tma: the TMA attention computes what the TTIR does', () => {
