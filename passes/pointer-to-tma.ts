@@ -93,21 +93,20 @@ class TensorMaps {
 
 /** `%fits`: every wrapped dim of `boxes` starts in [0, D - n], built before `loop`; null when none wraps. */
 function fitsCondition(boxes: readonly PointerBox[], loop: Operation, rw: Rewriter): Value | null {
+  // a wrapped block whose wrapped part no store observes needs no test (support/unobserved-wrap.ts)
+  const tested = boxes.flatMap((box) => box.dims.filter((d, k) => d.wraps && !wrapIsUnobserved(box, k)));
+  if (!tested.length) return null;
   rw.setInsertionPoint(loop);
   const zero = arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
   let all: Value | null = null;
-  for (const box of boxes) {
-    for (const [k, d] of box.dims.entries()) {
-      // a wrapped block whose wrapped part no store observes needs no test (support/unobserved-wrap.ts)
-      if (!d.wraps || wrapIsUnobserved(box, k)) continue;
-      const origin = d.origin ?? zero;
-      const length = arith.ConstantOp.build(rw, { value: IntegerAttr.get(d.length, I32) }).result;
-      const last = rw.create(arith.SubIOp.name, { operands: { lhs: d.extent, rhs: length } }).result(0);
-      const low = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: zero }, attrs: { predicate: arith.CmpIPredicate.byName('sge') } }).result(0);
-      const high = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: last }, attrs: { predicate: arith.CmpIPredicate.byName('sle') } }).result(0);
-      const both = rw.create(arith.AndIOp.name, { operands: { lhs: low, rhs: high } }).result(0);
-      all = all ? rw.create(arith.AndIOp.name, { operands: { lhs: all, rhs: both } }).result(0) : both;
-    }
+  for (const d of tested) {
+    const origin = d.origin ?? zero;
+    const length = arith.ConstantOp.build(rw, { value: IntegerAttr.get(d.length, I32) }).result;
+    const last = rw.create(arith.SubIOp.name, { operands: { lhs: d.extent, rhs: length } }).result(0);
+    const low = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: zero }, attrs: { predicate: arith.CmpIPredicate.byName('sge') } }).result(0);
+    const high = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: last }, attrs: { predicate: arith.CmpIPredicate.byName('sle') } }).result(0);
+    const both = rw.create(arith.AndIOp.name, { operands: { lhs: low, rhs: high } }).result(0);
+    all = all ? rw.create(arith.AndIOp.name, { operands: { lhs: all, rhs: both } }).result(0) : both;
   }
   return all;
 }

@@ -165,6 +165,10 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
   const init = loop.operand(3 + k);
   const next = tt.AddptrOp.match(body.terminator!.operand(k).definingOp);
   if (!next || next.ptr !== arg) return 'its loop does not advance its pointers by one offset';
+  // the copy drops the carried pointers: nothing else may read them
+  if (arg.users().some((u) => u !== load && u !== next.op) || next.result.users().some((u) => u !== body.terminator)) {
+    return 'its pointers have other uses in the loop';
+  }
   const start = tt.AddptrOp.match(init.definingOp);
   const basePtr = start && splatOf(start.ptr);
   const base = basePtr && parameter(basePtr);

@@ -259,6 +259,11 @@ def encode_hidden_tensor_map(p, given):
         address = base.data_ptr()
     elt = ELEMENT_BYTES[p['type']]
     dims = [int(argument(n)) for n in source['shape']]
+    if any(d < 0 for d in dims):
+        raise ValueError(f'{p["name"]}: negative tensor extent in {dict(zip(source["shape"], dims))}')
+    # An extent of 0 (K = 0: the loop that copies through the map never runs) is encoded as 1: the
+    # driver wants dims >= 1, and no copy reads the map.
+    dims = [max(d, 1) for d in dims]
     byte_strides = [int(argument(n)) * elt for n in source['strides']]
     return encode_tiled_tensor_map(p, address, dims, byte_strides, elt)
 

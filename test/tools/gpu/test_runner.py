@@ -249,10 +249,17 @@ class HiddenTensorMap(unittest.TestCase):
             runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': 64, 'K': 1001, 'stride_am': 1001})
         self.assertEqual(self.cu.encoded, [])
 
-    def test_an_empty_dim_raises(self):
-        a, _, _ = matmul_tensors(0, 64, 64)
-        with self.assertRaisesRegex(ValueError, r'__tma_a_ptr: TMA needs every dim at least 1, got \[0, 64\]'):
-            runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': 0, 'K': 64, 'stride_am': 64})
+    def test_an_empty_extent_is_encoded_as_one(self):
+        # K = 0: the K loop that copies through the map never runs, so the launch must still go
+        a, _, _ = matmul_tensors(64, 64, 0)
+        call = self.encode(A_MAP, {'a_ptr': a, 'M': 64, 'K': 0, 'stride_am': 64})
+        self.assertEqual(call['dims'], [1, 64])
+
+    def test_a_negative_extent_raises(self):
+        a, _, _ = matmul_tensors(64, 64, 64)
+        with self.assertRaisesRegex(ValueError, r"__tma_a_ptr: negative tensor extent in \{'M': -1, 'K': 64\}"):
+            runner.encode_hidden_tensor_map(A_MAP, {'a_ptr': a, 'M': -1, 'K': 64, 'stride_am': 64})
+        self.assertEqual(self.cu.encoded, [])
 
     def test_a_tensor_of_another_type_raises(self):
         a = FakeTensor(A_ADDRESS, 'torch.float32', (64, 64), (64, 1))
