@@ -29,6 +29,9 @@ export interface ArchLimits {
   readonly tma: boolean;
 }
 
+/** The alignment, in bytes, TMA requires of a tensor's base address and row strides (PTX ISA, tensor maps). */
+export const TMA_ALIGN_BYTES = 16;
+
 /** The architectures we compile for, by compute capability. */
 const ARCH_LIMITS: Readonly<Record<number, ArchLimits>> = {
   80: {

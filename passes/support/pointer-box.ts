@@ -232,7 +232,7 @@ export function feedsDot(load: Operation): boolean {
   return false;
 }
 
-/** The element bits of a box's load, when TMA copies it into a tensor-core operand tile (16-bit floats), else null. */
+/** The element bits of a box's load where TMA copies it into a tensor-core operand tile (8- and 16-bit floats), else null. */
 export function tmaElementBits(load: Operation): number | null {
   const t = load.result(0).type;
   const e = t instanceof RankedTensorType ? t.elementType : null;
