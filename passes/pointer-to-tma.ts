@@ -186,6 +186,7 @@ function run(fn: Operation, ctx: PassContext): void {
   const visibility = fn.getAttr('sym_visibility');
   if (visibility && String((visibility as { value?: string }).value) !== 'public') return ctx.preserve();
   const axis = new AxisInfoAnalysis(fn);
+  // innermost loops first (post-order): an outer loop's copy then holds its inner loops as rewritten
   const loops: [Operation, PointerBox[]][] = [];
   fn.walk((loop) => {
     if (!scf.ForOp.is(loop)) return;
