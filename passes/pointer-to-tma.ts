@@ -65,8 +65,10 @@ class TensorMaps {
   /** The parameter describing `box`'s tensor with blocks of its load's type. */
   get(box: PointerBox): BlockArgument {
     const block = box.load.result(0).type as RankedTensorType;
-    const type = tt.TensorDescType.get(RankedTensorType.get(block.shape, block.elementType));
-    const spec = { base: box.base.index, shape: box.dims.map((d) => d.extent.index), strides: [box.rowStride.index] };
+    // the box in memory order: rows, then the contiguous columns
+    const dims = box.transposed ? [box.dims[1], box.dims[0]] : box.dims;
+    const type = tt.TensorDescType.get(RankedTensorType.get(dims.map((d) => d.length), block.elementType));
+    const spec = { base: box.base.index, shape: dims.map((d) => d.extent.index), strides: [box.rowStride.index] };
     const key = `${type}|${JSON.stringify(spec)}`;
     const hit = this.made.get(key);
     if (hit) return hit;
@@ -164,13 +166,17 @@ function maskStart(load: Operation, d: number): Value {
 }
 
 /**
- * %v = tt.load %ptrs, %mask, %zeros -> %v = tt.descriptor_load %map[%row, %col]; the pointers the
- * loop carried for it are dropped (their iter_arg yields itself, then goes).
+ * %v = tt.load %ptrs, %mask, %zeros -> %v = tt.descriptor_load %map[%row, %col]
+ *   (stored transposed: %t = tt.descriptor_load %map[%col, %row]; %v = tt.trans %t {order = [1, 0]});
+ * the pointers the loop carried for it are dropped (their iter_arg yields itself, then goes).
  */
 function copyByTma(box: PointerBox, load: Operation, map: BlockArgument, cloneOf: Map<Operation, Operation> | null, rw: Rewriter): void {
   const [row, col] = [boxStart(box, 0, load, cloneOf, rw), boxStart(box, 1, load, cloneOf, rw)];
   rw.setInsertionPoint(load);
-  const v = tt.DescriptorLoadOp.build(rw, { desc: map, indices: [row, col] }, { results: { result: load.result(0).type } }).result;
+  const t = load.result(0).type as RankedTensorType;
+  const blockType = box.transposed ? RankedTensorType.get([t.shape[1], t.shape[0]], t.elementType) : t;
+  const block = tt.DescriptorLoadOp.build(rw, { desc: map, indices: box.transposed ? [col, row] : [row, col] }, { results: { result: blockType } }).result;
+  const v = box.transposed ? tt.TransOp.build(rw, { src: block, order: [1, 0] }, { results: { result: t } }).result : block;
   const ptrs = tt.LoadOp.view(load).ptr as BlockArgument;
   rw.replaceOp(load, [v]);
   const y = ptrs.owner.terminator!;

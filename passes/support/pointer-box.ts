@@ -38,12 +38,17 @@ export interface BoxDim {
   readonly unwrapped: Value | null;
 }
 
-/** A pointer load read as a box: the base pointer parameter, the outer dim's stride parameter, and the two dims. */
+/**
+ * A pointer load read as a box: the base pointer parameter, the stride parameter of the memory's
+ * rows, and the load's two dims. The memory's columns (stride 1) are the load's dim 1, or its dim 0
+ * when `transposed` (a K x N operand stored N x K: the copy reads the N x K box and transposes it).
+ */
 export interface PointerBox {
   readonly load: Operation;
   readonly base: BlockArgument;
   readonly rowStride: BlockArgument;
   readonly dims: readonly [BoxDim, BoxDim];
+  readonly transposed: boolean;
 }
 
 /** A `tt.func` parameter (an argument of the function's entry block), or null. */
@@ -177,17 +182,22 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
   if (!sum) return 'its offsets are not a row term plus a column term';
   const [a, b] = [readTerm(sum.lhs, 0) ?? readTerm(sum.rhs, 0), readTerm(sum.lhs, 1) ?? readTerm(sum.rhs, 1)];
   if (!a || !b) return 'its offsets are not index * stride along rows plus index along columns';
-  const rowStride = a.stride && parameter(a.stride);
-  if (!rowStride || b.stride) return 'its rows are not a stride parameter apart with contiguous columns';
-  // the advance: a constant number of columns, or q rows (splat(S * q))
+  // one dim contiguous (no stride), the other a stride parameter apart: the memory's columns and rows
+  const transposed = !a.stride && !!b.stride;
+  const rowStride = transposed ? parameter(b.stride!) : a.stride && parameter(a.stride);
+  if (!rowStride || (transposed ? a.stride : b.stride)) return 'its rows are not a stride parameter apart with contiguous columns';
+  const [memRows, memCols] = transposed ? [1, 0] : [0, 1];
+  // the advance: a constant number of the memory's columns, or q of its rows (splat(S * q))
   const step = next.offset;
   const cols = splatInt(step);
   const perRows = splatOf(step);
   const rowMul = perRows ? arith.MulIOp.match(perRows.definingOp) : null;
   const rowsBy = rowMul ? either(rowMul.op, (x) => (x === rowStride ? x : null)) : null;
   const rows = rowsBy ? constantInt(rowsBy[1]) : null;
-  const advance: [number, number] = cols !== null ? [0, cols] : rows !== null ? [rows, 0] : [-1, -1];
-  if (advance[0] < 0) return 'its loop advances its pointers by something other than whole rows or columns';
+  if (cols === null && rows === null) return 'its loop advances its pointers by something other than whole rows or columns';
+  const advance: [number, number] = [0, 0];
+  if (cols !== null) advance[memCols] = cols;
+  else advance[memRows] = rows!;
   const masks: (ReturnType<typeof readBound>)[] = [null, null];
   if (ld.mask) {
     const and = arith.AndIOp.match(ld.mask.definingOp);
@@ -213,7 +223,7 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
     if (mask.minus ? !isIterationStart(mask.minus, loop, advance[d]) : advance[d] !== 0) return `its dim ${d} mask does not follow the loop's advance`;
     dims.push({ origin: null, advance: advance[d], extent, length: index.length, wraps: false, unwrapped: null });
   }
-  return { load, base, rowStride, dims: [dims[0], dims[1]] };
+  return { load, base, rowStride, dims: [dims[0], dims[1]], transposed };
 }
 
 /** Whether `load`'s result feeds a `tt.dot` operand (directly or through layout conversions). */

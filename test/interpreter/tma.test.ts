@@ -114,6 +114,39 @@ test("matmul (pointers): pointer-to-tma's copies compute what the TTIR does, wra
   checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [130, 260], [143, 0]]);
 });
 
+test('matmul with B stored N x K (pointers): the N x K boxes copied by TMA and transposed compute what the TTIR does', () => {
+  // The kernel of lit/passes/pointer-to-tma.tir's `b_stored_n_by_k` case (64x64x32 blocks, rows % M,
+  // columns % N, K masked; B's K contiguous, as Triton's fp8 matmul passes it), whose f16 tiles the
+  // interpreter computes (it has no fp8). At 80 x 100 x 40 the edge programs wrap along M and N.
+  const chunk = readFileSync(new URL('../../lit/passes/pointer-to-tma.tir', import.meta.url), 'utf8').split('// -----').find((c) => c.includes('@b_stored_n_by_k('))!;
+  const parse = () => parseText(chunk, {}, 'pointer-to-tma.tir').module;
+  const after = parse();
+  const r = runPipeline(after, 'default{arch=sm_90a num-warps=4}');
+  assert.ok(r.ok, r.diagnostics.map((d) => d.format()).join('\n'));
+  verify(after);
+  let copies = 0;
+  after.walk((op) => void (op.name === 'ttng.async_tma_copy_global_to_local' && copies++));
+  assert.ok(copies >= 2, `both operands should be TMA copies, found ${copies} copy ops`);
+  const [M, N, K] = [80, 100, 40];
+  const run = (module: Operation) => {
+    const random = rng(11);
+    const mem = new Memory();
+    const a = mem.alloc('f16', M * K, 'a').fill(() => random() * 2 - 1);
+    const b = mem.alloc('f16', N * K, 'b').fill(() => random() * 2 - 1);
+    const c = mem.alloc('f32', M * N, 'c').fill(() => -7);
+    interpret(module, 'b_stored_n_by_k', { grid: [Math.ceil(M / 64), Math.ceil(N / 64), 1], args: [a, b, c, M, N, K, K, K], memory: mem });
+    return { a: a.toNumbers(), b: b.toNumbers(), c: c.toNumbers() };
+  };
+  const before = run(parse());
+  const got = run(after);
+  assert.equal(got.c, before.c);
+  for (const [i, j] of [[0, 0], [M - 1, N - 1], [70, 90]]) {
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += before.a[i * K + k] * before.b[j * K + k];
+    assert.ok(Math.abs(got.c[i * N + j] - sum) <= 1e-3 * Math.abs(sum) + 1e-3, `c[${i}, ${j}] = ${got.c[i * N + j]}, float64 ${sum}`);
+  }
+});
+
 test('attention_tma: the TMA attention computes what the TTIR does', () => {
   const [H, nCtx, d] = [1, 256, 64];
   const after = compiled('attention_tma.d64.causal', 4);
