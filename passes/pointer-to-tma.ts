@@ -26,7 +26,7 @@
  * (2026-11-28, bench/gpu/RESULTS.md): Triton's tutorial matmul 1.016-1.024x faster than with
  * `cp.async`, 1.002-1.014x Triton JIT.
  */
-import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
+import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, StringAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
 import { FunctionType, IntegerType, RankedTensorType } from '../ir/types.js';
 import type { Rewriter } from '../ir/rewriter.js';
@@ -38,7 +38,7 @@ import { dropInvariantIterArgs } from '../dialects/scf-canonicalize.js';
 import { TMA_ALIGN_BYTES, archLimits, parseCapability, targetOf } from '../dialects/ttg/target.js';
 import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { feedsDot, readPointerBox, tmaElementBits, type PointerBox } from './support/pointer-box.js';
-import { markVersions } from './support/versioned-if.js';
+import { cloneWithOpMap, markVersions } from './support/versioned-if.js';
 import { wrapIsUnobserved } from './support/unobserved-wrap.js';
 import type { PassContext, PassDecl } from './pass.js';
 
@@ -127,42 +127,26 @@ function versionLoop(loop: Operation, fits: Value, rw: Rewriter): { copy: Operat
   elseBlock.append(loop);
   rw.setInsertionPointToEnd(elseBlock);
   scf.YieldOp.build(rw, { results: loop.results });
-  const copy = loop.clone(new ValueMapping());
+  const cloneOf = new Map<Operation, Operation>();
+  const copy = cloneWithOpMap(loop, new ValueMapping(), cloneOf);
   thenBlock.append(copy);
   rw.setInsertionPointToEnd(thenBlock);
   scf.YieldOp.build(rw, { results: copy.results });
-  const cloneOf = new Map<Operation, Operation>();
-  const [from, to]: Operation[][] = [[], []];
-  loop.walk((o) => void from.push(o), 'pre');
-  copy.walk((o) => void to.push(o), 'pre');
-  from.forEach((o, k) => cloneOf.set(o, to[k]));
   return { copy, cloneOf };
 }
 
 /** The box's first index along dim `d` at the current iteration of `load`'s loop (values of that loop). */
 function boxStart(box: PointerBox, d: number, load: Operation, cloneOf: Map<Operation, Operation> | null, rw: Rewriter): Value {
-  const dim = box.dims[d];
-  if (dim.advance) {
-    // the value the mask subtracts from the extent (k * step, or the induction variable): the box's start
-    const minus = maskStart(box.load, d);
-    const def = minus.definingOp;
-    return def && cloneOf?.has(def) ? cloneOf.get(def)!.result(0) : minus === box.load.parent!.args[0] ? load.parent!.args[0] : minus;
+  const { start, origin } = box.dims[d];
+  if (start) {
+    // a value of the original loop's body: its op's clone, or the clone's induction variable
+    const def = start.definingOp;
+    if (def && cloneOf?.has(def)) return cloneOf.get(def)!.result(def.results.indexOf(start as (typeof def.results)[number]));
+    return start === box.load.parent!.args[0] ? load.parent!.args[0] : start;
   }
-  if (dim.origin) return dim.origin;
+  if (origin) return origin;
   rw.setInsertionPoint(load);
   return arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
-}
-
-/** The value a load's mask along dim `d` subtracts from the extent (support/pointer-box.ts checked its form). */
-function maskStart(load: Operation, d: number): Value {
-  const mask = tt.LoadOp.view(load).mask!;
-  const and = arith.AndIOp.match(mask.definingOp);
-  for (const m of and ? [and.lhs, and.rhs] : [mask]) {
-    const cmp = arith.CmpIOp.match((tt.BroadcastOp.match(m.definingOp)?.src ?? m).definingOp)!;
-    if (tt.ExpandDimsOp.view(cmp.lhs.definingOp!).axis !== 1 - d) continue;
-    return arith.SubIOp.view(tt.SplatOp.view(cmp.rhs.definingOp!).src.definingOp!).rhs;
-  }
-  throw new Error(`internal error: no mask along dim ${d}`);
 }
 
 /**
@@ -190,7 +174,7 @@ function run(fn: Operation, ctx: PassContext): void {
   if (cc === null) return ctx.fail(fn, `pointer-to-tma: unknown target '${name}'`);
   if (!archLimits(cc)?.tma || !tt.FuncOp.is(fn) || fn.regions[0].blocks.length !== 1) return ctx.preserve();
   const visibility = fn.getAttr('sym_visibility');
-  if (visibility && String((visibility as { value?: string }).value) !== 'public') return ctx.preserve();
+  if (visibility instanceof StringAttr && visibility.value !== 'public') return ctx.preserve();
   const axis = new AxisInfoAnalysis(fn);
   // innermost loops first (post-order): an outer loop's copy then holds its inner loops as rewritten
   const loops: [Operation, PointerBox[]][] = [];

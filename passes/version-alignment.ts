@@ -44,7 +44,7 @@ import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { accessOrder, vectorElems } from './coalesce.js';
 import { maskOf, tensorPtrOf } from './support/coalesce-access.js';
 import type { Rewriter } from '../ir/rewriter.js';
-import { isVersions, markVersions } from './support/versioned-if.js';
+import { cloneWithOpMap, isVersions, markVersions } from './support/versioned-if.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /**
@@ -178,13 +178,7 @@ function run(fn: Operation, ctx: PassContext): void {
   // Each op of the body and its clone, paired by walking both in the same order.
   const cloneOf = new Map<Operation, Operation>();
   for (const op of elseBlock.ops) {
-    if (scf.YieldOp.is(op)) continue;
-    const copy = op.clone(mapping);
-    thenBlock.append(copy);
-    const [from, to]: Operation[][] = [[], []];
-    op.walk((o) => void from.push(o), 'pre');
-    copy.walk((o) => void to.push(o), 'pre');
-    from.forEach((o, k) => cloneOf.set(o, to[k]));
+    if (!scf.YieldOp.is(op)) thenBlock.append(cloneWithOpMap(op, mapping, cloneOf));
   }
   scf.YieldOp.build(rw, { results: [] });
   const accessesThen = slice.accesses.map((l) => cloneOf.get(l)!);

@@ -56,9 +56,12 @@ function parseTensormap(value: Attribute): HostTensormap | string {
   return { base: Number(base.value), shape, strides };
 }
 
+/** The `tir.tensormap` attribute of argument `k` of `fn`, if any. */
+const attrOf = (fn: Operation, k: number): Attribute | undefined => argAttrsOf(fn, k).find(([name]) => name === TENSORMAP_ATTR)?.[1];
+
 /** The hidden tensor map argument `k` of function `fn` stands for, or null when it is an ordinary argument. */
 export function tensormapOf(fn: Operation, k: number): HostTensormap | null {
-  const attr = argAttrsOf(fn, k).find(([name]) => name === TENSORMAP_ATTR)?.[1];
+  const attr = attrOf(fn, k);
   if (!attr) return null;
   const h = parseTensormap(attr);
   return typeof h === 'string' ? null : h;
@@ -68,7 +71,7 @@ export function tensormapOf(fn: Operation, k: number): HostTensormap | null {
 export function verifyTensormapArgs(fn: Operation, inputs: readonly Type[]): string | undefined {
   let hidden = false;
   for (let k = 0; k < inputs.length; k++) {
-    const attr = argAttrsOf(fn, k).find(([name]) => name === TENSORMAP_ATTR)?.[1];
+    const attr = attrOf(fn, k);
     if (!attr) {
       if (hidden) return `argument #${k}: follows a hidden tensor-map parameter; those come after every other parameter`;
       continue;

@@ -28,6 +28,11 @@ export interface BoxDim {
   readonly origin: Value | null;
   /** Elements the loop moves this dim's box by per iteration (0: it does not move). */
   readonly advance: number;
+  /**
+   * For a dim the loop advances: the value its mask subtracts from the extent, `k * step` or the
+   * induction variable (a value of the loop's body), which is the box's start at that iteration.
+   */
+  readonly start: Value | null;
   /** The tensor's extent along this dim: an integer parameter. */
   readonly extent: BlockArgument;
   /** The block's length along this dim. */
@@ -133,15 +138,25 @@ function readTerm(v: Value, dim: number): { index: Index; stride: Value | null; 
   return index ? { index, stride, expanded } : null;
 }
 
-/** The bound D of a mask `broadcast(arange(0, n)[..] < splat(D - t))` along dim `dim`, with `t`; or null. */
-function readBound(v: Value, dim: number): { expanded: Value; extent: Value; minus: Value | null } | null {
+/**
+ * A mask term `broadcast(expand_dims(index) < splat(bound))` along dim `dim` of a 2-d tensor: the
+ * 1-d index and the scalar bound, or null. (The unwrapped-store test of unobserved-wrap.ts reads
+ * store masks with it too.)
+ */
+export function boundTerm(v: Value, dim: number): { index: Value; bound: Value } | null {
   const cmp = arith.CmpIOp.match((tt.BroadcastOp.match(v.definingOp)?.src ?? v).definingOp);
   if (!cmp || cmp.predicate !== 'slt') return null;
   const ex = tt.ExpandDimsOp.match(cmp.lhs.definingOp);
   const bound = splatOf(cmp.rhs);
-  if (!ex || ex.axis !== 1 - dim || rangeLength(ex.src) === null || !bound) return null;
-  const sub = arith.SubIOp.match(bound.definingOp);
-  return sub ? { expanded: cmp.lhs, extent: sub.lhs, minus: sub.rhs } : { expanded: cmp.lhs, extent: bound, minus: null };
+  return ex && ex.axis === 1 - dim && bound ? { index: ex.src, bound } : null;
+}
+
+/** The bound D of a load mask `broadcast(arange(0, n)[..] < splat(D - t))` along dim `dim`, with `t`; or null. */
+function readBound(v: Value, dim: number): { extent: Value; minus: Value | null } | null {
+  const term = boundTerm(v, dim);
+  if (!term || rangeLength(term.index) === null) return null;
+  const sub = arith.SubIOp.match(term.bound.definingOp);
+  return sub ? { extent: sub.lhs, minus: sub.rhs } : { extent: term.bound, minus: null };
 }
 
 /** Whether `t` is the box's start at iteration k of `loop` for a dim advancing by `advance` (lower bound 0): `iv * advance` or, with step `advance`, `iv`. */
@@ -214,14 +229,14 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
     if (index.wrap) {
       if (mask || advance[d]) return `its dim ${d} both wraps and is masked or advanced`;
       if (index.origin && loop.regions[0].isAncestorOfValue(index.origin)) return `its dim ${d} starts at a value computed in the loop`;
-      dims.push({ origin: index.origin, advance: 0, extent: index.wrap, length: index.length, wraps: true, unwrapped: index.unwrapped });
+      dims.push({ origin: index.origin, advance: 0, start: null, extent: index.wrap, length: index.length, wraps: true, unwrapped: index.unwrapped });
       continue;
     }
     if (!mask || index.origin) return `its dim ${d} is neither wrapped (% D) nor a masked range from 0`;
     const extent = parameter(mask.extent);
     if (!extent) return `its dim ${d} is masked by a bound that is not a parameter`;
     if (mask.minus ? !isIterationStart(mask.minus, loop, advance[d]) : advance[d] !== 0) return `its dim ${d} mask does not follow the loop's advance`;
-    dims.push({ origin: null, advance: advance[d], extent, length: index.length, wraps: false, unwrapped: null });
+    dims.push({ origin: null, advance: advance[d], start: advance[d] ? mask.minus : null, extent, length: index.length, wraps: false, unwrapped: null });
   }
   return { load, base, rowStride, dims: [dims[0], dims[1]], transposed };
 }

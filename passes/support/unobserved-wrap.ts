@@ -19,16 +19,14 @@ import { Elementwise } from '../../ir/traits.js';
 import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
-import type { PointerBox } from './pointer-box.js';
+import { boundTerm, type PointerBox } from './pointer-box.js';
 
 /** Whether `mask` is a conjunction with a term `broadcast(expand_dims(unwrapped) < splat(extent))` along dim `dim`. */
 function masksOut(mask: Value, dim: number, unwrapped: Value, extent: Value): boolean {
   const and = arith.AndIOp.match(mask.definingOp);
   if (and) return masksOut(and.lhs, dim, unwrapped, extent) || masksOut(and.rhs, dim, unwrapped, extent);
-  const cmp = arith.CmpIOp.match((tt.BroadcastOp.match(mask.definingOp)?.src ?? mask).definingOp);
-  if (!cmp || cmp.predicate !== 'slt') return false;
-  const ex = tt.ExpandDimsOp.match(cmp.lhs.definingOp);
-  return !!ex && ex.axis === 1 - dim && ex.src === unwrapped && tt.SplatOp.match(cmp.rhs.definingOp)?.src === extent;
+  const term = boundTerm(mask, dim);
+  return !!term && term.index === unwrapped && term.bound === extent;
 }
 
 /** Whether the values along dim `dim` of `box.load` that wrap (`box.dims[dim]`) never reach anything but masked-out stores. */

@@ -4,7 +4,7 @@
  * of a region op with the op (coalesce's slices) treat each region on its own.
  */
 import { UnitAttr } from '../../ir/attributes.js';
-import type { Operation, Region } from '../../ir/ir.js';
+import type { Operation, Region, ValueMapping } from '../../ir/ir.js';
 
 /** The unit attribute on such an `scf.if`. */
 export const VERSIONS = 'tir.versions';
@@ -37,4 +37,18 @@ export function perLaunch(region: Region, count: (op: Operation) => number | nul
     }
   }
   return total;
+}
+
+/**
+ * A clone of `op` (values mapped by `mapping`, which it extends), recording in `cloneOf` each op
+ * of `op` and the ops nested in it with its clone: the two walks visit them in the same order.
+ * For the passes that build a versioned if's copy and then rewrite chosen ops in it.
+ */
+export function cloneWithOpMap(op: Operation, mapping: ValueMapping, cloneOf: Map<Operation, Operation>): Operation {
+  const copy = op.clone(mapping);
+  const [from, to]: Operation[][] = [[], []];
+  op.walk((o) => void from.push(o), 'pre');
+  copy.walk((o) => void to.push(o), 'pre');
+  from.forEach((o, k) => cloneOf.set(o, to[k]));
+  return copy;
 }
