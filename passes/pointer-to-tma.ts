@@ -30,6 +30,7 @@ import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, StringAttr, TypeAttr, 
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
 import { FunctionType, IntegerType, RankedTensorType } from '../ir/types.js';
 import type { Rewriter } from '../ir/rewriter.js';
+import { constantInt } from '../ir/patterns.js';
 import { functionTypeOf } from '../ir/function-syntax.js';
 import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
@@ -62,13 +63,19 @@ class TensorMaps {
   private readonly attrs: Attribute[] = [];
   constructor(private readonly fn: Operation) {}
 
-  /** The parameter describing `box`'s tensor with blocks of its load's type. */
+  /** The parameter describing `box`'s tensor with blocks of its load's type (its other dims 1). */
   get(box: PointerBox): BlockArgument {
     const block = box.load.result(0).type as RankedTensorType;
-    // the box in memory order: rows, then the contiguous columns
+    // the box in memory order: the scalar dims, the rows, then the contiguous columns
     const dims = box.transposed ? [box.dims[1], box.dims[0]] : box.dims;
-    const type = tt.TensorDescType.get(RankedTensorType.get(dims.map((d) => d.length), block.elementType));
-    const spec = { base: box.base.index, shape: dims.map((d) => d.extent.index), strides: [box.rowStride.index] };
+    const outer = box.scalarDims.map(() => 1);
+    const type = tt.TensorDescType.get(RankedTensorType.get([...outer, ...dims.map((d) => d.length)], block.elementType));
+    const spec = {
+      base: box.base.index,
+      shape: [...box.scalarDims.map(() => tt.UNBOUNDED), ...dims.map((d) => d.extent?.index ?? tt.UNBOUNDED)],
+      strides: [...box.scalarDims.map((d) => d.stride.index), box.rowStride.index],
+      positive: box.positive.map((p) => p.index).sort((x, y) => x - y),
+    };
     const key = `${type}|${JSON.stringify(spec)}`;
     const hit = this.made.get(key);
     if (hit) return hit;
@@ -95,15 +102,16 @@ class TensorMaps {
 /** `%fits`: every wrapped dim of `boxes` starts in [0, D - n], built before `loop`; null when none wraps. */
 function fitsCondition(boxes: readonly PointerBox[], loop: Operation, rw: Rewriter): Value | null {
   // a wrapped block whose wrapped part no store observes needs no test (support/unobserved-wrap.ts)
+  // (a wrapped dim's extent is its `% D`)
   const tested = boxes.flatMap((box) => box.dims.filter((d, k) => d.wraps && !wrapIsUnobserved(box, k)));
   if (!tested.length) return null;
   rw.setInsertionPoint(loop);
   const zero = arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
   let all: Value | null = null;
   for (const d of tested) {
-    const origin = d.origin ?? zero;
+    const origin = d.origin[0] ?? zero;
     const length = arith.ConstantOp.build(rw, { value: IntegerAttr.get(d.length, I32) }).result;
-    const last = rw.create(arith.SubIOp.name, { operands: { lhs: d.extent, rhs: length } }).result(0);
+    const last = rw.create(arith.SubIOp.name, { operands: { lhs: d.extent!, rhs: length } }).result(0);
     const low = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: zero }, attrs: { predicate: arith.CmpIPredicate.byName('sge') } }).result(0);
     const high = rw.create(arith.CmpIOp.name, { operands: { lhs: origin, rhs: last }, attrs: { predicate: arith.CmpIPredicate.byName('sle') } }).result(0);
     const both = rw.create(arith.AndIOp.name, { operands: { lhs: low, rhs: high } }).result(0);
@@ -135,31 +143,63 @@ function versionLoop(loop: Operation, fits: Value, rw: Rewriter): { copy: Operat
   return { copy, cloneOf };
 }
 
-/** The box's first index along dim `d` at the current iteration of `load`'s loop (values of that loop). */
+/** The sum of the i32 scalars `terms` (0 when there are none), built where `rw` inserts. */
+function sum(terms: readonly Value[], rw: Rewriter): Value {
+  if (!terms.length) return arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
+  return terms.reduce((x, y) => rw.create(arith.AddIOp.name, { operands: { lhs: x, rhs: y } }).result(0));
+}
+
+/**
+ * The box's first index along dim `d` at the current iteration of `load`'s loop (values of that loop):
+ * a masked dim's start, or its origin (summed before the loop) plus, for an unmasked advancing dim,
+ * the iteration's advance (iv - lb) / step * advance, or iv alone where the origin holds lb and step = advance.
+ */
 function boxStart(box: PointerBox, d: number, load: Operation, cloneOf: Map<Operation, Operation> | null, rw: Rewriter): Value {
-  const { start, origin } = box.dims[d];
+  const { start, origin, advance } = box.dims[d];
+  const loop = load.parentOp!;
+  const iv = loop.regions[0].blocks[0].args[0];
   if (start) {
     // a value of the original loop's body: its op's clone, or the clone's induction variable
     const def = start.definingOp;
     if (def && cloneOf?.has(def)) return cloneOf.get(def)!.result(def.results.indexOf(start as (typeof def.results)[number]));
-    return start === box.load.parent!.args[0] ? load.parent!.args[0] : start;
+    return start === box.load.parent!.args[0] ? iv : start;
   }
-  if (origin) return origin;
+  if (!advance) return sum(origin, rw.before(loop));
+  const f = scf.ForOp.view(loop);
+  const step = constantInt(f.step)!;
+  const rest = [...origin];
+  const lb = rest.indexOf(f.lowerBound);
+  let moved: Value;
+  if (lb >= 0 && step === advance) {
+    rest.splice(lb, 1);
+    moved = iv;
+  } else {
+    rw.setInsertionPoint(load);
+    moved = constantInt(f.lowerBound) === 0 ? iv : rw.create(arith.SubIOp.name, { operands: { lhs: iv, rhs: f.lowerBound } }).result(0);
+    const constant = (v: number): Value => arith.ConstantOp.build(rw, { value: IntegerAttr.get(v, I32) }).result;
+    if (step !== 1 && step !== advance) moved = rw.create(arith.DivSIOp.name, { operands: { lhs: moved, rhs: constant(step) } }).result(0);
+    if (step !== advance) moved = rw.create(arith.MulIOp.name, { operands: { lhs: moved, rhs: constant(advance) } }).result(0);
+  }
+  if (!rest.length) return moved;
+  const base = sum(rest, rw.before(loop));
   rw.setInsertionPoint(load);
-  return arith.ConstantOp.build(rw, { value: IntegerAttr.get(0, I32) }).result;
+  return rw.create(arith.AddIOp.name, { operands: { lhs: base, rhs: moved } }).result(0);
 }
 
 /**
- * %v = tt.load %ptrs, %mask, %zeros -> %v = tt.descriptor_load %map[%row, %col]
- *   (stored transposed: %t = tt.descriptor_load %map[%col, %row]; %v = tt.trans %t {order = [1, 0]});
+ * %v = tt.load %ptrs, %mask, %zeros -> %v = tt.descriptor_load %map[%c..., %row, %col]
+ *   (stored transposed: %t = tt.descriptor_load %map[%c..., %col, %row]; %v = tt.trans %t {order = [1, 0]};
+ *   %c: the coordinates of the scalar dims);
  * the pointers the loop carried for it are dropped (their iter_arg yields itself, then goes).
  */
 function copyByTma(box: PointerBox, load: Operation, map: BlockArgument, cloneOf: Map<Operation, Operation> | null, rw: Rewriter): void {
   const [row, col] = [boxStart(box, 0, load, cloneOf, rw), boxStart(box, 1, load, cloneOf, rw)];
+  const outer = box.scalarDims.map((s) => sum(s.coordinate, rw.before(load.parentOp!)));
   rw.setInsertionPoint(load);
   const t = load.result(0).type as RankedTensorType;
   const blockType = box.transposed ? RankedTensorType.get([t.shape[1], t.shape[0]], t.elementType) : t;
-  const block = tt.DescriptorLoadOp.build(rw, { desc: map, indices: box.transposed ? [col, row] : [row, col] }, { results: { result: blockType } }).result;
+  const indices = [...outer, ...(box.transposed ? [col, row] : [row, col])];
+  const block = tt.DescriptorLoadOp.build(rw, { desc: map, indices }, { results: { result: blockType } }).result;
   const v = box.transposed ? tt.TransOp.build(rw, { src: block, order: [1, 0] }, { results: { result: t } }).result : block;
   const ptrs = tt.LoadOp.view(load).ptr as BlockArgument;
   rw.replaceOp(load, [v]);

@@ -51,8 +51,10 @@ function unsupportedElement(block: RankedTensorType): string | null {
 }
 
 /** The shared layout a block of `block` lands in when nothing chose one: nvmma, swizzled as wide as its rows allow. */
-function defaultLayout(block: RankedTensorType, op: Operation, ctx: PassContext): Attribute {
-  if (block.rank !== 2) ctx.fail(op, `uses a ${block.rank}-d tensor descriptor; TMA copies of 2-d blocks are supported`);
+function defaultLayout(desc: TensorDescType, op: Operation, ctx: PassContext): Attribute {
+  const shape = desc.tileShape;
+  if (shape.length !== 2) ctx.fail(op, `uses a descriptor of ${desc.blockType.shape.join('x')} blocks; TMA copies 2-d blocks (or blocks whose other dims are 1)`);
+  const block = RankedTensorType.get(shape, desc.blockType.elementType);
   const bad = unsupportedElement(block);
   if (bad) ctx.fail(op, bad);
   const swizzled = nvmmaSharedFor(block);
@@ -87,7 +89,7 @@ function assignLayouts(fn: Operation, ctx: PassContext): number {
     if (!(arg.type instanceof TensorDescType)) continue;
     const block = arg.type.blockType;
     const user = arg.users()[0] ?? fn;
-    const layout = copiesLayout(arg, ctx) ?? block.encoding ?? defaultLayout(block, user, ctx);
+    const layout = copiesLayout(arg, ctx) ?? block.encoding ?? defaultLayout(arg.type, user, ctx);
     if (block.encoding && block.encoding !== layout) ctx.fail(user, `copies a block whose descriptor has layout ${block.encoding} into a tile of layout ${layout}`);
     if (block.encoding === layout) continue;
     arg.type = TensorDescType.get(RankedTensorType.get(block.shape, block.elementType, layout));
@@ -100,12 +102,13 @@ function assignLayouts(fn: Operation, ctx: PassContext): number {
 }
 
 /**
- * The tile type a descriptor's block lands in (its layout set by `assignLayouts`); integers are
+ * The tile type a descriptor's block lands in (its layout set by `assignLayouts`, its shape the block's less leading 1s); integers are
  * signless there, as in the blocks loaded and stored (a descriptor of an int8 tensor is typed si8).
  */
 function tileType(desc: Value, mutable: boolean): MemDescType {
-  const block = (desc.type as TensorDescType).blockType;
-  return MemDescType.get(block.shape, signless(block.elementType), block.encoding, SharedMemorySpaceAttr.get(), mutable);
+  const t = desc.type as TensorDescType;
+  const block = t.blockType;
+  return MemDescType.get(t.tileShape, signless(block.elementType), block.encoding, SharedMemorySpaceAttr.get(), mutable);
 }
 
 /** An integer constant of `width` bits before `op` (the rewriter then inserts before `op`). */

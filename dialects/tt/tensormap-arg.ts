@@ -9,6 +9,12 @@
  * The tensor starts at the pointer passed as argument `base`; its shape (outermost dim first) is
  * the integer arguments `shape`, its strides in elements the integer arguments `strides`, one per
  * dim but the innermost, whose stride is 1. Hidden parameters come after every other parameter.
+ *
+ * A shape entry of -1 is an unbounded dim: the kernel's copies along it stand for unmasked
+ * pointer loads, whose every coordinate is in the tensor, so the launcher gives it the largest
+ * extent a tensor map holds (`UNBOUNDED_EXTENT`) and no copy reads zeros there. `positive` (optional)
+ * lists integer arguments that must be greater than zero at launch (a coordinate divided by one is
+ * then never negative); the launcher refuses a launch where one is not.
  */
 import { ArrayAttr, DictionaryAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
@@ -19,13 +25,21 @@ import { PointerType, TensorDescType } from './types.js';
 /** The argument attribute that marks a hidden tensor-map parameter. */
 export const TENSORMAP_ATTR = 'tir.tensormap';
 
+/** A `shape` entry for a dim with no bound: the launcher encodes `UNBOUNDED_EXTENT` there. */
+export const UNBOUNDED = -1;
+
+/** The extent launchers give an unbounded dim: the most a tensor map holds (2^32), past any int32 coordinate. */
+export const UNBOUNDED_EXTENT = 2 ** 32;
+
 /** Where a hidden tensor map's tensor comes from: argument indices of its base pointer, shape and strides. */
 export interface HostTensormap {
   readonly base: number;
-  /** Outermost dim first. */
+  /** Outermost dim first; `UNBOUNDED` for a dim without a bound. */
   readonly shape: readonly number[];
   /** In elements, outermost dim first; the innermost dim's stride (1) is not listed. */
   readonly strides: readonly number[];
+  /** Integer arguments that must be > 0 at launch (empty: none). */
+  readonly positive: readonly number[];
 }
 
 const i32 = (v: number): IntegerAttr => IntegerAttr.get(v, IntegerType.get(32));
@@ -34,6 +48,7 @@ const i32 = (v: number): IntegerAttr => IntegerAttr.get(v, IntegerType.get(32));
 export function tensormapAttr(h: HostTensormap): DictionaryAttr {
   return DictionaryAttr.get([
     ['base', i32(h.base)],
+    ...(h.positive.length ? [['positive', ArrayAttr.get(h.positive.map(i32))] as [string, Attribute]] : []),
     ['shape', ArrayAttr.get(h.shape.map(i32))],
     ['strides', ArrayAttr.get(h.strides.map(i32))],
   ]);
@@ -50,10 +65,11 @@ function parseTensormap(value: Attribute): HostTensormap | string {
   };
   const shape = list('shape');
   const strides = list('strides');
-  if (!(base instanceof IntegerAttr) || !shape || !strides || value.entries.length !== 3) {
-    return `'${TENSORMAP_ATTR}' must be {base = i : i32, shape = [...], strides = [...]} of argument indices`;
+  const positive = value.get('positive') === undefined ? [] : list('positive');
+  if (!(base instanceof IntegerAttr) || !shape || !strides || !positive || value.entries.length !== 3 + (value.get('positive') ? 1 : 0)) {
+    return `'${TENSORMAP_ATTR}' must be {base = i : i32, [positive = [...],] shape = [...], strides = [...]} of argument indices`;
   }
-  return { base: Number(base.value), shape, strides };
+  return { base: Number(base.value), shape, strides, positive };
 }
 
 /** The `tir.tensormap` attribute of argument `k` of `fn`, if any. */
@@ -90,8 +106,8 @@ export function verifyTensormapArgs(fn: Operation, inputs: readonly Type[]): str
     if (!inRange(h.base) || !(base instanceof PointerType) || signless(base.pointee) !== signless(t.blockType.elementType)) {
       return `argument #${k}: base #${h.base} must be an earlier '!tt.ptr<${signless(t.blockType.elementType)}>' argument`;
     }
-    for (const j of [...h.shape, ...h.strides]) {
-      if (!inRange(j) || !(inputs[j] instanceof IntegerType)) return `argument #${k}: shape and stride #${j} must be earlier integer arguments`;
+    for (const j of [...h.shape.filter((x) => x !== UNBOUNDED), ...h.strides, ...h.positive]) {
+      if (!inRange(j) || !(inputs[j] instanceof IntegerType)) return `argument #${k}: shape, stride and positive #${j} must be earlier integer arguments (or -1 in shape: unbounded)`;
     }
   }
   return undefined;

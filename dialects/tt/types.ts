@@ -42,6 +42,16 @@ export class TensorDescType extends DialectType {
   static get(blockType: RankedTensorType): TensorDescType {
     return unique(`tt.tensordesc:${blockType.id}`, () => new TensorDescType(blockType));
   }
+  /**
+   * The shape of the shared-memory tile a block lands in: the block's, less the leading 1s of a
+   * block of more than two dims (a `[1, 1, 64, 64]` box of a 4-d tensor fills a 64x64 tile).
+   */
+  get tileShape(): readonly number[] {
+    const shape = this.blockType.shape;
+    let lead = 0;
+    while (shape.length - lead > 2 && shape[lead] === 1) lead++;
+    return shape.slice(lead);
+  }
   printBody(p: AsmPrinter): void {
     p.write('<');
     p.printType(this.blockType);

@@ -1,18 +1,25 @@
 /**
- * Reading a loop's pointer load as a box of a 2-d tensor, the question `pointer-to-tma` asks before
- * turning it into a TMA copy. The load must be, at iteration k of its `scf.for` (k counted from 0),
+ * Reading a loop's pointer load as a box of a tensor, the question `pointer-to-tma` asks before
+ * turning it into a TMA copy. The load's 2-d pointers must be, at iteration k of its `scf.for`,
  *
- *   ptr[i][j] = base + row(i) * S + col(j) + k * advance     mask = the dims' bounds, other = 0
+ *   ptr[i][j] = base + Σ c_s * S_s + row(i) * S + col(j) + k * advance     mask = the dims' bounds, other = 0
  *
- * with each dim's index (`row`, `col`) one of
+ * (the memory's columns, stride 1, may be the load's dim 0: a K x N operand stored N x K). Each
+ * scalar term `c_s * S_s` (a per-program offset such as attention's `off_z * stride_z + off_h *
+ * stride_h`) is a dim of its own, a box of length 1 at coordinate c_s; a scalar term along S or 1
+ * moves the row or column dim's start. Each of the load's dims is one of
  *   - `(o + arange(0, n)) % D`: a wrapped block (Triton's tutorial `offs_am % M`), unmasked, not
  *     advancing. Its box starts at o; it is exact only where o >= 0 and o + n <= D, which the pass
- *     tests at run time (the condition `guards` lists);
- *   - `arange(0, n)` advanced by the loop and masked by `arange(0, n) < D - k * step` (the K
- *     dim of a matmul: `offs_k < K - k * BLOCK_K`): its box starts at k * step, and the mask is the
- *     tensor's bound D, beyond which a TMA copy reads zeros, as the masked load does.
- * `base` is a pointer parameter, S, D and the bounds integer parameters, so the launcher can build
- * the tensor map (dialects/tt/tensormap-arg.ts); the innermost dim is contiguous.
+ *     tests at run time unless no store observes the difference (unobserved-wrap.ts);
+ *   - `arange(0, n)` advanced by the loop and masked by `arange(0, n) < D - k * step` (the K dim
+ *     of a matmul: `offs_k < K - k * BLOCK_K`): its box starts at k * step, and the mask is the
+ *     tensor's bound D, beyond which a TMA copy reads zeros, as the masked load does;
+ *   - `[o +] arange(0, n)`, unmasked (attention's K and V rows): an unbounded dim. An unmasked load
+ *     reads memory at every address it forms, so the tensor map gives the dim the largest extent
+ *     and the copy reads the same addresses; its start (o, the scalar terms along it, and the
+ *     loop's advance) must be provably non-negative, since TMA reads zeros below 0.
+ * `base` is a pointer parameter, the strides, bounds and extents integer parameters, so the
+ * launcher can build the tensor map (dialects/tt/tensormap-arg.ts).
  */
 import { DenseElementsAttr, FloatAttr, IntegerAttr } from '../../ir/attributes.js';
 import { BlockArgument, type Operation, type Value } from '../../ir/ir.js';
@@ -22,19 +29,19 @@ import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 
-/** One dim of a box: where it starts (a scalar before the loop, plus the loop's advance) and the tensor's extent D. */
+/** One of the load's two dims in the box: where it starts (scalars before the loop, plus the loop's advance) and the tensor's extent. */
 export interface BoxDim {
-  /** The block's first index before the loop advances it (null: 0). */
-  readonly origin: Value | null;
+  /** Scalars (i32, computed before the loop) whose sum is the block's first index before the loop advances it (none: 0). */
+  readonly origin: readonly Value[];
   /** Elements the loop moves this dim's box by per iteration (0: it does not move). */
   readonly advance: number;
   /**
-   * For a dim the loop advances: the value its mask subtracts from the extent, `k * step` or the
+   * For a masked dim the loop advances: the value its mask subtracts from the extent, `k * step` or the
    * induction variable (a value of the loop's body), which is the box's start at that iteration.
    */
   readonly start: Value | null;
-  /** The tensor's extent along this dim: an integer parameter. */
-  readonly extent: BlockArgument;
+  /** The tensor's extent along this dim, an integer parameter; null: unbounded (the load is unmasked along it). */
+  readonly extent: BlockArgument | null;
   /** The block's length along this dim. */
   readonly length: number;
   /** Whether the index wraps (`% D`): exact only where origin >= 0 and origin + length <= D. */
@@ -43,22 +50,38 @@ export interface BoxDim {
   readonly unwrapped: Value | null;
 }
 
+/** A dim the pointers move along only by a scalar: a box of length 1 at `coordinate` (i32, computed before the loop), `stride` elements apart. */
+export interface ScalarDim {
+  readonly stride: BlockArgument;
+  readonly coordinate: readonly Value[];
+}
+
 /**
  * A pointer load read as a box: the base pointer parameter, the stride parameter of the memory's
- * rows, and the load's two dims. The memory's columns (stride 1) are the load's dim 1, or its dim 0
- * when `transposed` (a K x N operand stored N x K: the copy reads the N x K box and transposes it).
+ * rows, the load's two dims, and the dims outside the load (outermost first). The memory's columns
+ * (stride 1) are the load's dim 1, or its dim 0 when `transposed` (a K x N operand stored N x K:
+ * the copy reads the N x K box and transposes it). `positive` are the parameters the box's
+ * coordinates divide by, which must be > 0 for them to be non-negative (the launcher checks).
  */
 export interface PointerBox {
   readonly load: Operation;
   readonly base: BlockArgument;
   readonly rowStride: BlockArgument;
   readonly dims: readonly [BoxDim, BoxDim];
+  readonly scalarDims: readonly ScalarDim[];
   readonly transposed: boolean;
+  readonly positive: readonly BlockArgument[];
 }
 
 /** A `tt.func` parameter (an argument of the function's entry block), or null. */
 function parameter(v: Value): BlockArgument | null {
   return v instanceof BlockArgument && v.owner.parentOp?.name === 'tt.func' && v.owner.parent?.blocks[0] === v.owner ? v : null;
+}
+
+/** `v` without sign extensions. */
+function unextended(v: Value): Value {
+  for (let ext = arith.ExtSIOp.match(v.definingOp); ext; ext = arith.ExtSIOp.match(v.definingOp)) v = ext.in;
+  return v;
 }
 
 /** The scalar a `tt.splat` spreads, or null. */
@@ -93,6 +116,9 @@ function either<T>(def: Operation, test: (v: Value) => T | null): [T, Value] | n
   return b !== null ? [b, x] : null;
 }
 
+/** An integer parameter, possibly sign-extended, or a splat of one: the parameter, or null. */
+const strideParameter = (v: Value): BlockArgument | null => parameter(unextended(splatOf(v) ?? v));
+
 /** A 1-d index `(o + arange(0, n)) % D`, `o + arange(0, n)` or `arange(0, n)`. */
 interface Index {
   origin: Value | null;
@@ -120,22 +146,70 @@ function readIndex(v: Value): Index | null {
   return parts && origin ? { origin, length: parts[0], wrap, unwrapped } : null;
 }
 
-/** A `[R, C]` term `broadcast(expand_dims(index) [* splat(S)])` along dim `dim`: the index and S (null: 1). */
-function readTerm(v: Value, dim: number): { index: Index; stride: Value | null; expanded: Value } | null {
-  const src = tt.BroadcastOp.match(v.definingOp)?.src ?? v;
-  let expanded = src;
-  let stride: Value | null = null;
-  const mul = arith.MulIOp.match(src.definingOp);
+/** The offsets of a pointer expression, as terms: `index * stride` along one of the load's dims, or a uniform `value * stride`. */
+interface Terms {
+  base: BlockArgument | null;
+  /** Per load dim: the index and its stride (null: 1); two terms along one dim make the read fail. */
+  indexed: ({ index: Index; stride: BlockArgument | null } | null)[];
+  /** Uniform terms: a scalar i32 value and its stride (null: 1). */
+  uniform: { value: Value; stride: BlockArgument | null }[];
+}
+
+/** Adds the terms of a uniform scalar offset `v` to `terms` (false: not a sum of value * stride). */
+function readUniform(v: Value, stride: BlockArgument | null, terms: Terms): boolean {
+  v = unextended(v);
+  const add = arith.AddIOp.match(v.definingOp);
+  if (add) return readUniform(add.lhs, stride, terms) && readUniform(add.rhs, stride, terms);
+  const mul = stride ? null : arith.MulIOp.match(v.definingOp);
+  const scaled = mul && either(mul.op, strideParameter);
+  if (scaled) return readUniform(scaled[1], scaled[0], terms);
+  if (!(v.type instanceof IntegerType) || v.type.width !== 32) return false;
+  terms.uniform.push({ value: v, stride });
+  return true;
+}
+
+/** Adds the terms of an offset tensor `v` of the load's rank (or a broadcastable `Rx1` / `1xC`) to `terms`. */
+function readOffsets(v: Value, terms: Terms): boolean {
+  v = unextended(v);
+  if (!(v.type instanceof RankedTensorType)) return readUniform(v, null, terms);
+  const def = v.definingOp;
+  const bc = tt.BroadcastOp.match(def);
+  if (bc) return readOffsets(bc.src, terms);
+  const splat = splatOf(v);
+  if (splat) return readUniform(splat, null, terms);
+  const add = arith.AddIOp.match(def);
+  if (add) return readOffsets(add.lhs, terms) && readOffsets(add.rhs, terms);
+  let stride: BlockArgument | null = null;
+  let expanded = v;
+  const mul = arith.MulIOp.match(def);
   if (mul) {
-    const parts = either(mul.op, (x) => (tt.ExpandDimsOp.is(x.definingOp) ? x : null));
-    if (!parts) return null;
-    [expanded, stride] = [parts[0], splatOf(parts[1])];
-    if (!stride) return null;
+    const parts = either(mul.op, strideParameter);
+    if (!parts) return false;
+    if (splatOf(parts[1])) return readUniform(splatOf(parts[1])!, parts[0], terms);
+    [stride, expanded] = [parts[0], unextended(parts[1])];
   }
   const ex = tt.ExpandDimsOp.match(expanded.definingOp);
-  if (!ex || ex.axis !== 1 - dim) return null;
+  if (!ex || (v.type as RankedTensorType).rank !== 2) return false;
+  const dim = 1 - ex.axis;
   const index = readIndex(ex.src);
-  return index ? { index, stride, expanded } : null;
+  if (!index || terms.indexed[dim]) return false;
+  terms.indexed[dim] = { index, stride };
+  return true;
+}
+
+/** Reads the pointer expression `v` (a tensor of pointers, or a scalar one splat into it) into `terms`. */
+function readPointers(v: Value, terms: Terms): boolean {
+  const p = parameter(v);
+  if (p) {
+    if (terms.base) return false;
+    terms.base = p;
+    return true;
+  }
+  const def = v.definingOp;
+  const inner = tt.SplatOp.match(def)?.src ?? tt.BroadcastOp.match(def)?.src;
+  if (inner) return readPointers(inner, terms);
+  const add = tt.AddptrOp.match(def);
+  return !!add && readPointers(add.ptr, terms) && readOffsets(add.offset, terms);
 }
 
 /**
@@ -170,6 +244,30 @@ function isIterationStart(t: Value, loop: Operation, advance: number): boolean {
 }
 
 /**
+ * Whether the i32 scalar `v` is never negative: program ids and their counts, non-negative
+ * constants, and sums, products, remainders and quotients of such. A quotient by a parameter
+ * needs that parameter > 0, which is added to `positive` for the launcher to check. (A sum that
+ * overflows is as wrong in the pointers the load forms as in the coordinate.)
+ */
+export function nonNegative(v: Value, positive: Set<BlockArgument>): boolean {
+  const c = constantInt(v);
+  if (c !== null) return c >= 0;
+  const def = v.definingOp;
+  if (!def) return false;
+  if (tt.GetProgramIdOp.is(def) || tt.GetNumProgramsOp.is(def)) return true;
+  if (arith.AddIOp.is(def) || arith.MulIOp.is(def)) return def.operandValues().every((x) => nonNegative(x, positive));
+  const rem = arith.RemSIOp.match(def);
+  if (rem) return nonNegative(rem.lhs, positive);
+  const div = arith.DivSIOp.match(def);
+  if (!div || !nonNegative(div.lhs, positive)) return false;
+  const d = constantInt(div.rhs);
+  if (d !== null) return d > 0;
+  const p = parameter(div.rhs);
+  if (p) positive.add(p);
+  return !!p;
+}
+
+/**
  * `load` (a `tt.load` in the body of `loop`) read as a box, or why it is not one (a sentence for a
  * remark). Element type, alignment and target are the caller's questions.
  */
@@ -189,17 +287,13 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
   if (arg.users().some((u) => u !== load && u !== next.op) || next.result.users().some((u) => u !== body.terminator)) {
     return 'its pointers have other uses in the loop';
   }
-  const start = tt.AddptrOp.match(init.definingOp);
-  const basePtr = start && splatOf(start.ptr);
-  const base = basePtr && parameter(basePtr);
-  if (!start || !base) return 'its first pointers are not a parameter plus offsets';
-  const sum = arith.AddIOp.match(start.offset.definingOp);
-  if (!sum) return 'its offsets are not a row term plus a column term';
-  const [a, b] = [readTerm(sum.lhs, 0) ?? readTerm(sum.rhs, 0), readTerm(sum.lhs, 1) ?? readTerm(sum.rhs, 1)];
+  const terms: Terms = { base: null, indexed: [null, null], uniform: [] };
+  if (!readPointers(init, terms) || !terms.base) return 'its first pointers are not a parameter plus sums of index * stride';
+  const [a, b] = terms.indexed;
   if (!a || !b) return 'its offsets are not index * stride along rows plus index along columns';
   // one dim contiguous (no stride), the other a stride parameter apart: the memory's columns and rows
   const transposed = !a.stride && !!b.stride;
-  const rowStride = transposed ? parameter(b.stride!) : a.stride && parameter(a.stride);
+  const rowStride = transposed ? b.stride : a.stride;
   if (!rowStride || (transposed ? a.stride : b.stride)) return 'its rows are not a stride parameter apart with contiguous columns';
   const [memRows, memCols] = transposed ? [1, 0] : [0, 1];
   // the advance: a constant number of the memory's columns, or q of its rows (splat(S * q))
@@ -213,6 +307,18 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
   const advance: [number, number] = [0, 0];
   if (cols !== null) advance[memCols] = cols;
   else advance[memRows] = rows!;
+  // uniform terms: along the columns or rows they move that dim's start, along another stride they are a dim of their own
+  const along: [Value[], Value[]] = [[], []];
+  const scalarDims: { stride: BlockArgument; coordinate: Value[] }[] = [];
+  for (const u of terms.uniform) {
+    if (u.stride === null) along[memCols].push(u.value);
+    else if (u.stride === rowStride) along[memRows].push(u.value);
+    else {
+      const dim = scalarDims.find((s) => s.stride === u.stride);
+      if (dim) dim.coordinate.push(u.value);
+      else scalarDims.push({ stride: u.stride, coordinate: [u.value] });
+    }
+  }
   const masks: (ReturnType<typeof readBound>)[] = [null, null];
   if (ld.mask) {
     const and = arith.AndIOp.match(ld.mask.definingOp);
@@ -222,23 +328,35 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
       masks[d] = readBound(m, d);
     }
   }
+  const positive = new Set<BlockArgument>();
   const dims: BoxDim[] = [];
   for (const [d, term] of [a, b].entries()) {
     const { index } = term;
     const mask = masks[d];
     if (index.wrap) {
       if (mask || advance[d]) return `its dim ${d} both wraps and is masked or advanced`;
+      if (along[d].length) return `its dim ${d} wraps and is offset by a scalar`;
       if (index.origin && loop.regions[0].isAncestorOfValue(index.origin)) return `its dim ${d} starts at a value computed in the loop`;
-      dims.push({ origin: index.origin, advance: 0, start: null, extent: index.wrap, length: index.length, wraps: true, unwrapped: index.unwrapped });
+      dims.push({ origin: index.origin ? [index.origin] : [], advance: 0, start: null, extent: index.wrap, length: index.length, wraps: true, unwrapped: index.unwrapped });
       continue;
     }
-    if (!mask || index.origin) return `its dim ${d} is neither wrapped (% D) nor a masked range from 0`;
+    if (!mask) {
+      // unmasked: every address is read, so the dim is unbounded; TMA reads zeros below 0
+      const origin = [...(index.origin ? [index.origin] : []), ...along[d]];
+      if (!origin.every((o) => nonNegative(o, positive))) return `its dim ${d} is unmasked and may start below 0`;
+      if (advance[d] && !((constantInt(scf.ForOp.view(loop).step) ?? 0) > 0)) return `its dim ${d} advances in a loop whose step is not a positive constant`;
+      dims.push({ origin, advance: advance[d], start: null, extent: null, length: index.length, wraps: false, unwrapped: null });
+      continue;
+    }
+    if (index.origin || along[d].length) return `its dim ${d} is masked but does not start at 0`;
     const extent = parameter(mask.extent);
     if (!extent) return `its dim ${d} is masked by a bound that is not a parameter`;
     if (mask.minus ? !isIterationStart(mask.minus, loop, advance[d]) : advance[d] !== 0) return `its dim ${d} mask does not follow the loop's advance`;
-    dims.push({ origin: null, advance: advance[d], start: advance[d] ? mask.minus : null, extent, length: index.length, wraps: false, unwrapped: null });
+    dims.push({ origin: [], advance: advance[d], start: advance[d] ? mask.minus : null, extent, length: index.length, wraps: false, unwrapped: null });
   }
-  return { load, base, rowStride, dims: [dims[0], dims[1]], transposed };
+  if (!scalarDims.every((s) => s.coordinate.every((c) => nonNegative(c, positive)))) return 'its pointers are offset by a scalar that may be negative';
+  if (scalarDims.length > 3) return 'its pointers are offset along more than 5 dims (a TMA copy has at most 5)';
+  return { load, base: terms.base, rowStride, dims: [dims[0], dims[1]], scalarDims, transposed, positive: [...positive] };
 }
 
 /** Whether `load`'s result feeds a `tt.dot` operand (directly or through layout conversions). */

@@ -32,7 +32,7 @@ function masksOut(mask: Value, dim: number, unwrapped: Value, extent: Value): bo
 /** Whether the values along dim `dim` of `box.load` that wrap (`box.dims[dim]`) never reach anything but masked-out stores. */
 export function wrapIsUnobserved(box: PointerBox, dim: number): boolean {
   const { unwrapped, extent } = box.dims[dim];
-  if (!unwrapped) return false;
+  if (!unwrapped || !extent) return false;
   const loaded = box.load.result(0);
   const users = loaded.users();
   const dot = users.length === 1 ? tt.DotOp.match(users[0]) : null;

@@ -57,8 +57,11 @@ export interface KernelParam {
   divisibility?: number;
   /** For a tensor descriptor or hidden tensor map: how the launcher encodes its tensor map. */
   tma?: TensorMapInfo;
-  /** For a hidden tensor map: the parameters (by name) of its tensor's base pointer, shape and strides (`tir.tensormap`). */
-  from?: { base: string; shape: string[]; strides: string[] };
+  /**
+   * For a hidden tensor map: the parameters (by name) of its tensor's base pointer, shape (null: an
+   * unbounded dim, encoded as 2^32) and strides, and those that must be > 0 at launch (`tir.tensormap`).
+   */
+  from?: { base: string; shape: (string | null)[]; strides: string[]; positive?: string[] };
 }
 
 /**
@@ -212,7 +215,8 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     p.kind = 'tensormap';
     // launchers leave out trailing `__` parameters (a name read back from printed IR may be `argN`)
     if (!p.name.startsWith('__')) p.name = `__${p.name}`;
-    p.from = { base: params[h.base].name, shape: h.shape.map((j) => params[j].name), strides: h.strides.map((j) => params[j].name) };
+    const shape = h.shape.map((j) => (j === tt.UNBOUNDED ? null : params[j].name));
+    p.from = { base: params[h.base].name, shape, strides: h.strides.map((j) => params[j].name), ...(h.positive.length ? { positive: h.positive.map((j) => params[j].name) } : {}) };
   });
   const paramTypes = entry.args.map((a) => registerType(a.type));
   const b = new Builder();

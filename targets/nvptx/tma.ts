@@ -27,30 +27,31 @@ const MAX_BOX = 256;
 
 /** How a descriptor's block moves: the box the tensor map describes and where each box of the block starts. */
 export interface TmaGeometry {
-  /** The box, outermost dim first (as the block's shape). */
+  /** The box, outermost dim first (as the block's shape; any dims before the last two are 1). */
   box: number[];
   /** The swizzle of the box rows in shared memory, in bytes (0: none). */
   swizzleBytes: number;
-  /** The block coordinates where each box starts. */
+  /** The block coordinates where each box starts (the block's rank). */
   origins: number[][];
 }
 
 /**
- * The TMA geometry of a descriptor of type `t`, or why it has none: its block needs a 2-d
- * non-transposed `#ttg.nvmma_shared` layout (tma-lowering gives it one), and rows of a multiple of
- * 16 bytes.
+ * The TMA geometry of a descriptor of type `t`, or why it has none: its block needs to be 2-d
+ * (or have 1s before its last two dims, which land in a 2-d tile), a non-transposed
+ * `#ttg.nvmma_shared` layout (tma-lowering gives it one), and rows of a multiple of 16 bytes.
  */
 export function tmaGeometry(t: TensorDescType): TmaGeometry | string {
   const block = t.blockType;
   const nvmma = nvmmaOf(block.encoding);
-  if (block.rank !== 2 || !nvmma || nvmma.transposed) return `a TMA copy needs a 2-d block in a non-transposed #ttg.nvmma_shared layout; '${t}' has none (run tma-lowering)`;
+  if (t.tileShape.length !== 2 || !nvmma || nvmma.transposed) return `a TMA copy needs a 2-d block (or 1s before its last two dims) in a non-transposed #ttg.nvmma_shared layout; '${t}' has none (run tma-lowering)`;
   const bytes = bitWidth(block.elementType) / 8;
-  const [rows, cols] = block.shape;
+  const [rows, cols] = t.tileShape;
+  const lead = new Array<number>(block.rank - 2);
   const inner = nvmma.swizzleBytes ? Math.min(cols, nvmma.swizzleBytes / bytes) : cols;
   if ((inner * bytes) % 16 || inner > MAX_BOX) return `a TMA box row must be a multiple of 16 bytes and at most ${MAX_BOX} elements; '${t}' gives ${inner * bytes} bytes`;
-  const box = [Math.min(rows, MAX_BOX), inner];
+  const box = [...lead.fill(1), Math.min(rows, MAX_BOX), inner];
   const origins: number[][] = [];
-  for (let c = 0; c < cols; c += box[1]) for (let r = 0; r < rows; r += box[0]) origins.push([r, c]);
+  for (let c = 0; c < cols; c += inner) for (let r = 0; r < rows; r += MAX_BOX) origins.push([...lead.fill(0), r, c]);
   return { box, swizzleBytes: nvmma.swizzleBytes, origins };
 }
 
@@ -69,10 +70,12 @@ function boxOffsets(tile: MemDescType, g: TmaGeometry, op: Operation): number[] 
   const bases = sharedOffsetBases(tile.encoding, tile.shape);
   const bytes = bitWidth(tile.elementType) / 8;
   if (!bases) throw targetError(op, `cannot address shared tile '${tile}'`);
-  const rowBytes = g.box[1] * bytes;
-  return g.origins.map((o) => {
+  const [boxRows, boxCols] = g.box.slice(-2);
+  const rowBytes = boxCols * bytes;
+  return g.origins.map((origin) => {
+    const o = origin.slice(-2);
     const at = offsetFromBases(bases, o) * bytes;
-    for (let r = 1; r < g.box[0]; r *= 2) {
+    for (let r = 1; r < boxRows; r *= 2) {
       if (Math.floor((offsetFromBases(bases, [o[0] + r, o[1]]) * bytes - at) / rowBytes) !== r) throw targetError(op, `cannot be lowered to the nvptx target: tile '${tile}' does not hold a TMA box's rows one after another`);
     }
     return at;

@@ -146,6 +146,8 @@ const RUNS: [stem: string, run: Runner][] = [
   ['attention.d64.full', attention(1, 1, 128)],
   // start_m = 1 runs two off-diagonal blocks (stage 1) and the diagonal block (stage 2, masked).
   ['attention.d64.causal', attention(1, 1, 256)],
+  // 2 batches of 3 heads: K and V copied by TMA at (off_z, off_h, start_n, 0) of 4-d tensor maps.
+  ['attention.d64.causal', attention(2, 3, 128)],
   // 3 rows of 4096 columns: 4 iterations of BLOCK_SIZE 1024 per loop.
   ['layernorm.b1024w8.d16', layernorm(3, 4096)],
   // 2 x 2 tiles of 64, the last ones partly out of bounds in both dimensions.
@@ -160,7 +162,7 @@ for (const [stem, run] of RUNS) {
   // Exact equality: the layout passes change where values live, never what is computed. The
   // interpreter computes a tt.dot the same way whatever the operand layouts (#mma/#dot_op are
   // annotations to it), so even the fp16 attention, through mma-lowering, gives bit-identical O and M.
-  test(`${stem}: the same outputs before and after the layout passes, and after the default pipeline`, () => {
+  test(`${stem} (run ${RUNS.findIndex((r) => r[1] === run)}): the same outputs before and after the layout passes, and after the default pipeline`, () => {
     const reference = run(load(stem), SEED);
     assert.ok(reference[0].some((v) => v !== 0 && v !== -7), `${stem}: the reference run wrote nothing`);
     assert.equal(run(compile(load(stem), layoutPipeline(warps), stem), SEED), reference, `${stem}: after ${layoutPipeline(warps)}`);

@@ -185,6 +185,11 @@ class TensorMap(ctypes.Structure):
         return base + (-base % 64)
 
 
+# The extent of an unbounded dim of a hidden tensor map: the most cuTensorMapEncodeTiled takes (2^32,
+# accepted with strides that overlap it: H200, driver 580.159.04, 2026-11-28), past any int32 coordinate.
+UNBOUNDED_EXTENT = 2 ** 32
+
+
 def encode_tiled_tensor_map(p, address, dims, byte_strides, elt_bytes):
     """The CUtensorMap for tensor-map parameter `p` ("tensordesc" or "tensormap") of the tensor at GPU
     `address` with `dims` and `byte_strides` (outermost dim first, as torch and the metadata list
@@ -237,7 +242,10 @@ def encode_hidden_tensor_map(p, given):
     """The CUtensorMap of hidden parameter `p` ("tensormap"), built from the launch's arguments
     `given` (by parameter name) as `p['from']` says: the tensor (or int address) of argument `base`,
     the dims of the integer arguments `shape` and the strides in elements of `strides` (both
-    outermost first; the innermost stride is 1). See encode_tiled_tensor_map for the rest."""
+    outermost first; the innermost stride is 1). A dim named None is unbounded: the kernel's copies
+    along it stand for unmasked loads, so it gets the largest extent a map holds (UNBOUNDED_EXTENT)
+    and no copy reads zeros there. Raises ValueError where an argument of `positive` is not > 0 (the
+    kernel divides by it to find a coordinate). See encode_tiled_tensor_map for the rest."""
     source = p['from']
 
     def argument(name):
@@ -246,6 +254,9 @@ def encode_hidden_tensor_map(p, given):
             raise ValueError(f'{p["name"]}: the tensor map is built from argument {name!r}, which was not given')
         return given[name]
 
+    for name in source.get('positive', []):
+        if int(argument(name)) <= 0:
+            raise ValueError(f'{p["name"]}: the kernel copies by TMA only where {name} > 0, got {int(argument(name))}')
     base = argument(source['base'])
     if isinstance(base, int):
         address = base
@@ -258,7 +269,7 @@ def encode_hidden_tensor_map(p, given):
     else:
         address = base.data_ptr()
     elt = ELEMENT_BYTES[p['type']]
-    dims = [int(argument(n)) for n in source['shape']]
+    dims = [UNBOUNDED_EXTENT if n is None else int(argument(n)) for n in source['shape']]
     if any(d < 0 for d in dims):
         raise ValueError(f'{p["name"]}: negative tensor extent in {dict(zip(source["shape"], dims))}')
     # An extent of 0 (K = 0: the loop that copies through the map never runs) is encoded as 1: the

@@ -100,10 +100,12 @@ export function descriptor(it: Interpreter, v: Value): DescValue {
 }
 
 /**
- * Calls `visit(k, element)` for each element k (row-major) of the block of `blockShape` at `coords`
+ * Calls `visit(k, element)` for each element k (row-major) of the block of `shape` at `coords`
  * in the descriptor's tensor: `element` is its index in the buffer, or null outside the tensor.
  */
-function forEachBlockElement(it: Interpreter, d: DescValue, coords: readonly number[], blockShape: readonly number[], visit: (k: number, element: number | null) => void): void {
+function forEachBlockElement(it: Interpreter, d: DescValue, coords: readonly number[], shape: readonly number[], visit: (k: number, element: number | null) => void): void {
+  // a block of fewer dims than the tensor (a 2-d tile of a [1, 1, 64, 64] box) has 1s before them
+  const blockShape = coords.length > shape.length ? [...new Array<number>(coords.length - shape.length).fill(1), ...shape] : shape;
   const b = it.memory.buffers[d.buf];
   if (!b) fail(`descriptor of an invalid buffer (id ${d.buf})`);
   const n = blockShape.reduce((a, x) => a * x, 1);

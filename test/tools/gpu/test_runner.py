@@ -235,6 +235,21 @@ class HiddenTensorMap(unittest.TestCase):
         self.assertEqual((call['rank'], call['dims'], call['strides'], call['box'], call['element_strides']),
                          (3, [72, 100, 8], [160, 2 * 128 * 80], [64, 64, 1], [1, 1, 1]))
 
+    def test_unbounded_dims_get_the_largest_extent(self):
+        # attention's K: (z, h, n, d) with z and h coordinates and unmasked rows: only d is bounded
+        p = tensormap_param('__k_map', 'k', [None, None, None, 'D'], ['sz', 'sh', 'sn'], [1, 1, 64, 64])
+        p['from']['positive'] = ['H']
+        call = self.encode(p, {'k': A_ADDRESS, 'D': 64, 'sz': 8 * 1024 * 64, 'sh': 1024 * 64, 'sn': 64, 'H': 8})
+        self.assertEqual((call['rank'], call['dims'], call['strides'], call['box']),
+                         (4, [64, 2 ** 32, 2 ** 32, 2 ** 32], [128, 2 * 1024 * 64, 2 * 8 * 1024 * 64], [64, 64, 1, 1]))
+
+    def test_a_parameter_that_must_be_positive_raises_at_zero(self):
+        p = tensormap_param('__k_map', 'k', [None, 'D'], ['sn'], [64, 64])
+        p['from']['positive'] = ['H']
+        with self.assertRaisesRegex(ValueError, r'__k_map: the kernel copies by TMA only where H > 0, got 0'):
+            runner.encode_hidden_tensor_map(p, {'k': A_ADDRESS, 'D': 64, 'sn': 64, 'H': 0})
+        self.assertEqual(self.cu.encoded, [])
+
     def test_misaligned_base_raises(self):
         a, _, _ = matmul_tensors(4096, 4096, 4096, a_address=A_ADDRESS + 8)
         with self.assertRaisesRegex(ValueError, r'__tma_a_ptr: TMA needs a 16-byte aligned base address .* '
