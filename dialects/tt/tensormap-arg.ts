@@ -11,8 +11,9 @@
  * dim but the innermost, whose stride is 1. Hidden parameters come after every other parameter.
  *
  * A shape entry of -1 is an unbounded dim: the kernel's copies along it stand for unmasked
- * pointer loads, whose every coordinate is in the tensor, so the launcher gives it the largest
- * extent a tensor map holds (`UNBOUNDED_EXTENT`) and no copy reads zeros there. `positive` (optional)
+ * pointer loads, whose every address is inside the base pointer's allocation, so the launcher
+ * gives the dim every coordinate whose address stays inside it (`unboundedExtent`), and no valid
+ * read becomes a zero. `positive` (optional)
  * lists integer arguments that must be greater than zero at launch (a coordinate divided by one is
  * then never negative); the launcher refuses a launch where one is not.
  */
@@ -25,11 +26,21 @@ import { PointerType, TensorDescType } from './types.js';
 /** The argument attribute that marks a hidden tensor-map parameter. */
 export const TENSORMAP_ATTR = 'tir.tensormap';
 
-/** A `shape` entry for a dim with no bound: the launcher encodes `UNBOUNDED_EXTENT` there. */
+/** A `shape` entry for a dim with no bound (see `unboundedExtent`). */
 export const UNBOUNDED = -1;
 
-/** The extent launchers give an unbounded dim: the most a tensor map holds (2^32), past any int32 coordinate. */
-export const UNBOUNDED_EXTENT = 2 ** 32;
+/** The most an unbounded dim gets: past every int32 coordinate (a map of 2^32 faults on an H200). */
+export const UNBOUNDED_EXTENT = 2 ** 31;
+
+/**
+ * The extent of an unbounded dim `stride` elements apart over an allocation of `rest` elements
+ * from the base (null: unknown): the coordinates whose address stays inside it, at most
+ * `UNBOUNDED_EXTENT` (tools/gpu/runner.py's `unbounded_extent` is the launcher's copy of this rule).
+ */
+export function unboundedExtent(rest: number | null, stride: number): number {
+  if (rest === null) return UNBOUNDED_EXTENT;
+  return Math.max(1, Math.min(UNBOUNDED_EXTENT, Math.ceil(rest / stride)));
+}
 
 /** Where a hidden tensor map's tensor comes from: argument indices of its base pointer, shape and strides. */
 export interface HostTensormap {

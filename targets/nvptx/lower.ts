@@ -59,7 +59,7 @@ export interface KernelParam {
   tma?: TensorMapInfo;
   /**
    * For a hidden tensor map: the parameters (by name) of its tensor's base pointer, shape (null: an
-   * unbounded dim, encoded as 2^32) and strides, and those that must be > 0 at launch (`tir.tensormap`).
+   * unbounded dim: the rest of the base allocation) and strides, and those that must be > 0 at launch (`tir.tensormap`).
    */
   from?: { base: string; shape: (string | null)[]; strides: string[]; positive?: string[] };
 }

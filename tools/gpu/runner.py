@@ -185,9 +185,26 @@ class TensorMap(ctypes.Structure):
         return base + (-base % 64)
 
 
-# The extent of an unbounded dim of a hidden tensor map: the most cuTensorMapEncodeTiled takes (2^32,
-# accepted with strides that overlap it: H200, driver 580.159.04, 2026-11-28), past any int32 coordinate.
-UNBOUNDED_EXTENT = 2 ** 32
+# The most an unbounded dim of a hidden tensor map may get: past every int32 coordinate. (2^32, which
+# cuTensorMapEncodeTiled accepts, made the copies fault with an illegal instruction: H200, driver
+# 580.159.04, 2026-11-28.)
+UNBOUNDED_EXTENT = 2 ** 31
+
+
+def allocation_bytes(base):
+    """The bytes from tensor `base`'s first element to the end of its storage, or None (an int address)."""
+    if isinstance(base, int) or not hasattr(base, 'untyped_storage'):
+        return None
+    storage = base.untyped_storage()
+    return storage.data_ptr() + storage.nbytes() - base.data_ptr()
+
+
+def unbounded_extent(rest, byte_stride):
+    """The extent of an unbounded dim `byte_stride` bytes apart over an allocation of `rest` bytes (None:
+    unknown): every coordinate whose address stays inside it, at most UNBOUNDED_EXTENT."""
+    if rest is None:
+        return UNBOUNDED_EXTENT
+    return max(1, min(UNBOUNDED_EXTENT, -(-rest // byte_stride)))
 
 
 def encode_tiled_tensor_map(p, address, dims, byte_strides, elt_bytes):
@@ -243,9 +260,10 @@ def encode_hidden_tensor_map(p, given):
     `given` (by parameter name) as `p['from']` says: the tensor (or int address) of argument `base`,
     the dims of the integer arguments `shape` and the strides in elements of `strides` (both
     outermost first; the innermost stride is 1). A dim named None is unbounded: the kernel's copies
-    along it stand for unmasked loads, so it gets the largest extent a map holds (UNBOUNDED_EXTENT)
-    and no copy reads zeros there. Raises ValueError where an argument of `positive` is not > 0 (the
-    kernel divides by it to find a coordinate). See encode_tiled_tensor_map for the rest."""
+    along it stand for unmasked loads, whose addresses are all inside the base's allocation, so it
+    gets every coordinate that stays inside it (unbounded_extent; UNBOUNDED_EXTENT for an int
+    address) and no valid read becomes a zero. Raises ValueError where an argument of `positive` is
+    not > 0 (the kernel divides by it to find a coordinate). See encode_tiled_tensor_map for the rest."""
     source = p['from']
 
     def argument(name):
@@ -269,13 +287,15 @@ def encode_hidden_tensor_map(p, given):
     else:
         address = base.data_ptr()
     elt = ELEMENT_BYTES[p['type']]
-    dims = [UNBOUNDED_EXTENT if n is None else int(argument(n)) for n in source['shape']]
+    byte_strides = [int(argument(n)) * elt for n in source['strides']]
+    rest = allocation_bytes(base)
+    dims = [unbounded_extent(rest, stride) if n is None else int(argument(n))
+            for n, stride in zip(source['shape'], byte_strides + [elt])]
     if any(d < 0 for d in dims):
         raise ValueError(f'{p["name"]}: negative tensor extent in {dict(zip(source["shape"], dims))}')
     # An extent of 0 (K = 0: the loop that copies through the map never runs) is encoded as 1: the
     # driver wants dims >= 1, and no copy reads the map.
     dims = [max(d, 1) for d in dims]
-    byte_strides = [int(argument(n)) * elt for n in source['strides']]
     return encode_tiled_tensor_map(p, address, dims, byte_strides, elt)
 
 

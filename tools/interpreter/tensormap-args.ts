@@ -3,14 +3,14 @@
  * interpreter. The caller does not pass them: as the launcher does, the interpreter builds each
  * one from the kernel's other arguments: the buffer (and element offset) of its base pointer
  * argument, its shape arguments (outermost dim first) and its stride arguments in elements, with
- * the innermost stride 1; an unbounded dim gets the launcher's extent (2^32). Whether the shape and
+ * the innermost stride 1; an unbounded dim covers the rest of the base's buffer, as the launcher's does. Whether the shape and
  * strides fit the buffer is checked where blocks are read and written (ops-memory.ts), as for any
  * descriptor.
  */
 import type { Operation } from '../../ir/ir.js';
 import { signless, type Type } from '../../ir/types.js';
 import type { TensorDescType } from '../../dialects/tt/types.js';
-import { UNBOUNDED, UNBOUNDED_EXTENT, tensormapOf, verifyTensormapArgs } from '../../dialects/tt/tensormap-arg.js';
+import { UNBOUNDED, tensormapOf, unboundedExtent, verifyTensormapArgs } from '../../dialects/tt/tensormap-arg.js';
 import { InterpreterError } from './errors.js';
 import { Buffer } from './memory.js';
 import { type DescValue, type RtValue, scalarNumber } from './values.js';
@@ -78,8 +78,9 @@ export function buildHiddenTensormap(fn: Operation, k: number, types: readonly T
     const v = scalarNumber(values[j]);
     if (!(v > 0)) throw launchError(`${what}: the kernel copies by TMA only where argument #${j} > 0, got ${v}`);
   }
-  // an unbounded dim stands for unmasked loads: every coordinate the kernel copies is in the tensor
-  const shape = map.shape.map((j, d) => (j === UNBOUNDED ? UNBOUNDED_EXTENT : integer(j, `dim ${d} size`)));
   const strides = [...map.strides.map((j, d) => integer(j, `dim ${d} stride`)), 1];
+  // an unbounded dim stands for unmasked loads: it covers what remains of the base's buffer
+  const rest = view.buffer.length - view.offset;
+  const shape = map.shape.map((j, d) => (j === UNBOUNDED ? unboundedExtent(rest, strides[d]) : integer(j, `dim ${d} size`)));
   return { kind: 'desc', buf: view.buffer.id, base: view.offset, elt, shape, strides };
 }

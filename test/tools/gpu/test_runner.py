@@ -111,9 +111,23 @@ class FakeTensor:
 
     ELEMENT_SIZE = {'torch.float16': 2, 'torch.bfloat16': 2, 'torch.float32': 4}
 
-    def __init__(self, address, dtype, shape, strides):
+    def __init__(self, address, dtype, shape, strides, storage=None, storage_address=None):
         self.address, self.dtype, self.shape, self.strides = address, dtype, tuple(shape), tuple(strides)
         self.is_cuda = True
+        # the storage, in elements (default: exactly the tensor's extent), starting at storage_address
+        self.storage = storage if storage is not None else 1 + sum((n - 1) * st for n, st in zip(self.shape, self.strides))
+        self.storage_address = address if storage_address is None else storage_address
+
+    def untyped_storage(self):
+        tensor = self
+
+        class Storage:
+            def data_ptr(self):
+                return tensor.storage_address
+
+            def nbytes(self):
+                return tensor.storage * tensor.element_size()
+        return Storage()
 
     def data_ptr(self):
         return self.address
@@ -235,13 +249,29 @@ class HiddenTensorMap(unittest.TestCase):
         self.assertEqual((call['rank'], call['dims'], call['strides'], call['box'], call['element_strides']),
                          (3, [72, 100, 8], [160, 2 * 128 * 80], [64, 64, 1], [1, 1, 1]))
 
-    def test_unbounded_dims_get_the_largest_extent(self):
-        # attention's K: (z, h, n, d) with z and h coordinates and unmasked rows: only d is bounded
-        p = tensormap_param('__k_map', 'k', [None, None, None, 'D'], ['sz', 'sh', 'sn'], [1, 1, 64, 64])
+    def test_unbounded_dims_cover_the_base_allocation(self):
+        # attention's K: (z, h, n, d) with z and h coordinates and unmasked rows: no dim is bounded,
+        # each gets the coordinates whose addresses stay in K's 2 x 8 x 1024 x 64 f16 storage
+        p = tensormap_param('__k_map', 'k', [None, None, None, None], ['sz', 'sh', 'sn'], [1, 1, 64, 64])
         p['from']['positive'] = ['H']
-        call = self.encode(p, {'k': A_ADDRESS, 'D': 64, 'sz': 8 * 1024 * 64, 'sh': 1024 * 64, 'sn': 64, 'H': 8})
+        k = FakeTensor(A_ADDRESS, 'torch.float16', (2, 8, 1024, 64), (8 * 1024 * 64, 1024 * 64, 64, 1), storage=2 * 8 * 1024 * 64)
+        call = self.encode(p, {'k': k, 'sz': 8 * 1024 * 64, 'sh': 1024 * 64, 'sn': 64, 'H': 8})
+        total = 2 * 8 * 1024 * 64
         self.assertEqual((call['rank'], call['dims'], call['strides'], call['box']),
-                         (4, [64, 2 ** 32, 2 ** 32, 2 ** 32], [128, 2 * 1024 * 64, 2 * 8 * 1024 * 64], [64, 64, 1, 1]))
+                         (4, [total, total // 64, total // (1024 * 64), 2], [128, 2 * 1024 * 64, 2 * 8 * 1024 * 64],
+                          [64, 64, 1, 1]))
+
+    def test_an_unbounded_dim_of_a_view_counts_from_its_first_element(self):
+        # rows of a view starting 100 rows into a 1000 x 64 storage: 900 rows remain
+        p = tensormap_param('__x_map', 'x', [None, 'D'], ['s'], [64, 64])
+        x = FakeTensor(A_ADDRESS + 100 * 64 * 2, 'torch.float16', (900, 64), (64, 1), storage=1000 * 64, storage_address=A_ADDRESS)
+        call = self.encode(p, {'x': x, 'D': 64, 's': 64})
+        self.assertEqual(call['dims'], [64, 900])
+
+    def test_an_unbounded_dim_over_an_int_address_gets_the_largest_extent(self):
+        p = tensormap_param('__x_map', 'x', [None, 'D'], ['s'], [64, 64])
+        call = self.encode(p, {'x': A_ADDRESS, 'D': 64, 's': 64})
+        self.assertEqual(call['dims'], [64, 2 ** 31])
 
     def test_a_parameter_that_must_be_positive_raises_at_zero(self):
         p = tensormap_param('__k_map', 'k', [None, 'D'], ['sn'], [64, 64])
