@@ -218,9 +218,17 @@ function run(fn: Operation, ctx: PassContext): void {
   const axis = new AxisInfoAnalysis(fn);
   // innermost loops first (post-order): an outer loop's copy then holds its inner loops as rewritten
   const loops: [Operation, PointerBox[]][] = [];
+  const warpGroups = Math.max(1, Number(ctx.options['num-warps']) / 4);
   fn.walk((loop) => {
     if (!scf.ForOp.is(loop)) return;
     const boxes: PointerBox[] = [];
+    // chained dots over several warp groups (attention at head dim 128, 8 warps) ran 2-6% slower with
+    // TMA copies than with cp.async, as Triton's own TMA kernel does (bench/gpu/RESULTS.md, 2026-11-28)
+    const dots = loop.regions[0].blocks[0].ops.filter((op) => tt.DotOp.is(op)).length;
+    if (dots > 1 && warpGroups > 1) {
+      for (const op of loop.regions[0].blocks[0]) if (tt.LoadOp.is(op) && feedsDot(op)) ctx.remark(op, `not copied by TMA: its loop chains ${dots} dots over ${warpGroups} warp groups, where cp.async measured faster`);
+      return;
+    }
     for (const op of loop.regions[0].blocks[0]) {
       if (!tt.LoadOp.is(op) || !(op.operand(0).type instanceof RankedTensorType)) continue;
       const box = tmaBox(op, loop, axis);
@@ -254,6 +262,7 @@ export const pointerToTma: PassDecl = {
   anchor: 'function',
   options: {
     target: { type: 'string', default: '', description: "the GPU (cuda:90, sm_90a...; default: the module's ttg.target); a target without TMA leaves the kernel alone" },
+    'num-warps': { type: 'int', default: 4, description: 'warps per CTA; a loop of chained dots over more than one warp group (4 warps) keeps cp.async' },
   },
   statistics: {
     'loads-copied': 'pointer loads turned into TMA copies',

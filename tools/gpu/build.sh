@@ -70,7 +70,7 @@ without_pass() {
     cp "$src" "$ttir"
   fi
   pipeline=$(node "$opt" "$ttir" --pass-pipeline="default{arch=$arch}" --dump-pass-pipeline -o /dev/null 2>&1 | grep '^builtin.module(') || return 1
-  pipeline=$(echo "$pipeline" | sed -e "s/num-warps=[0-9]*/num-warps=$warps/" -e "s/,$pass\([,)]\)/\1/" -e "s/($pass,/(/")
+  pipeline=$(echo "$pipeline" | sed -e "s/num-warps=[0-9]*/num-warps=$warps/g" -e "s/,$pass\([,)]\)/\1/" -e "s/($pass,/(/")
   echo "\$ node $opt $ttir --pass-pipeline='$pipeline' -o $ttg" >>"$out/$stem.log"
   node "$opt" "$ttir" --pass-pipeline="$pipeline" -o "$ttg" >>"$out/$stem.log" 2>&1 || return 1
   compile "$stem" "$ttg"
