@@ -68,13 +68,14 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
       arch: { type: 'string', default: 'sm_80', description: 'the GPU: sm_80, sm_90a (or cuda:80, cuda:90); written to ttg.target' },
       'num-warps': { type: 'int', default: 4, description: 'warps per CTA (ttg.num-warps)' },
       'num-stages': { type: 'int', default: 3, description: 'software-pipelining stages of the loads feeding a dot' },
+      'tma-pointer-loads': { type: 'bool', default: true, description: 'on a GPU with TMA, copy the pointer loads that read a box by TMA (pointer-to-tma); false keeps cp.async' },
     },
     // Issue 7's order: tensor cores, then software pipelining, then shared-memory layout and sizes.
     expand: (o) => {
       const cc = parseCapability(String(o.arch));
       if (cc === null) throw new Error(`unknown architecture '${o.arch}'; known: sm_80, sm_90a`);
       return [
-        'canonicalize', 'cse', 'version-alignment', ...(archLimits(cc)?.tma ? [`pointer-to-tma{target=${targetName(cc)} num-warps=${o['num-warps']}}`] : []),
+        'canonicalize', 'cse', 'version-alignment', ...(archLimits(cc)?.tma && o['tma-pointer-loads'] ? [`pointer-to-tma{target=${targetName(cc)} num-warps=${o['num-warps']}}`] : []),
         `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
         'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'licm', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
         'tma-lowering', 'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',
