@@ -158,7 +158,7 @@ test('after the sm_90a default pipeline (a TMA copy through the hidden map) the 
   const m = compiled();
   assert.ok(hasOp(m, 'ttng.async_tma_copy_global_to_local'), 'the descriptor load should become a TMA copy');
   assert.ok(!hasOp(m, 'tt.descriptor_load'), 'no descriptor load should be left');
-  assert.equal(tt.tensormapOf(funcNamed(m, 'tile_kernel'), 5), { base: 0, shape: [2, 3], strides: [4] });
+  assert.equal(tt.tensormapOf(funcNamed(m, 'tile_kernel'), 5), { base: 0, shape: [2, 3], strides: [4], positive: [] });
   assert.equal(runTile(m), expectedY(xContents(), OFFSET, STRIDE));
 });
 
