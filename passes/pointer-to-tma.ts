@@ -19,6 +19,13 @@
  *   %fits = %o >= 0 and %o <= %M - BM and ...           (each such wrapped dim of each load)
  *   scf.if %fits { the loop with TMA copies } else { the loop as it was } {tir.versions}
  *
+ * Attention's K and V (the tutorial with pointers) start at a per-program offset `off_z * stride_z
+ * + off_h * stride_h` and are unmasked: each such scalar term is a dim of its own (a box of length
+ * 1 at `off_z`, `off_h`), and an unmasked dim is unbounded (the map covers the base's allocation, so
+ * the copy reads the addresses the load would), so they copy through 4-d maps. A loop of chained
+ * dots over more than one warp group (attention at head dim 128 on 8 warps) keeps cp.async, which
+ * measured faster there.
+ *
  * The rest of the pipeline handles the copies as it handles Triton's host-side descriptors
  * (software-pipeline, tma-lowering). A load qualifies where its elements are 8- or 16-bit floats,
  * its base pointer is 16-byte aligned and its row stride a multiple of 16 bytes (`tt.divisibility`),
@@ -101,8 +108,8 @@ class TensorMaps {
 
 /** `%fits`: every wrapped dim of `boxes` starts in [0, D - n], built before `loop`; null when none wraps. */
 function fitsCondition(boxes: readonly PointerBox[], loop: Operation, rw: Rewriter): Value | null {
-  // a wrapped block whose wrapped part no store observes needs no test (support/unobserved-wrap.ts)
-  // (a wrapped dim's extent is its `% D`)
+  // a wrapped block whose wrapped part no store observes needs no test (support/unobserved-wrap.ts);
+  // a wrapped dim's extent is the D of its `% D`, never null
   const tested = boxes.flatMap((box) => box.dims.filter((d, k) => d.wraps && !wrapIsUnobserved(box, k)));
   if (!tested.length) return null;
   rw.setInsertionPoint(loop);
