@@ -41,16 +41,20 @@ import * as scf from '../dialects/scf.js';
 import * as ttg from '../dialects/ttg/index.js';
 import type { PassContext, PassDecl } from './pass.js';
 
-/** Per-run context: buffer ids, the rewriter, and the statistics sink. */
+/** Per-run context: buffer ids, the rewriter, the statistics sink, and the barriers the analysis-only walks modelled. */
 interface Walk {
   ids: BufferIds;
   rw: Rewriter;
   ctx: PassContext;
+  modelled: number;
 }
 
-/** Inserts a barrier before `op` when `insert` (the analysis-only walks just model it). */
+/** Inserts a barrier before `op` when `insert` (the analysis-only walks just count it). */
 function barrierBefore(op: Operation, w: Walk, insert: boolean): void {
-  if (!insert) return;
+  if (!insert) {
+    w.modelled++;
+    return;
+  }
   // ttg.local_load %a -> gpu.barrier; ttg.local_load %a
   gpu.BarrierOp.build(w.rw.before(op), {});
   w.ctx.bump('num-barriers');
@@ -84,9 +88,9 @@ function visitOp(op: Operation, state: MembarState, w: Walk, insert: boolean): v
     case scf.IfOp.name:
       return visitIf(op, state, w, insert);
     case scf.ForOp.name:
-      return visitLoop(op.regions[0], null, state, w, insert);
+      return visitLoop(op, op.regions[0], null, state, w, insert);
     case scf.WhileOp.name:
-      return visitLoop(op.regions[0], op.regions[1], state, w, insert);
+      return visitLoop(op, op.regions[0], op.regions[1], state, w, insert);
   }
   applyEffects(op, state, w, insert);
   for (const r of op.regions) {
@@ -115,20 +119,42 @@ function visitIf(op: Operation, state: MembarState, w: Walk, insert: boolean): v
 
 /**
  * A loop: `body` (scf.for) or `before` then `after` (scf.while), iterated to a fixed point of the
- * pending set at the loop head, then walked once more inserting barriers.
+ * pending set at the loop head, then walked once more inserting barriers. Where accesses pending
+ * from before the loop would put barriers in it that a synchronized entry would not need (a tile
+ * stored just before the loop and read in it), one barrier goes before the loop instead: it runs
+ * once, not every iteration.
  */
-function visitLoop(body: Region, after: Region | null, state: MembarState, w: Walk, insert: boolean): void {
+function visitLoop(loop: Operation, body: Region, after: Region | null, state: MembarState, w: Walk, insert: boolean): void {
   const iterate = (entry: MembarState, ins: boolean): { exit: MembarState; back: MembarState } => {
     const first = visitRegion(body, entry.iterationStart(), w, ins);
     if (!after) return { exit: first, back: first };
     return { exit: first, back: visitRegion(after, first.clone(), w, ins) };
   };
-  let entry = state.clone();
-  for (;;) {
-    // Accumulate, so the walk terminates (the pending sets only grow).
-    const next = entry.clone().join(iterate(entry, false).back);
-    if (next.equals(entry)) break;
-    entry = next;
+  const fixedPoint = (start: MembarState): MembarState => {
+    let entry = start.clone();
+    for (;;) {
+      // Accumulate, so the walk terminates (the pending sets only grow).
+      const next = entry.clone().join(iterate(entry, false).back);
+      if (next.equals(entry)) return entry;
+      entry = next;
+    }
+  };
+  const modelled = (entry: MembarState): number => {
+    const before = w.modelled;
+    iterate(entry, false);
+    return w.modelled - before;
+  };
+  let entry = fixedPoint(state);
+  if (insert) {
+    const synced = state.clone();
+    synced.sync();
+    const clean = fixedPoint(synced);
+    // scf.for %i ... { <barrier: a tile stored before the loop> ... } -> gpu.barrier; scf.for %i ... { ... }
+    if (modelled(clean) < modelled(entry)) {
+      barrierBefore(loop, w, true);
+      state.sync();
+      entry = clean;
+    }
   }
   const { exit } = iterate(entry, insert);
   // scf.for may run zero times; scf.while leaves from its `before` region.
@@ -161,7 +187,7 @@ function visitRegion(region: Region, state: MembarState, w: Walk, insert: boolea
 
 /** Inserts the barriers one function needs. */
 function run(fn: Operation, ctx: PassContext): void {
-  const w: Walk = { ids: new BufferIds(), rw: ctx.rewriter(), ctx };
+  const w: Walk = { ids: new BufferIds(), rw: ctx.rewriter(), ctx, modelled: 0 };
   for (const r of fn.regions) visitRegion(r, new MembarState(), w, true);
 }
 

@@ -42,6 +42,7 @@ import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
 import * as ttng from '../dialects/ttng.js';
+import { storeInvariantOperandsLate } from './support/pipeline-late-stash.js';
 import type { PassContext, PassDecl } from './pass.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { inFlightDots, overlapWarpGroupDots } from './support/pipeline-wgmma.js';
@@ -211,6 +212,7 @@ function pipelineLoop(fn: Operation, plan: LoopPlan, stages: number, ctx: PassCo
   if (spare) ctx.bump('spare-slots');
   const pro = emitPrologue(e, plan, d, slots, contig);
   const next = emitLoop(e, plan, d, slots, contig, pro, spare);
+  ctx.bump('operand-stores-late', storeInvariantOperandsLate(next, e.rw));
   // scf.for -> scf.for; ttg.async_wait {num = 0}; ttng.inval_barrier (each slot); ttg.local_dealloc (each buffer)
   e.rw.setInsertionPointAfter(next);
   if (pro.cp.length) ttg.AsyncWaitOp.build(e.rw, { asyncToken: [], num: 0 });
@@ -333,6 +335,7 @@ export const softwarePipeline: PassDecl = {
   },
   statistics: {
     'pointer-increments-sunk': 'number of loop-carried pointer increments moved after the copies that read the old pointer',
+    'operand-stores-late': "number of stores of a loop's invariant operand tiles (attention's Q) moved after the prologue's copies",
     'loops-pipelined': 'number of scf.for loops pipelined',
     'spare-slots': 'number of pipelined loops whose buffers got a spare slot (their copies refill a slot free since the first barrier)',
     'warp-group-dots-in-flight': 'number of ttng.warp_group_dot left in flight across iterations (pendings = 1, one more buffer slot)',
