@@ -61,6 +61,9 @@ function tmaBox(load: Operation, loop: Operation, axis: AxisInfoAnalysis): Point
   if (typeof box === 'string') return box;
   if (axis.divisibility(box.base) < TMA_ALIGN_BYTES) return `its base pointer is not known to be ${TMA_ALIGN_BYTES}-byte aligned (tt.divisibility)`;
   if ((axis.divisibility(box.rowStride) * bits) / 8 < TMA_ALIGN_BYTES) return `its row stride is not known to be a multiple of ${TMA_ALIGN_BYTES} bytes (tt.divisibility)`;
+  // a per-program offset's stride is a stride of the tensor map too
+  const unaligned = box.scalarDims.find((s) => (axis.divisibility(s.stride) * bits) / 8 < TMA_ALIGN_BYTES);
+  if (unaligned) return `its offset stride ${unaligned.stride.nameHint ?? `#${unaligned.stride.index}`} is not known to be a multiple of ${TMA_ALIGN_BYTES} bytes (tt.divisibility)`;
   return box;
 }
 

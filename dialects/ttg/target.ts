@@ -29,8 +29,11 @@ export interface ArchLimits {
   readonly tma: boolean;
 }
 
-/** The alignment, in bytes, TMA requires of a tensor's base address and row strides (PTX ISA, tensor maps). */
+/** The alignment, in bytes, TMA requires of a tensor's base address and strides (PTX ISA, tensor maps). */
 export const TMA_ALIGN_BYTES = 16;
+
+/** The most dims a TMA tensor map (and a copy through it) has (PTX ISA, `cp.async.bulk.tensor.{1-5}d`). */
+export const TMA_MAX_RANK = 5;
 
 /** The architectures we compile for, by compute capability. */
 const ARCH_LIMITS: Readonly<Record<number, ArchLimits>> = {

@@ -28,6 +28,7 @@ import { constantInt, constantOf } from '../../ir/patterns.js';
 import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
+import { TMA_MAX_RANK } from '../../dialects/ttg/target.js';
 
 /** One of the load's two dims in the box: where it starts (scalars before the loop, plus the loop's advance) and the tensor's extent. */
 export interface BoxDim {
@@ -355,7 +356,7 @@ export function readPointerBox(load: Operation, loop: Operation): PointerBox | s
     dims.push({ origin: [], advance: advance[d], start: advance[d] ? mask.minus : null, extent, length: index.length, wraps: false, unwrapped: null });
   }
   if (!scalarDims.every((s) => s.coordinate.every((c) => nonNegative(c, positive)))) return 'its pointers are offset by a scalar that may be negative';
-  if (scalarDims.length > 3) return 'its pointers are offset along more than 5 dims (a TMA copy has at most 5)';
+  if (scalarDims.length + 2 > TMA_MAX_RANK) return `its pointers are offset along more than ${TMA_MAX_RANK} dims (a TMA copy has at most ${TMA_MAX_RANK})`;
   return { load, base: terms.base, rowStride, dims: [dims[0], dims[1]], scalarDims, transposed, positive: [...positive] };
 }
 
