@@ -130,30 +130,27 @@ function visitLoop(loop: Operation, body: Region, after: Region | null, state: M
     if (!after) return { exit: first, back: first };
     return { exit: first, back: visitRegion(after, first.clone(), w, ins) };
   };
-  const fixedPoint = (start: MembarState): MembarState => {
+  // The loop-head state at the fixed point from `start`, and the barriers one iteration from it needs.
+  const fixedPoint = (start: MembarState): { entry: MembarState; barriers: number } => {
     let entry = start.clone();
     for (;;) {
+      const before = w.modelled;
       // Accumulate, so the walk terminates (the pending sets only grow).
       const next = entry.clone().join(iterate(entry, false).back);
-      if (next.equals(entry)) return entry;
+      if (next.equals(entry)) return { entry, barriers: w.modelled - before };
       entry = next;
     }
   };
-  const modelled = (entry: MembarState): number => {
-    const before = w.modelled;
-    iterate(entry, false);
-    return w.modelled - before;
-  };
-  let entry = fixedPoint(state);
-  if (insert) {
-    const synced = state.clone();
-    synced.sync();
+  let { entry, barriers } = fixedPoint(state);
+  const synced = state.clone();
+  synced.sync();
+  if (insert && barriers && !synced.equals(state)) {
     const clean = fixedPoint(synced);
     // scf.for %i ... { <barrier: a tile stored before the loop> ... } -> gpu.barrier; scf.for %i ... { ... }
-    if (modelled(clean) < modelled(entry)) {
+    if (clean.barriers < barriers) {
       barrierBefore(loop, w, true);
       state.sync();
-      entry = clean;
+      entry = clean.entry;
     }
   }
   const { exit } = iterate(entry, insert);

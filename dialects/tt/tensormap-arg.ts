@@ -13,9 +13,9 @@
  * A shape entry of -1 is an unbounded dim: the kernel's copies along it stand for unmasked
  * pointer loads, whose every address is inside the base pointer's allocation, so the launcher
  * gives the dim every coordinate whose address stays inside it (`unboundedExtent`), and no valid
- * read becomes a zero. `positive` (optional)
- * lists integer arguments that must be greater than zero at launch (a coordinate divided by one is
- * then never negative); the launcher refuses a launch where one is not.
+ * read becomes a zero. `positive` (optional) lists integer arguments that must be greater than
+ * zero at launch (a coordinate divided by one is then never negative); the launcher refuses a
+ * launch where one is not.
  */
 import { ArrayAttr, DictionaryAttr, IntegerAttr, type Attribute } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
@@ -76,8 +76,9 @@ function parseTensormap(value: Attribute): HostTensormap | string {
   };
   const shape = list('shape');
   const strides = list('strides');
-  const positive = value.get('positive') === undefined ? [] : list('positive');
-  if (!(base instanceof IntegerAttr) || !shape || !strides || !positive || value.entries.length !== 3 + (value.get('positive') ? 1 : 0)) {
+  const given = value.get('positive') !== undefined;
+  const positive = given ? list('positive') : [];
+  if (!(base instanceof IntegerAttr) || !shape || !strides || !positive || value.entries.length !== (given ? 4 : 3)) {
     return `'${TENSORMAP_ATTR}' must be {base = i : i32, [positive = [...],] shape = [...], strides = [...]} of argument indices`;
   }
   return { base: Number(base.value), shape, strides, positive };

@@ -186,7 +186,8 @@ function readOffsets(v: Value, terms: Terms): boolean {
   if (mul) {
     const parts = either(mul.op, strideParameter);
     if (!parts) return false;
-    if (splatOf(parts[1])) return readUniform(splatOf(parts[1])!, parts[0], terms);
+    const uniform = splatOf(parts[1]);
+    if (uniform) return readUniform(uniform, parts[0], terms);
     [stride, expanded] = [parts[0], unextended(parts[1])];
   }
   const ex = tt.ExpandDimsOp.match(expanded.definingOp);

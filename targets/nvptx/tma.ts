@@ -46,12 +46,13 @@ export function tmaGeometry(t: TensorDescType): TmaGeometry | string {
   if (t.tileShape.length !== 2 || !nvmma || nvmma.transposed) return `a TMA copy needs a 2-d block (or 1s before its last two dims) in a non-transposed #ttg.nvmma_shared layout; '${t}' has none (run tma-lowering)`;
   const bytes = bitWidth(block.elementType) / 8;
   const [rows, cols] = t.tileShape;
-  const lead = new Array<number>(block.rank - 2);
+  // the dims before the last two are 1 (a box of length 1 at the block's coordinate there)
+  const lead = block.rank - 2;
   const inner = nvmma.swizzleBytes ? Math.min(cols, nvmma.swizzleBytes / bytes) : cols;
   if ((inner * bytes) % 16 || inner > MAX_BOX) return `a TMA box row must be a multiple of 16 bytes and at most ${MAX_BOX} elements; '${t}' gives ${inner * bytes} bytes`;
-  const box = [...lead.fill(1), Math.min(rows, MAX_BOX), inner];
+  const box = [...new Array<number>(lead).fill(1), Math.min(rows, MAX_BOX), inner];
   const origins: number[][] = [];
-  for (let c = 0; c < cols; c += inner) for (let r = 0; r < rows; r += MAX_BOX) origins.push([...lead.fill(0), r, c]);
+  for (let c = 0; c < cols; c += inner) for (let r = 0; r < rows; r += MAX_BOX) origins.push([...new Array<number>(lead).fill(0), r, c]);
   return { box, swizzleBytes: nvmma.swizzleBytes, origins };
 }
 

@@ -3,9 +3,9 @@
  * interpreter. The caller does not pass them: as the launcher does, the interpreter builds each
  * one from the kernel's other arguments: the buffer (and element offset) of its base pointer
  * argument, its shape arguments (outermost dim first) and its stride arguments in elements, with
- * the innermost stride 1; an unbounded dim covers the rest of the base's buffer, as the launcher's does. Whether the shape and
- * strides fit the buffer is checked where blocks are read and written (ops-memory.ts), as for any
- * descriptor.
+ * the innermost stride 1; an unbounded dim covers the rest of the base's buffer, as the launcher's
+ * does. Whether the shape and strides fit the buffer is checked where blocks are read and written
+ * (ops-memory.ts), as for any descriptor.
  */
 import type { Operation } from '../../ir/ir.js';
 import { signless, type Type } from '../../ir/types.js';
