@@ -12,6 +12,15 @@
  * 8 warps: 6 resident CTAs (the driver's choice) 192 us, 5 CTAs 192 us, 3 CTAs 157 us; Triton's
  * kernel, at 4 CTAs, 173 us. At 16384x16384 the hint changes nothing (521 us either way).
  *
+ * Runs whose starts are not 16-byte aligned are read one element per thread, a partial sector at
+ * each end of each run; there the number of runs in flight counts, not their bytes: the hint keeps
+ * at most `MISALIGNED_RUNS_PER_SM` of them in flight (when that asks for fewer CTAs than the bytes
+ * do). Measured on an H200 (2026-11-28, `bench/gpu/transpose_mask.py` at 10007x7001, the kernel of
+ * the original copy, time against Triton's): 32x32 tiles (32 runs per CTA) at 3 / 6 / 12 CTAs per
+ * SM 0.91 / 1.20 / 1.00; 64x64 (64 runs, 4 or 8 warps) at 3 / 5 CTAs 1.22 / 1.04 (4 warps) and
+ * 1.00 / 0.86 (8 warps). The 16-byte vector copies of the same tiles at 16384x16384 lose 15% at
+ * 6 CTAs of 32x32: they keep the bytes rule.
+ *
  * Kernels with a loop around their loads, or async copies, keep their depth through the
  * pipeline pass and get no hint; nor do kernels without shared memory, whose residency the
  * carveout cannot bound. Axis info knows contiguity within one dim only, so a tile whose rows
@@ -36,7 +45,7 @@ import type { Arch } from './emitter.js';
 import { limitsOf } from './arch.js';
 import { isMmaDot } from './mma.js';
 import { FunctionLike, LoopLike } from '../../ir/traits.js';
-import { perLaunch } from '../../passes/support/versioned-if.js';
+import { isVersions, perLaunch } from '../../passes/support/versioned-if.js';
 
 /** Bytes of scattered loads per SM that keep DRAM busy: about its bandwidth per SM times a loaded access's latency. */
 export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
@@ -44,12 +53,20 @@ export const IN_FLIGHT_BYTES_PER_SM = 48 * 1024;
 /** A load whose contiguous runs are shorter than this reads scattered rows. */
 export const SCATTERED_RUN_BYTES = 512;
 
+/** Scattered runs per SM in flight, at most, when their starts are not 16-byte aligned (measured: see the module doc). */
+export const MISALIGNED_RUNS_PER_SM = 192;
+
+/** The alignment, in bytes, of a run start that a thread can read in one vector (ld.global.v4.b32). */
+const VECTOR_BYTES = 16;
+
 /** Why a kernel gets the hint it gets (for tests and remarks). */
 export interface ResidencyHint {
   /** CTAs per SM to ask the launcher for. */
   ctasPerSM: number;
   /** Bytes of scattered loads one CTA issues. */
   scatteredLoadBytes: number;
+  /** Scattered runs one CTA reads whose starts are not 16-byte aligned (0: every run is). */
+  misalignedRuns: number;
 }
 
 /** Whether `op` sits inside a loop of its function. */
@@ -58,8 +75,8 @@ function inLoop(op: Operation): boolean {
   return false;
 }
 
-/** Bytes one CTA reads with `load` when its runs are scattered, else null. */
-function scatteredBytes(load: Operation, axis: AxisInfoAnalysis): number | null {
+/** How one CTA's `load` reads memory when its runs are scattered (else null): its bytes, its runs, and whether their starts are 16-byte aligned. */
+function scatteredRead(load: Operation, axis: AxisInfoAnalysis): { bytes: number; runs: number; aligned: boolean } | null {
   const ptr = tensorPtrOf(load);
   if (!ptr) return null;
   const shape = shapePerCTA(ptr.type as RankedTensorType);
@@ -71,7 +88,7 @@ function scatteredBytes(load: Operation, axis: AxisInfoAnalysis): number | null 
   const numel = shape.reduce((a, b) => a * b, 1);
   const runElems = Math.min(contiguity[dim], shape[dim]);
   if (runElems * elemBytes >= SCATTERED_RUN_BYTES || runElems >= numel) return null;
-  return numel * elemBytes;
+  return { bytes: numel * elemBytes, runs: Math.ceil(numel / runElems), aligned: axis.divisibility(ptr, dim) >= VECTOR_BYTES };
 }
 
 /** The CTAs per SM the hardware allows by warps and shared memory (registers are ptxas's to decide). */
@@ -91,24 +108,49 @@ function scatteredLoadBytes(region: Region, axis: AxisInfoAnalysis): number | nu
   return perLaunch(region, (op) => {
     if (ttg.AsyncCopyGlobalToLocalOp.is(op)) return null;
     if (!tt.LoadOp.is(op)) return 0;
-    return inLoop(op) ? null : scatteredBytes(op, axis);
+    return inLoop(op) ? null : scatteredRead(op, axis)?.bytes ?? null;
   });
+}
+
+/**
+ * Scattered runs with unaligned starts that one CTA reads in `region`. Of a versioned if's two
+ * copies, the first (the specialized copy) counts: the original copy is a kernel of its own
+ * (`<name>__unaligned`, whose `region` is that copy), and a launch that takes this kernel's
+ * aligned copy must not get the fewer CTAs the unaligned one wants.
+ */
+function misalignedRuns(region: Region, axis: AxisInfoAnalysis): number {
+  let runs = 0;
+  for (const block of region.blocks) {
+    for (const op of block) {
+      const read = tt.LoadOp.is(op) ? scatteredRead(op, axis) : null;
+      if (read && !read.aligned) runs += read.runs;
+      const regions = isVersions(op) ? op.regions.slice(0, 1) : op.regions;
+      for (const r of regions) runs += misalignedRuns(r, axis);
+    }
+  }
+  return runs;
 }
 
 /**
  * The residency hint of kernel `fn` (a ttg-level `tt.func`), or null when it should run with as
  * many CTAs per SM as fit: it has no shared memory, a loop or async copy feeds its loads, one of
- * its loads is not scattered, or the hint would not bound anything. Of the two copies of a body
- * that version-alignment makes (an `scf.if` marked `tir.versions`), the larger counts: only one runs.
- * `body` (default: the function's) is the code the kernel runs, e.g. the original copy alone.
+ * its loads is not scattered, or the hint would not bound anything. The hint is the smaller of
+ * the CTAs that keep `IN_FLIGHT_BYTES_PER_SM` of scattered loads in flight and, where runs start
+ * unaligned, those that keep `MISALIGNED_RUNS_PER_SM` runs in flight. Of the two copies of a body
+ * that version-alignment makes (an `scf.if` marked `tir.versions`), the larger counts its bytes
+ * (only one runs), and the specialized one its unaligned runs (`misalignedRuns`). `body`
+ * (default: the function's) is the code the kernel runs, e.g. the original copy alone.
  */
 export function residencyHint(fn: Operation, axis: AxisInfoAnalysis, arch: Arch, numWarps: number, sharedBytes: number, body: Region = fn.regions[0]): ResidencyHint | null {
   if (sharedBytes <= 0) return null;
   const bytes = scatteredLoadBytes(body, axis);
   if (bytes === null || bytes === 0) return null;
-  const ctasPerSM = Math.max(1, Math.ceil(IN_FLIGHT_BYTES_PER_SM / bytes));
+  const runs = misalignedRuns(body, axis);
+  const byBytes = Math.ceil(IN_FLIGHT_BYTES_PER_SM / bytes);
+  const byRuns = runs > 0 ? Math.ceil(MISALIGNED_RUNS_PER_SM / runs) : Infinity;
+  const ctasPerSM = Math.max(1, Math.min(byBytes, byRuns));
   if (ctasPerSM >= maxResidentCtas(arch, numWarps, sharedBytes)) return null;
-  return { ctasPerSM, scatteredLoadBytes: bytes };
+  return { ctasPerSM, scatteredLoadBytes: bytes, misalignedRuns: runs };
 }
 
 /** Accumulator registers per thread of the tensor-core dots in `body` (0 when it has none); of a versioned if's two copies, the larger. */

@@ -75,13 +75,30 @@ test('a 64x64 f32 transpose with 8 warps asks for 3 CTAs per SM', () => {
   assert.match(ptx, '// residency hint: 3 CTAs per SM');
   assert.is(JSON.parse(metadataJson([kernel], 'sm_90a')).ctas_per_sm, 3);
   const hint = residencyHint(kernelOf(module), new AxisInfoAnalysis(module), 'sm_90a', 8, kernel.sharedBytes);
-  assert.equal(hint, { ctasPerSM: 3, scatteredLoadBytes: 64 * 64 * 4 });
+  assert.equal(hint, { ctasPerSM: 3, scatteredLoadBytes: 64 * 64 * 4, misalignedRuns: 0 });
 });
 
 test('the hint scales with the tile: 32x32 asks for 12, 16x32 for 24 (16 fit by warps: none)', () => {
   assert.is(compile(TRANSPOSE, { TM: '32', TN: '32' }, 4).kernel.ctasPerSM, 12);
   // 2 KiB per CTA -> 24 CTAs, but only 16 CTAs of 4 warps fit in an SM's 64 warps.
   assert.is(compile(TRANSPOSE, { TM: '16', TN: '32' }, 4).kernel.ctasPerSM, undefined);
+});
+
+test('the original copy (its own kernel) reads unaligned runs: at most 192 of them in flight per SM', () => {
+  // int sizes and strides: version-alignment makes a copy for multiples of 4 (16-byte vectors);
+  // the original copy, `transpose__unaligned`, reads each row a float at a time.
+  const t32 = compile(TRANSPOSE, { TM: '32', TN: '32' }, 4).kernel;
+  assert.is(t32.ctasPerSM, 12, 'the aligned copy: 48 KiB / 4 KiB');
+  assert.is(t32.versions?.otherwise.name, 'transpose__unaligned');
+  assert.is(t32.versions?.otherwise.ctasPerSM, 6, 'the original copy: 192 runs / 32 rows, fewer than 12 by bytes');
+  // 64x64: 192 / 64 = 3 CTAs, as many as the bytes ask for
+  const t64 = compile(TRANSPOSE, { TM: '64', TN: '64' }, 8).kernel;
+  assert.is(t64.ctasPerSM, 3);
+  assert.is(t64.versions?.otherwise.ctasPerSM, 3);
+  // 16x32 (2 KiB, 16 rows): bytes ask for 24 CTAs (only 16 fit by warps: no hint), runs for 12
+  const t16 = compile(TRANSPOSE, { TM: '16', TN: '32' }, 4).kernel;
+  assert.is(t16.ctasPerSM, undefined);
+  assert.is(t16.versions?.otherwise.ctasPerSM, 12);
 });
 
 test('rows of 512 bytes or more are not scattered: no hint', () => {
@@ -111,7 +128,7 @@ test('a kernel with two copies of its body (version-alignment) counts the loads 
   // both copies read a 64x64 f32 tile: 16 KiB per CTA as unversioned (3 CTAs per SM); the sum would give 2
   assert.is(kernels[0].ctasPerSM, 3);
   const hint = residencyHint(kernelOf(module), new AxisInfoAnalysis(module), 'sm_90a', 8, kernels[0].sharedBytes);
-  assert.equal(hint, { ctasPerSM: 3, scatteredLoadBytes: 64 * 64 * 4 });
+  assert.equal(hint, { ctasPerSM: 3, scatteredLoadBytes: 64 * 64 * 4, misalignedRuns: 0 });
 });
 
 test('without shared memory the carveout cannot bound residency: no hint', () => {

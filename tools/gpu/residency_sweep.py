@@ -24,17 +24,25 @@ CU_SHAREDMEM_CARVEOUT_DEFAULT = -1
 
 
 def kernel_with(ptx, setting):
-    """A fresh runner.Kernel of `ptx` with `setting` applied (see the module doc)."""
+    """A fresh runner.Kernel of `ptx` with `setting` applied (see the module doc) to each of its
+    kernels (a versioned build's `otherwise` kernel too: the launch may take either)."""
     k = runner.Kernel(ptx)
     if setting == 'meta':
         return k
+    for each in (k, k.otherwise):
+        if each is not None:
+            apply_setting(each, setting)
+    return k
+
+
+def apply_setting(k, setting):
+    """Applies a `none`, `N` or `cP` setting to the loaded kernel `k`."""
     if setting == 'none' or setting.startswith('c'):
         k.carveout = CU_SHAREDMEM_CARVEOUT_DEFAULT if setting == 'none' else int(setting[1:])
         k.set_carveout(k.carveout)
     else:
         k.ctas_per_sm = int(setting)
         k.carveout = k._apply_residency_hint(runner.driver())
-    return k
 
 
 def main(argv=None):
