@@ -29,6 +29,7 @@ import { testPrintAxisInfo } from './test-print-axis-info.js';
 import { testPrintBankConflicts } from './test-print-bank-conflicts.js';
 import { tmaLowering } from './tma-lowering.js';
 import { vectorize } from './vectorize.js';
+import { unrollLoops } from './unroll-loops.js';
 
 /** Every pass, by name. */
 export const allPassDecls: readonly PassDecl[] = [
@@ -57,6 +58,7 @@ export const allPassDecls: readonly PassDecl[] = [
   testPrintBankConflicts,
   tmaLowering,
   vectorize,
+  unrollLoops,
 ];
 
 /** Registers every pass into `registry` (the default one unless given). */

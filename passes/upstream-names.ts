@@ -10,7 +10,6 @@ export const UPSTREAM_WITHOUT_EQUIVALENT: Readonly<Record<string, string>> = {
   'triton-reorder-broadcast': 'moves splat and broadcast after elementwise ops',
   'triton-rewrite-tensor-pointer': 'rewrites tt.make_tensor_ptr / tt.advance loads and stores into pointer tensors',
   'triton-rewrite-tensor-descriptor-to-pointer': 'rewrites tensor-descriptor loads and stores into pointer tensors',
-  'triton-loop-unroll': 'unrolls scf.for loops marked tt.loop_unroll_factor',
   'triton-licm': "hoists loads out of loops under a guard (use 'licm' for pure ops)",
   'tritongpu-prefetch': 'prefetches dot operands from shared memory one iteration ahead',
   'tritongpu-optimize-dot-operands': 'fuses transposes and conversions into dot operands',
