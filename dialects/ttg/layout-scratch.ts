@@ -360,7 +360,8 @@ function addToBasis(basis: number[], v: number): boolean {
  * banks (our own construction, in the spirit of Triton 3.4+'s GenericSwizzling):
  *
  * 1. Vectors: bases held in registers by both sides are moved as vectors by both (up to 16 bytes,
- *    4 components). Then one side (the writer unless the reader gains more) widens its vectors with
+ *    `maxVecBits` bases: 4 registers, or 8 16-bit values in 4 words). Then one side (the writer
+ *    unless the reader gains more, or as much with 16-bit values) widens its vectors with
  *    its register bases that are lane bases of the other side, as a transposition needs: those
  *    elements are then read one per lane, four neighbouring lanes from one 16-byte chunk.
  * 2. Order: the vector bases take the lowest scratch bits, the other flat bits follow in order.
@@ -383,7 +384,9 @@ export function planExchange(src: ExchangeSide, dst: ExchangeSide, bits: number,
   const widen = (s: ExchangeSide, other: ExchangeSide) => regBits(s).filter((x) => !common.includes(x) && other.lanes.includes(x)).slice(0, cap - common.length);
   const wSrc = widen(src, dst);
   const wDst = widen(dst, src);
-  const byWriter = wSrc.length >= wDst.length;
+  // ties go to the writer, but with 16-bit values to the reader: its 16-byte loads return the
+  // 32-bit words a vector store to global memory takes (packed pairs, nothing to repack)
+  const byWriter = wSrc.length > wDst.length || (wSrc.length === wDst.length && elementBytes !== 2);
   const storeVec = byWriter ? [...common, ...wSrc] : common;
   const loadVec = byWriter ? common : [...common, ...wDst];
   const low = storeVec.length >= loadVec.length ? storeVec : loadVec;

@@ -239,6 +239,13 @@ function scalarLoadedTile(v: Value, l: RegLayout): boolean {
   return !(width instanceof IntegerAttr) || Number(width.value) === 1;
 }
 
+/** 16-bit registers in memory order -> 32-bit words, the first of each pair in the low half (`mov.b32 %r, {%lo, %hi}`). */
+function packPairs(e: LoweringContext['e'], halves: readonly Value[]): Value[] {
+  const words: Value[] = [];
+  for (let k = 0; k < halves.length; k += 2) words.push(e.pack('b32', [halves[k], halves[k + 1]], I32));
+  return words;
+}
+
 /**
  * A layout conversion through shared memory: every thread writes its elements, then reads the
  * ones it needs, in rounds that fit the scratch. The scratch order (`planExchange`) vectorizes
@@ -266,8 +273,10 @@ function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayo
   const regs = ctx.get(from, op);
   const regT = regs[0].type;
   // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width; and
-  // many elements straight from scalar loads go one at a time (`scalarLoadedTile`).
-  const maxVecBits = regT === I1 || start % 16 || scalarLoadedTile(from, src) ? 0 : 2;
+  // many elements straight from scalar loads go one at a time (`scalarLoadedTile`). A vector is
+  // at most 4 registers, or 8 16-bit values packed in pairs into 4 32-bit words (16 bytes).
+  const pairs = regT !== I1 && bytes === 2;
+  const maxVecBits = regT === I1 || start % 16 || scalarLoadedTile(from, src) ? 0 : pairs ? 3 : 2;
   const plan = planExchange(exchangeSide(src, capacity, ix), exchangeSide(dst, capacity, ix), Math.log2(capacity), bytes, maxVecBits);
   const sync = op.getAttr(SCRATCH_SYNC) !== undefined;
   const guard = ownerGuard(ctx, src);
@@ -285,6 +294,7 @@ function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayo
     for (let r = 0; r < src.numRegs; r++) {
       if (r & src.dupRegMask || r & vecMask(srcVec) || srcRounds[r] !== k) continue;
       if (regT === I1) storeShared(ctx, srcAt(r), regs[r], guard);
+      else if (srcVec.length === 3) e.st('shared.v4.b32', srcAt(r), packPairs(e, members(r, srcVec).map((m) => regs[m])), guard);
       else e.st(`shared.${suffix(1 << srcVec.length)}`, srcAt(r), members(r, srcVec).map((m) => regs[m]), guard);
     }
     if (sync) e.barrier();
@@ -294,7 +304,10 @@ function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayo
         out[r] = loadShared(ctx, dstAt(r), regT);
         continue;
       }
-      const got = e.ld(`shared.${suffix(1 << dstVec.length)}`, dstAt(r), dstVec.length ? members(r, dstVec).map(() => regT) : [regT]);
+      const got =
+        dstVec.length === 3
+          ? e.ld('shared.v4.b32', dstAt(r), [I32, I32, I32, I32]).flatMap((w) => e.unpack('b32', w, [regT, regT]))
+          : e.ld(`shared.${suffix(1 << dstVec.length)}`, dstAt(r), dstVec.length ? members(r, dstVec).map(() => regT) : [regT]);
       members(r, dstVec).forEach((m, c) => (out[m] = got[c]));
     }
   }

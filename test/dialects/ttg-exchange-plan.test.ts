@@ -57,4 +57,16 @@ test('16-bit elements are swizzled too: the attention epilogue, f16 #mma [4, 1] 
   assert.is(seen.size, 8192);
 });
 
+test('16-bit values packed in pairs: the same epilogue reads 16 bytes a lane (a tie goes to the reader) with no bank conflict', () => {
+  const mma = { regs: [1, 512, 8, 16, 32, 4096], lanes: [2, 4, 64, 128, 256] };
+  const blk = { regs: [1, 2, 4, 1024, 2048, 4096], lanes: [8, 16, 32, 64, 128] };
+  const p = planExchange(mma, blk, 13, 2, 3);
+  // both keep the common bases (a pair along N, and the register the two hold alike); the reader
+  // widens with its column pair 2, a lane base of the mma layout: 8 halves = 4 words a load
+  assert.equal(p.storeVec, [1, 4096]);
+  assert.equal(p.loadVec, [1, 4096, 2]);
+  assert.is(exchangeConflicts(p, mma, p.storeVec, 2), 1);
+  assert.is(exchangeConflicts(p, blk, p.loadVec, 2), 1);
+});
+
 test.run();
