@@ -13,33 +13,20 @@ import { registerAllDialects } from '../../dialects/index.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
 import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
+import { rowMajorPointers } from '../helpers/ttg-pointers.js';
 
 registerAllDialects();
 registerAllPasses();
-
-/** Row-major pointers `base + i * cols + j` of a rows x cols f16 tensor in `layout`. */
-const ptrs = (name: string, base: string, rows: number, cols: number, layout: string): string => `
-    %${name}r = tt.make_range {end = ${rows} : i32, start = 0 : i32} : tensor<${rows}xi32, #ttg.slice<{dim = 1, parent = ${layout}}>>
-    %${name}c = tt.make_range {end = ${cols} : i32, start = 0 : i32} : tensor<${cols}xi32, #ttg.slice<{dim = 0, parent = ${layout}}>>
-    %${name}r1 = tt.expand_dims %${name}r {axis = 1 : i32} : tensor<${rows}xi32, #ttg.slice<{dim = 1, parent = ${layout}}>> -> tensor<${rows}x1xi32, ${layout}>
-    %${name}w = arith.constant dense<${cols}> : tensor<${rows}x1xi32, ${layout}>
-    %${name}ro = arith.muli %${name}r1, %${name}w : tensor<${rows}x1xi32, ${layout}>
-    %${name}c1 = tt.expand_dims %${name}c {axis = 0 : i32} : tensor<${cols}xi32, #ttg.slice<{dim = 0, parent = ${layout}}>> -> tensor<1x${cols}xi32, ${layout}>
-    %${name}o0 = tt.broadcast %${name}ro : tensor<${rows}x1xi32, ${layout}> -> tensor<${rows}x${cols}xi32, ${layout}>
-    %${name}o1 = tt.broadcast %${name}c1 : tensor<1x${cols}xi32, ${layout}> -> tensor<${rows}x${cols}xi32, ${layout}>
-    %${name}o = arith.addi %${name}o0, %${name}o1 : tensor<${rows}x${cols}xi32, ${layout}>
-    %${name}s = tt.splat %${base} : !tt.ptr<f16> -> tensor<${rows}x${cols}x!tt.ptr<f16>, ${layout}>
-    %${name} = tt.addptr %${name}s, %${name}o : tensor<${rows}x${cols}x!tt.ptr<f16>, ${layout}>, tensor<${rows}x${cols}xi32, ${layout}>`;
 
 /** X (rows x cols f16) loaded in blocked [1, 8] (16-byte loads), converted to the mma accumulator layout and back, stored. */
 function kernel(rows: number, cols: number): string {
   return `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [${32 / (cols / 8)}, ${cols / 8}], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {${ptrs('pa', 'a', rows, cols, '#blocked')}
+  tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {${rowMajorPointers('pa', 'a', rows, cols, '#blocked')}
     %x = tt.load %pa : tensor<${rows}x${cols}x!tt.ptr<f16>, #blocked>
     %m = ttg.convert_layout %x : tensor<${rows}x${cols}xf16, #blocked> -> tensor<${rows}x${cols}xf16, #mma>
-    %y = ttg.convert_layout %m : tensor<${rows}x${cols}xf16, #mma> -> tensor<${rows}x${cols}xf16, #blocked>${ptrs('pc', 'c', rows, cols, '#blocked')}
+    %y = ttg.convert_layout %m : tensor<${rows}x${cols}xf16, #mma> -> tensor<${rows}x${cols}xf16, #blocked>${rowMajorPointers('pc', 'c', rows, cols, '#blocked')}
     tt.store %pc, %y : tensor<${rows}x${cols}x!tt.ptr<f16>, #blocked>
     tt.return
   }

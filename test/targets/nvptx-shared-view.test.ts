@@ -15,6 +15,7 @@ import type { Operation } from '../../ir/ir.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { emulateKernel } from '../helpers/nvptx-emulator.js';
 import { lowerForEmulation } from '../helpers/nvptx-lowered.js';
+import { rowMajorPointers } from '../helpers/ttg-pointers.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -37,19 +38,6 @@ function kernel(c: Case, padding = 0): string {
     ? `%t = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : !ttg.memdesc<${R}x${C}xf16, #shared, #smem> -> !ttg.memdesc<${OR}x${OC}xf16, #shared1, #smem>
     %y = ttg.local_load %t : !ttg.memdesc<${OR}x${OC}xf16, #shared1, #smem> -> tensor<${OR}x${OC}xf16, ${dot}>`
     : `%y = ttg.local_load %s : !ttg.memdesc<${R}x${C}xf16, #shared, #smem> -> tensor<${OR}x${OC}xf16, ${dot}>`;
-  /** Row-major pointers `base + i * cols + j` of a rows x cols tensor in `layout`. */
-  const ptrs = (name: string, base: string, rows: number, cols: number, layout: string) => `
-    %${name}r = tt.make_range {end = ${rows} : i32, start = 0 : i32} : tensor<${rows}xi32, #ttg.slice<{dim = 1, parent = ${layout}}>>
-    %${name}c = tt.make_range {end = ${cols} : i32, start = 0 : i32} : tensor<${cols}xi32, #ttg.slice<{dim = 0, parent = ${layout}}>>
-    %${name}r1 = tt.expand_dims %${name}r {axis = 1 : i32} : tensor<${rows}xi32, #ttg.slice<{dim = 1, parent = ${layout}}>> -> tensor<${rows}x1xi32, ${layout}>
-    %${name}w = arith.constant dense<${cols}> : tensor<${rows}x1xi32, ${layout}>
-    %${name}ro = arith.muli %${name}r1, %${name}w : tensor<${rows}x1xi32, ${layout}>
-    %${name}c1 = tt.expand_dims %${name}c {axis = 0 : i32} : tensor<${cols}xi32, #ttg.slice<{dim = 0, parent = ${layout}}>> -> tensor<1x${cols}xi32, ${layout}>
-    %${name}o0 = tt.broadcast %${name}ro : tensor<${rows}x1xi32, ${layout}> -> tensor<${rows}x${cols}xi32, ${layout}>
-    %${name}o1 = tt.broadcast %${name}c1 : tensor<1x${cols}xi32, ${layout}> -> tensor<${rows}x${cols}xi32, ${layout}>
-    %${name}o = arith.addi %${name}o0, %${name}o1 : tensor<${rows}x${cols}xi32, ${layout}>
-    %${name}s = tt.splat %${base} : !tt.ptr<f16> -> tensor<${rows}x${cols}x!tt.ptr<f16>, ${layout}>
-    %${name} = tt.addptr %${name}s, %${name}o : tensor<${rows}x${cols}x!tt.ptr<f16>, ${layout}>, tensor<${rows}x${cols}xi32, ${layout}>`;
   return `#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [${32 / (C / 8)}, ${C / 8}], warpsPerCTA = [4, 1], order = [1, 0]}>
 #out = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
@@ -58,11 +46,11 @@ ${padding ? `#shared = #ttg.padded_shared<[${C}:+${padding}] {order = [1, 0], sh
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>`}
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {${ptrs('pa', 'a', R, C, '#blocked')}
+  tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {${rowMajorPointers('pa', 'a', R, C, '#blocked')}
     %x = tt.load %pa : tensor<${R}x${C}x!tt.ptr<f16>, #blocked>
     %s = ttg.local_alloc %x : (tensor<${R}x${C}xf16, #blocked>) -> !ttg.memdesc<${R}x${C}xf16, #shared, #smem>
     ${read}
-    %z = ttg.convert_layout %y : tensor<${OR}x${OC}xf16, ${dot}> -> tensor<${OR}x${OC}xf16, #out>${ptrs('pc', 'c', OR, OC, '#out')}
+    %z = ttg.convert_layout %y : tensor<${OR}x${OC}xf16, ${dot}> -> tensor<${OR}x${OC}xf16, #out>${rowMajorPointers('pc', 'c', OR, OC, '#out')}
     tt.store %pc, %z : tensor<${OR}x${OC}x!tt.ptr<f16>, #out>
     tt.return
   }
