@@ -1,7 +1,8 @@
 /**
  * `unroll-loops`: unrolls an `scf.for` by a factor. A loop with Triton's `tt.loop_unroll_factor`
  * (`tl.range(..., loop_unroll_factor=N)`) is unrolled by that factor, as Triton's
- * `triton-loop-unroll` does (an alias of this pass; the `default` pipeline runs it so). With
+ * `triton-loop-unroll` does (an alias of this pass; the `default` pipeline runs it so); the
+ * verifier keeps that factor in [1, `MAX_LOOP_UNROLL_FACTOR`] (dialects/tt/hints.ts). With
  * `factor` above 1, an innermost straight-line loop that loads from global memory and holds no
  * `tt.dot` (the software pipeliner's) and at most `max-body-ops` ops is unrolled by `factor` too,
  * so the loads of consecutive iterations are in flight together.
@@ -25,10 +26,9 @@ import type { Rewriter } from '../ir/rewriter.js';
 import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
+import { LOOP_UNROLL_FACTOR, MAX_LOOP_UNROLL_FACTOR } from '../dialects/tt/hints.js';
 import type { PassContext, PassDecl } from './pass.js';
 
-/** Triton's attribute on an `scf.for` asking for that unroll factor. */
-export const LOOP_UNROLL_FACTOR = 'tt.loop_unroll_factor';
 
 /** The factor to unroll `loop` by (1: leave it), from its attribute or the pass's rules. */
 function factorOf(loop: Operation, factor: number, maxBodyOps: number): number {
@@ -98,7 +98,7 @@ function unroll(rw: Rewriter, loop: Operation, factor: number): void {
 function run(fn: Operation, ctx: PassContext): void {
   const factor = Number(ctx.options.factor);
   const maxBodyOps = Number(ctx.options['max-body-ops']);
-  if (!Number.isInteger(factor) || factor < 1) return ctx.fail(fn, `unroll-loops: factor ${ctx.options.factor} is not a positive integer`);
+  if (!Number.isInteger(factor) || factor < 1 || factor > MAX_LOOP_UNROLL_FACTOR) return ctx.fail(fn, `unroll-loops: factor ${ctx.options.factor} is not in [1, ${MAX_LOOP_UNROLL_FACTOR}]`);
   const loops: Operation[] = [];
   fn.walk((op) => void (scf.ForOp.is(op) && loops.push(op)));
   const rw = ctx.rewriter();

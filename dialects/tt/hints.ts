@@ -43,8 +43,23 @@ export function checkAxisHint(name: string, value: Attribute, t: Type | null): s
   return undefined;
 }
 
-/** The tt dialect's check of its discardable attributes: the axis hints on an op's result. */
+/** Triton's unroll request on an `scf.for` (`tl.range(..., loop_unroll_factor=N)`): the loop is unrolled N times (`unroll-loops`). */
+export const LOOP_UNROLL_FACTOR = 'tt.loop_unroll_factor';
+
+/** The largest `tt.loop_unroll_factor` accepted (each unit is a copy of the loop body). */
+export const MAX_LOOP_UNROLL_FACTOR = 64;
+
+/** Why `tt.loop_unroll_factor` = `value` on `op` is not a request to unroll it (or `undefined` when it is). */
+function checkUnrollFactor(op: Operation, value: Attribute): string | undefined {
+  if (op.name !== 'scf.for') return `'${LOOP_UNROLL_FACTOR}' belongs on an 'scf.for', not on '${op.name}'`;
+  if (!(value instanceof IntegerAttr)) return `'${LOOP_UNROLL_FACTOR}' must be an integer, not ${value}`;
+  if (value.value < 1n || value.value > BigInt(MAX_LOOP_UNROLL_FACTOR)) return `'${LOOP_UNROLL_FACTOR}' must be in [1, ${MAX_LOOP_UNROLL_FACTOR}], got ${value.value}`;
+  return undefined;
+}
+
+/** The tt dialect's check of its discardable attributes: the axis hints on an op's result, and an unroll factor on a loop. */
 export function verifyTTAttribute(op: Operation, name: string, value: Attribute): string | void {
+  if (name === LOOP_UNROLL_FACTOR) return checkUnrollFactor(op, value);
   if (!AXIS_HINTS.has(name)) return;
   return checkAxisHint(name, value, op.results.length === 1 ? op.results[0].type : null);
 }

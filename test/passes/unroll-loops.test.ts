@@ -16,7 +16,7 @@ import { parseText } from '../../ir/parser.js';
 import { verify } from '../../ir/verifier.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
-import { LOOP_UNROLL_FACTOR } from '../../passes/unroll-loops.js';
+import { LOOP_UNROLL_FACTOR } from '../../dialects/tt/hints.js';
 import { rng } from '../../tools/interpreter/cli.js';
 import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
