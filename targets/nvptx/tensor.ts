@@ -275,7 +275,7 @@ function convertThroughShared(ctx: LoweringContext, cvt: UnaryView, src: RegLayo
   // i1 goes through memory as bytes, one at a time; vectors must stay aligned to their width; and
   // many elements straight from scalar loads go one at a time (`scalarLoadedTile`). A vector is
   // at most 4 registers, or 8 16-bit values packed in pairs into 4 32-bit words (16 bytes).
-  const pairs = regT !== I1 && bytes === 2;
+  const pairs = bytes === 2;
   const maxVecBits = regT === I1 || start % 16 || scalarLoadedTile(from, src) ? 0 : pairs ? 3 : 2;
   const plan = planExchange(exchangeSide(src, capacity, ix), exchangeSide(dst, capacity, ix), Math.log2(capacity), bytes, maxVecBits);
   const sync = op.getAttr(SCRATCH_SYNC) !== undefined;

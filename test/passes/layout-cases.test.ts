@@ -23,6 +23,7 @@ import { perLaunch } from '../../passes/support/versioned-if.js';
 import { rng } from '../../tools/interpreter/cli.js';
 import { interpret } from '../../tools/interpreter/interpreter.js';
 import { Memory } from '../../tools/interpreter/memory.js';
+import { interpretLayernorm } from '../helpers/layernorm-run.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -105,18 +106,7 @@ function attention(z: number, h: number, nCtx: number): Runner {
 
 /** _layer_norm_fwd_fused: `rows` rows of `cols` fp16 columns (row stride `cols`). */
 function layernorm(rows: number, cols: number): Runner {
-  return (module, seed) => {
-    const random = rng(seed);
-    const mem = new Memory();
-    const x = mem.alloc('f16', rows * cols, 'x').fill(() => random() * 4 - 2);
-    const y = mem.alloc('f16', rows * cols, 'y');
-    const w = mem.alloc('f16', cols, 'w').fill(() => random() * 2 - 1);
-    const b = mem.alloc('f16', cols, 'b').fill(() => random() * 2 - 1);
-    const mean = mem.alloc('f32', rows, 'mean');
-    const rstd = mem.alloc('f32', rows, 'rstd');
-    interpret(module, '_layer_norm_fwd_fused', { grid: [rows, 1, 1], args: [x, y, w, b, mean, rstd, cols, cols, 1e-5], memory: mem });
-    return [y.toNumbers(), mean.toNumbers(), rstd.toNumbers()];
-  };
+  return (module, seed) => interpretLayernorm(module, rows, cols, seed);
 }
 
 /** transpose_mask_kernel: Y (N x M) = X^T for an M x N fp32 X, `tile` x `tile` tiles. */

@@ -16,10 +16,8 @@ import { parseText } from '../../ir/parser.js';
 import { verify } from '../../ir/verifier.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
+import { interpretLayernorm } from '../helpers/layernorm-run.js';
 import { LOOP_UNROLL_FACTOR } from '../../dialects/tt/hints.js';
-import { rng } from '../../tools/interpreter/cli.js';
-import { interpret } from '../../tools/interpreter/interpreter.js';
-import { Memory } from '../../tools/interpreter/memory.js';
 
 registerAllDialects();
 registerAllPasses();
@@ -38,20 +36,8 @@ function after(pipeline: string, mark?: number): Operation {
   return module;
 }
 
-/** Y, Mean and Rstd of `rows` rows of `cols` columns (row stride `cols + 3`) on seeded random inputs. */
-function layernorm(module: Operation, rows: number, cols: number): number[][] {
-  const random = rng(cols);
-  const mem = new Memory();
-  const stride = cols + 3;
-  const x = mem.alloc('f16', rows * stride, 'x').fill(() => random() * 4 - 2);
-  const y = mem.alloc('f16', rows * stride, 'y');
-  const w = mem.alloc('f16', cols, 'w').fill(() => random() * 2 - 1);
-  const b = mem.alloc('f16', cols, 'b').fill(() => random() * 2 - 1);
-  const mean = mem.alloc('f32', rows, 'mean');
-  const rstd = mem.alloc('f32', rows, 'rstd');
-  interpret(module, '_layer_norm_fwd_fused', { grid: [rows, 1, 1], args: [x, y, w, b, mean, rstd, stride, cols, 1e-5], memory: mem });
-  return [y.toNumbers(), mean.toNumbers(), rstd.toNumbers()];
-}
+/** Y, Mean and Rstd of `rows` rows of `cols` columns (row stride `cols + 3`) on inputs seeded by `cols`. */
+const layernorm = (module: Operation, rows: number, cols: number): number[][] => interpretLayernorm(module, rows, cols, cols, cols + 3);
 
 const countLoops = (m: Operation): number => {
   let n = 0;
