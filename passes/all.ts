@@ -30,6 +30,7 @@ import { testPrintBankConflicts } from './test-print-bank-conflicts.js';
 import { tmaLowering } from './tma-lowering.js';
 import { vectorize } from './vectorize.js';
 import { unrollLoops } from './unroll-loops.js';
+import { heavyProgramsFirst } from './heavy-programs-first.js';
 
 /** Every pass, by name. */
 export const allPassDecls: readonly PassDecl[] = [
@@ -40,6 +41,7 @@ export const allPassDecls: readonly PassDecl[] = [
   cse,
   dce,
   fenceAsyncShared,
+  heavyProgramsFirst,
   inline,
   insertBarriers,
   licm,

@@ -75,7 +75,7 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
       const cc = parseCapability(String(o.arch));
       if (cc === null) throw new Error(`unknown architecture '${o.arch}'; known: sm_80, sm_90a`);
       return [
-        'canonicalize', 'cse', 'unroll-loops', 'version-alignment', ...(archLimits(cc)?.tma && o['tma-pointer-loads'] ? [`pointer-to-tma{target=${targetName(cc)} num-warps=${o['num-warps']}}`] : []),
+        'canonicalize', 'cse', 'heavy-programs-first', 'unroll-loops', 'version-alignment', ...(archLimits(cc)?.tma && o['tma-pointer-loads'] ? [`pointer-to-tma{target=${targetName(cc)} num-warps=${o['num-warps']}}`] : []),
         `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
         'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'licm', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
         'tma-lowering', 'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',

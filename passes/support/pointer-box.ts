@@ -25,6 +25,7 @@ import { DenseElementsAttr, FloatAttr, IntegerAttr } from '../../ir/attributes.j
 import { BlockArgument, type Operation, type Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
 import { constantInt, constantOf } from '../../ir/patterns.js';
+import { reversedProgramIdAxis } from './program-order.js';
 import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
@@ -256,7 +257,7 @@ export function nonNegative(v: Value, positive: Set<BlockArgument>): boolean {
   if (c !== null) return c >= 0;
   const def = v.definingOp;
   if (!def) return false;
-  if (tt.GetProgramIdOp.is(def) || tt.GetNumProgramsOp.is(def)) return true;
+  if (tt.GetProgramIdOp.is(def) || tt.GetNumProgramsOp.is(def) || reversedProgramIdAxis(v)) return true;
   if (arith.AddIOp.is(def) || arith.MulIOp.is(def)) return def.operandValues().every((x) => nonNegative(x, positive));
   const rem = arith.RemSIOp.match(def);
   if (rem) return nonNegative(rem.lhs, positive);
