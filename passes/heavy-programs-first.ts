@@ -52,7 +52,7 @@ function reverse(fn: Operation, axis: GridAxis, ids: Operation[], ctx: PassConte
   const dead: Operation[] = [reversed.definingOp!];
   for (const op of ids) {
     for (const user of op.result(0).users()) {
-      if (reversedProgramIdAxis(user.result(0)) !== axis) continue;
+      if (user.results.length !== 1 || reversedProgramIdAxis(user.result(0)) !== axis) continue;
       rw.replaceAllUsesWith(user.result(0), id);
       dead.push(user);
     }
