@@ -18,7 +18,7 @@
  * 1024; non-causal attention has no such loop and is unchanged.
  */
 import type { Operation } from '../ir/ir.js';
-import { IntegerAttr, StringAttr } from '../ir/attributes.js';
+import { IntegerAttr } from '../ir/attributes.js';
 import { i } from '../ir/types.js';
 import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
@@ -65,8 +65,7 @@ function reverse(fn: Operation, axis: GridAxis, ids: Operation[], ctx: PassConte
 }
 
 function run(fn: Operation, ctx: PassContext): void {
-  const visibility = fn.getAttr('sym_visibility');
-  if (!tt.FuncOp.is(fn) || (visibility instanceof StringAttr && visibility.value !== 'public') || fn.regions[0].blocks.length !== 1) return ctx.preserve();
+  if (!tt.isKernel(fn) || fn.regions[0].blocks.length !== 1) return ctx.preserve();
   let blocker: Operation | null | undefined; // found when first needed
   for (const axis of GRID_AXES) {
     const ids: Operation[] = [];

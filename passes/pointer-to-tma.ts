@@ -33,7 +33,7 @@
  * (2026-11-28, bench/gpu/RESULTS.md): Triton's tutorial matmul 1.016-1.024x faster than with
  * `cp.async`, 1.002-1.014x Triton JIT.
  */
-import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, StringAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
+import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
 import { FunctionType, IntegerType, RankedTensorType } from '../ir/types.js';
 import type { Rewriter } from '../ir/rewriter.js';
@@ -222,9 +222,7 @@ function run(fn: Operation, ctx: PassContext): void {
   const name = String(ctx.options.target);
   const cc = name ? parseCapability(name) : targetOf(fn).capability;
   if (cc === null) return ctx.fail(fn, `pointer-to-tma: unknown target '${name}'`);
-  if (!archLimits(cc)?.tma || !tt.FuncOp.is(fn) || fn.regions[0].blocks.length !== 1) return ctx.preserve();
-  const visibility = fn.getAttr('sym_visibility');
-  if (visibility instanceof StringAttr && visibility.value !== 'public') return ctx.preserve();
+  if (!archLimits(cc)?.tma || !tt.isKernel(fn) || fn.regions[0].blocks.length !== 1) return ctx.preserve();
   const axis = new AxisInfoAnalysis(fn);
   // innermost loops first (post-order): an outer loop's copy then holds its inner loops as rewritten
   const loops: [Operation, PointerBox[]][] = [];

@@ -34,7 +34,7 @@
  * columns 1.05x and 1.14x, and no launch that takes the original copy runs slower than without the
  * copy beyond the timing noise (+-0.5%).
  */
-import { IntegerAttr, StringAttr } from '../ir/attributes.js';
+import { IntegerAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
 import { IntegerType, RankedTensorType } from '../ir/types.js';
 import * as arith from '../dialects/arith.js';
@@ -129,8 +129,7 @@ function widths(fn: Operation, accesses: readonly Operation[]): number[] {
 }
 
 function run(fn: Operation, ctx: PassContext): void {
-  const visibility = fn.getAttr('sym_visibility');
-  if (!tt.FuncOp.is(fn) || (visibility instanceof StringAttr && visibility.value !== 'public')) return;
+  if (!tt.isKernel(fn)) return;
   const divisor = Number(ctx.options.divisor);
   if (!(divisor >= 2 && (divisor & (divisor - 1)) === 0)) return ctx.fail(fn, `version-alignment: divisor ${divisor} is not a power of two of at least 2`);
   if (ctx.options.accesses !== 'all' && ctx.options.accesses !== 'dot-operands') return ctx.fail(fn, `version-alignment: accesses '${ctx.options.accesses}' is neither 'dot-operands' nor 'all'`);

@@ -7,7 +7,7 @@ import {
   AnyType, DictArrayAttr, FlatSymbolRefAttr, I32, I32Attr,
   UnitAttrC, DenseI32ArrayAttr,
 } from '../../ir/constraints.js';
-import { IntegerAttr, DenseArrayAttr } from '../../ir/attributes.js';
+import { IntegerAttr, DenseArrayAttr, StringAttr } from '../../ir/attributes.js';
 import { FUNCTION_ATTRS, functionSyntax, functionTypeOf } from '../../ir/function-syntax.js';
 import { verifyArgumentHints } from './hints.js';
 import { verifyTensormapArgs } from './tensormap-arg.js';
@@ -155,6 +155,11 @@ export const FuncOp = defineTTOp({
   syntax: functionSyntax,
   verify: (op) => verifyFunctionLike(op) ?? verifyArgumentHints(op, functionTypeOf(op).inputs) ?? verifyTensormapArgs(op, functionTypeOf(op).inputs),
 });
+/** Whether `op` is a kernel: a `tt.func` that is not private or nested (the host launches it). */
+export function isKernel(op: Operation): boolean {
+  const visibility = op.getAttr('sym_visibility');
+  return FuncOp.is(op) && !(visibility instanceof StringAttr && visibility.value !== 'public');
+}
 /** `tt.return`: returns from a tt.func. */
 export const ReturnOp = defineTTOp({
   name: 'tt.return',

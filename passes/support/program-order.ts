@@ -70,7 +70,7 @@ function slopeOf(op: Operation, axis: GridAxis, of: (v: Value) => number | null)
   // a quotient by a positive constant is monotone in the id; its slope is the average one
   if (arith.DivSIOp.is(op) || arith.DivUIOp.is(op)) {
     const d = constantInt(operands[1]);
-    return d !== null && d > 0 && b === 0 ? a / d : null;
+    return d !== null && d > 0 ? a / d : null;
   }
   return null;
 }
