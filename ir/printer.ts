@@ -239,6 +239,14 @@ export class Printer implements FormatPrinter {
     this.out = '';
   }
 
+  /** Everything written so far, as the flat chunks it was flushed in (no copy into one string). */
+  private takeParts(): string[] {
+    if (this.out.length) this.flushChunk();
+    const parts = this.chunks.slice();
+    this.chunks.length = 0;
+    return parts;
+  }
+
   /** Everything written so far. */
   private take(): string {
     if (this.chunks.length === 0) {
@@ -374,6 +382,14 @@ export class Printer implements FormatPrinter {
 
   /** Prints a top-level op (usually the module) with alias definitions around it. */
   printTopLevel(op: Operation): string {
+    return this.printTopLevelParts(op).join('');
+  }
+
+  /**
+   * `printTopLevel`'s text as consecutive parts (the body in its 64 KiB chunks): a large module is
+   * written out part by part, never held as one string as well.
+   */
+  printTopLevelParts(op: Operation): string[] {
     const collector = this.collectAliases(op); // before naming: its dry run names the values too
     this.names = computeNames(op);
     // The alias definitions print before the body but are written after it: number their
@@ -386,7 +402,7 @@ export class Printer implements FormatPrinter {
     this.printOperation(op);
     this.typeTexts = null;
     this.out += '\n';
-    const body = this.take();
+    const body = this.takeParts();
     // The definitions before the module are known once the body is printed (block argument locations).
     if (collector) this.printAliasDefinitions(collector);
     const header = this.take();
@@ -398,7 +414,7 @@ export class Printer implements FormatPrinter {
     }
     const trailer = this.take();
     const resources = this.options.resources ? '\n' + this.options.resources + '\n' : ''; // a blank line before `{-#`, as mlir-opt
-    return header + body + trailer + resources;
+    return [header, ...body, trailer, resources].filter((part) => part.length > 0);
   }
 
   /** Prints a single op (for messages): names are local to it. */
@@ -637,6 +653,11 @@ class AliasCollector {
 /** Prints a module (or any top-level op) as text. */
 export function printModule(op: Operation, options: PrintOptions = {}): string {
   return new Printer(options).printTopLevel(op);
+}
+
+/** `printModule`'s text as consecutive parts, for writing a large module out without joining it first. */
+export function printModuleParts(op: Operation, options: PrintOptions = {}): string[] {
+  return new Printer(options).printTopLevelParts(op);
 }
 
 /** Prints one op for messages and debugging. */

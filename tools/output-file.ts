@@ -3,7 +3,7 @@
  * unless `--force` (nothing a user gave is overwritten without being asked), and an output path
  * that cannot be written (a missing directory, a directory) is a usage error, not a crash.
  */
-import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from './input-chunks.js';
 
@@ -34,17 +34,28 @@ export function checkOutputPath(flag: string, path: string, inputs: readonly str
   if (!existsSync(dir)) throw new UserError(`could not open output file '${path}': no such directory '${dirname(path)}'`);
 }
 
-/** Writes `text` to `path`, or to stdout for `-` or no path; a write failure is a user-facing error. */
-export function writeOutput(path: string | undefined, text: string): void {
+/**
+ * Writes `text` (one string, or consecutive parts written in turn, as `printModuleParts` gives them)
+ * to `path`, or to stdout for `-` or no path; a write failure is a user-facing error.
+ */
+export function writeOutput(path: string | undefined, text: string | readonly string[]): void {
+  const parts = typeof text === 'string' ? [text] : text;
   if (path === undefined || path === '-') {
-    process.stdout.write(text);
+    for (const part of parts) process.stdout.write(part);
     return;
   }
+  let fd: number | undefined;
   try {
-    writeFileSync(path, text);
+    fd = openSync(path, 'w');
+    for (const part of parts) {
+      const bytes = Buffer.from(part, 'utf8');
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
     throw new UserError(`could not open output file '${path}': ${why}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -8,7 +8,7 @@ import { defaultContext } from '../ir/context.js';
 import { Diagnostic, DiagnosticError, type SourceFile } from '../ir/diagnostics.js';
 import type { Operation } from '../ir/ir.js';
 import { parseSourceFile, type ParsedFile } from '../ir/parser.js';
-import { printModule, printOpInScope, type PrintOptions } from '../ir/printer.js';
+import { printModuleParts, printOpInScope, type PrintOptions } from '../ir/printer.js';
 import { verifyDiagnostic } from '../ir/verifier.js';
 import { clockMs, PassManager } from '../passes/manager.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from '../passes/pipeline-text.js';
@@ -25,9 +25,9 @@ import { verifyRoundtrip } from './verify-roundtrip.js';
 
 registerAllDialects();
 
-/** Result of processing one chunk: printed text or the diagnostics it raised. */
+/** Result of processing one chunk: printed text (in consecutive parts) or the diagnostics it raised. */
 interface ChunkResult {
-  text: string | null;
+  text: string[] | null;
   diagnostics: Diagnostic[];
 }
 
@@ -118,7 +118,7 @@ function processChunkOf(src: SourceFile, o: OptOptions, entries: PipelineEntry[]
     if (o.viewOpGraph) writeOpGraphSvg(root, o.viewOpGraph, { depth: o.viewOpGraphDepth, func: o.viewOpGraphFunc, maxLabel: o.viewOpGraphMaxLabel });
     if (o.viewLayout) writeLayoutSvg(root, o.viewLayout);
     const resources = o.runReproducer ? null : parsed.resources;
-    return { text: printModule(root, { ...printOptions, resources }), diagnostics: r.diagnostics };
+    return { text: printModuleParts(root, { ...printOptions, resources }), diagnostics: r.diagnostics };
   } catch (e) {
     if (e instanceof DiagnosticError) return { text: null, diagnostics: [e.diagnostic] };
     throw e;
@@ -176,7 +176,7 @@ function run(o: OptOptions): number {
   for (const [flag, path] of outputPaths(o)) checkOutputPath(flag, path, [o.input], o.force);
   const text = readInput(o.input);
   const chunks = splitInput(o.input === '-' ? '<stdin>' : o.input, text, o.splitInputFile);
-  const outputs: string[] = [];
+  const outputs: string[][] = [];
   const reports: PassManager[] = [];
   let failed = false;
   for (const src of chunks) {
@@ -195,8 +195,10 @@ function run(o: OptOptions): number {
     const report = pm.report();
     if (report) process.stderr.write(report);
   }
-  const joined = outputs.join(o.outputSplitMarker + '\n');
-  if (!failed || o.verifyDiagnostics) writeOutput(o.output, joined);
+  // The chunks' texts, separated by the split marker, written part by part (never joined: a large
+  // module's text is not held twice).
+  const parts = outputs.flatMap((text, k) => (k ? [o.outputSplitMarker + '\n', ...text] : text));
+  if (!failed || o.verifyDiagnostics) writeOutput(o.output, parts);
   return failed ? 1 : 0;
 }
 
