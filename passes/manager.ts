@@ -14,14 +14,8 @@ import { locText, verifyDiagnostic } from '../ir/verifier.js';
 import { AnalysisCache, PassContext } from './pass.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from './pipeline-text.js';
 import { FunctionLike } from '../ir/traits.js';
+import { clockMs, timingReport, type PhaseTimer, type TimingRow } from './timing.js';
 
-/**
- * Milliseconds from an arbitrary start, for pass timing. `performance.now()` would load
- * node:perf_hooks (~4 ms of every run's start-up); the process clock is already there.
- */
-export function clockMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
 
 /** The system's directory for temporary files; node:os is loaded only when a reproducer is written. */
 function tmpdir(): string {
@@ -63,6 +57,8 @@ export interface PassManagerOptions {
   print?: PrintOptions;
   /** Where dumps and reports are written (default: stderr). */
   log?: (text: string) => void;
+  /** Records each pass's time in a tool's phase timer (`triton-translate --mlir-timing`), nested in its running phase. */
+  timer?: PhaseTimer;
 }
 
 /** Outcome of running a pipeline. */
@@ -159,6 +155,7 @@ export class PassManager {
       }
       const scope = targets.length === 1 && targets[0] === module ? null : entry.nest ?? ([...new Set(targets.map((t) => t.name))].sort().join("' | '") || 'function');
       this.records.push({ name, scope, ms, stats });
+      o.timer?.add(name, ms);
       remarks.push(...ctx.remarks);
       analyses.invalidate(ctx.preserved);
       const invalid = !failure && o.verifyEach !== false ? verifyDiagnostic(module) : null;
@@ -212,23 +209,23 @@ export class PassManager {
   }
 
   /** The timing rows as MLIR's tree: consecutive function passes nested under `'tt.func' Pipeline`. */
-  private timingTree(row: (ms: number, name: string) => string): string {
-    let out = '';
+  private timingTree(): TimingRow[] {
+    const rows: TimingRow[] = [];
     for (let k = 0; k < this.records.length; ) {
       const scope = this.records[k].scope;
       if (scope === null) {
-        out += row(this.records[k].ms, this.records[k].name);
+        rows.push({ name: this.records[k].name, ms: this.records[k].ms, depth: 0 });
         k++;
         continue;
       }
       let end = k;
       while (end < this.records.length && this.records[end].scope === scope) end++;
       const group = this.records.slice(k, end);
-      out += row(group.reduce((a, r) => a + r.ms, 0), `'${scope}' Pipeline`);
-      for (const r of group) out += row(r.ms, '  ' + r.name);
+      rows.push({ name: `'${scope}' Pipeline`, ms: group.reduce((a, r) => a + r.ms, 0), depth: 0 });
+      for (const r of group) rows.push({ name: r.name, ms: r.ms, depth: 1 });
       k = end;
     }
-    return out;
+    return rows;
   }
 
   /** The `--timing` and `--pass-statistics` reports (empty when neither is on). */
@@ -243,15 +240,10 @@ export class PassManager {
       }
     }
     if (this.options.timing) {
-      const total = this.parseMs + this.records.reduce((a, r) => a + r.ms, 0);
-      out += rule + '                      ... Execution time report ...\n' + rule;
-      out += `  Total Execution Time: ${(total / 1000).toFixed(4)} seconds\n\n  ----Wall Time----  ----Name----\n`;
-      const row = (ms: number, name: string) =>
-        `  ${(ms / 1000).toFixed(4).padStart(8)} (${((100 * ms) / (total || 1)).toFixed(1).padStart(5)}%)  ${name}\n`;
-      if (this.parseMs) out += row(this.parseMs, 'Parser');
-      if (this.options.timingDisplay === 'tree') out += this.timingTree(row);
-      else for (const r of this.records) out += row(r.ms, r.name);
-      out += row(total, 'Total');
+      const rows: TimingRow[] = this.parseMs ? [{ name: 'Parser', ms: this.parseMs, depth: 0 }] : [];
+      if (this.options.timingDisplay === 'tree') rows.push(...this.timingTree());
+      else for (const r of this.records) rows.push({ name: r.name, ms: r.ms, depth: 0 });
+      out += timingReport(rows);
     }
     return out;
   }

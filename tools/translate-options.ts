@@ -29,6 +29,11 @@ export const TRANSLATE_OPTIONS: Readonly<Record<string, TranslateOption>> = {
   'emit-metadata': { kind: 'string', describe: 'with --to-ptx: write launch metadata (kernel, parameters, threads, shared bytes, CTAs per SM) as JSON' },
   'emit-ttgir': { kind: 'string', describe: 'with --to-ptx: write the ttg IR the PTX is lowered from (after the passes), which Triton can compile too' },
   debug: { kind: 'boolean', default: false, describe: 'show JavaScript stacks (mapped to the TypeScript sources) for internal errors' },
+  'mlir-timing': {
+    kind: 'boolean',
+    default: false,
+    describe: 'report the wall time of each phase on stderr (parse, verification, every pass of the pipeline, lowering, printing, output), as mlir-translate does',
+  },
   'via-llvm': { kind: 'boolean', default: false, describe: "with --to-ptx: LLVM's PTX for sm_80 (our LLVM IR through llc-14), a second opinion on ours" },
   'emit-bitcode': { kind: 'string', describe: 'with --to-llvm: write the verified module as LLVM bitcode (the text then goes only to -o)' },
   'residency-hint': {
@@ -55,6 +60,7 @@ export interface TranslateArgv {
   'emit-metadata'?: string;
   'emit-ttgir'?: string;
   debug: boolean;
+  'mlir-timing': boolean;
   'via-llvm': boolean;
   'emit-bitcode'?: string;
   'residency-hint': boolean;

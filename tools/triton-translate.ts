@@ -18,6 +18,7 @@ import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
+import { PhaseTimer } from '../passes/timing.js';
 import { checkOutputPath, writeOutput } from './output-file.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 import type { GpuTarget } from '../dialects/ttg/target.js';
@@ -55,10 +56,15 @@ function withLlvm(args: TargetArgs, step: () => string): string {
 /** The input's name as LLVM records it. */
 const inputName = (args: TargetArgs): string => String(args._?.[0] ?? '<stdin>');
 
+/** `body` as the phase `name` of `timer` (`--mlir-timing`), or just `body` without one. */
+function timed<T>(timer: PhaseTimer | undefined, name: string, body: () => T): T {
+  return timer ? timer.time(name, body) : body();
+}
+
 /** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
-function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
+function compileForTarget(module: Operation, args: TargetArgs, timer?: PhaseTimer): PtxResult {
   const arch = archOf(args);
-  const r = compileToPtx(module, { target: targetOf(args, arch), residencyHint: args['residency-hint'] !== false });
+  const r = compileToPtx(module, { target: targetOf(args, arch), residencyHint: args['residency-hint'] !== false, timer });
   if (args['emit-metadata']) writeOutput(args['emit-metadata'], metadataJson(r.kernels, arch));
   if (args['emit-ttgir']) writeOutput(args['emit-ttgir'], printModule(module));
   return r;
@@ -68,7 +74,8 @@ function compileForTarget(module: Operation, args: TargetArgs): PtxResult {
 interface Translation {
   flag: string;
   summary: string;
-  run(module: Operation, args: TargetArgs): string;
+  /** The translation of `module`; `timer` (`--mlir-timing`) times its phases. */
+  run(module: Operation, args: TargetArgs, timer?: PhaseTimer): string;
 }
 
 /** The checked `--arch` value. */
@@ -94,34 +101,39 @@ const TRANSLATIONS: Translation[] = [
   {
     flag: 'to-mlir',
     summary: 'upstream MLIR generic syntax (builtin, func, arith, math, scf, cf only), readable by mlir-opt',
-    run(module) {
+    run(module, _args, timer) {
       module.walk((op) => {
         if (!UPSTREAM.has(op.dialect)) throw new DiagnosticError(opError(op, `is not in an upstream MLIR dialect; --to-mlir accepts ${[...UPSTREAM].join(', ')}`));
       }, 'pre');
-      return printModule(module, { generic: true });
+      return timed(timer, 'Printer', () => printModule(module, { generic: true }));
     },
   },
   {
     flag: 'to-ptx',
     summary: 'PTX for --arch (sm_80 or sm_90a), after running the default pipeline on tt-level input',
-    run: (module, args) => {
-      const r = compileForTarget(module, args);
-      return args['via-llvm'] ? withLlvm(args, () => ptxViaLlvm(r.nvptx, inputName(args))) : r.ptx;
+    run: (module, args, timer) => {
+      const r = compileForTarget(module, args, timer);
+      return args['via-llvm'] ? timed(timer, 'LLVM (llc)', () => withLlvm(args, () => ptxViaLlvm(r.nvptx, inputName(args)))) : r.ptx;
     },
   },
   {
     flag: 'to-llvm',
     summary: 'LLVM IR (NVVM IR for nvptx64-nvidia-cuda, sm_80) of tt/ttg input or of the nvptx dialect (--to-nvptx-ir), verified by LLVM; needs the optional llvm-bindings (npm run setup:llvm)',
-    run(module, args) {
-      const nvptx = isNvptxModule(module) ? module : compileForTarget(module, args).nvptx;
-      const text = withLlvm(args, () => translateToLlvm(nvptx, { arch: LLC_CPU, sourceName: inputName(args), bitcodePath: args['emit-bitcode'] }));
+    run(module, args, timer) {
+      const nvptx = isNvptxModule(module) ? module : compileForTarget(module, args, timer).nvptx;
+      const text = timed(timer, 'LLVM IR', () =>
+        withLlvm(args, () => translateToLlvm(nvptx, { arch: LLC_CPU, sourceName: inputName(args), bitcodePath: args['emit-bitcode'] })),
+      );
       return args['emit-bitcode'] && !args.o ? '' : text;
     },
   },
   {
     flag: 'to-nvptx-ir',
     summary: 'the nvptx dialect the PTX is printed from (for debugging the target)',
-    run: (module, args) => printModule(compileForTarget(module, args).nvptx),
+    run: (module, args, timer) => {
+      const nvptx = compileForTarget(module, args, timer).nvptx;
+      return timed(timer, 'Printer', () => printModule(nvptx));
+    },
   },
 ];
 
@@ -153,20 +165,13 @@ function bracketDepth(s: string): number {
   return d;
 }
 
-/** Compiles Triton-C to verified tt IR text, for one variant of the `-D` lists. */
-function compileC(source: SourceFile, defines: Record<string, string>, options: FrontendOptions): string {
-  const module = compileTritonC(source.text, source.name, defines, options);
-  const d = verifyDiagnostic(module);
-  if (d) throw new DiagnosticError(d);
-  return printModule(module);
-}
-
 /** `--from-c`: one variant to stdout/-o, all variants to a folder, or the list of variants. */
 function fromC(
   source: SourceFile,
   parsed: ParsedDefines,
   argv: TargetArgs & { o?: string; variant?: number; 'all-variants'?: string; 'list-variants'?: boolean; 'allow-tf32'?: boolean },
-  translation?: Translation,
+  translation: Translation | undefined,
+  timer: PhaseTimer | undefined,
 ): Promise<void> | void {
   const all = variants(parsed);
   const options: FrontendOptions = { allowTf32: argv['allow-tf32'] };
@@ -175,6 +180,7 @@ function fromC(
     return;
   }
   if (argv['all-variants']) {
+    if (timer) throw new UserError('--mlir-timing times one compile; pick a variant with --variant=N');
     const workerUrl = import.meta.url.endsWith('.ts') ? null : import.meta.url; // workers run the bundle
     return compileSpace({ dir: argv['all-variants'], source, parsed, flag: translation?.flag ?? null, args: { ...argv }, options, workerUrl, translate: translateByFlag });
   }
@@ -182,14 +188,11 @@ function fromC(
     throw new UserError(`the -D lists define ${all.length} variants; pick one with --variant=N (see --list-variants) or compile all with --all-variants=DIR`);
   const k = argv.variant ?? 0;
   if (!Number.isInteger(k) || k < 0 || k >= all.length) throw new UserError(`--variant=${k} is out of range: there are ${all.length} variants (0..${all.length - 1})`);
-  if (translation) {
-    const module = compileTritonC(source.text, source.name, all[k], options);
-    const d = verifyDiagnostic(module);
-    if (d) throw new DiagnosticError(d);
-    writeOutput(argv.o, translation.run(module, argv));
-    return;
-  }
-  writeOutput(argv.o, compileC(source, all[k], options));
+  const module = timed(timer, 'Triton-C frontend', () => compileTritonC(source.text, source.name, all[k], options));
+  const d = timed(timer, 'Verifier', () => verifyDiagnostic(module));
+  if (d) throw new DiagnosticError(d);
+  const text = translation ? translation.run(module, argv, timer) : timed(timer, 'Printer', () => printModule(module));
+  timed(timer, 'Output', () => writeOutput(argv.o, text));
 }
 
 /** Checks every file the command line asks to write (`-o`, `--emit-metadata`, `--emit-ttgir`) before any work. */
@@ -210,8 +213,17 @@ function main(): Promise<void> | void {
   return argv instanceof Promise ? argv.then((a) => translate(a, defines)) : translate(argv, defines);
 }
 
-/** Runs the command line `argv` (with its -D definitions). */
+/** Runs the command line `argv` (with its -D definitions); with `--mlir-timing`, reports the phases' times on stderr at the end. */
 function translate(argv: TranslateArgv, defines: string[]): Promise<void> | void {
+  const timer = argv['mlir-timing'] ? new PhaseTimer() : undefined;
+  const done = translateTimed(argv, defines, timer);
+  if (!timer) return done;
+  const report = () => void process.stderr.write(timer.report());
+  if (done instanceof Promise) return done.finally(report);
+  report();
+}
+
+function translateTimed(argv: TranslateArgv, defines: string[], timer: PhaseTimer | undefined): Promise<void> | void {
   if (argv['list-translations']) {
     for (const t of TRANSLATIONS) process.stdout.write(`--${t.flag}\t${t.summary}\n`);
     return;
@@ -226,7 +238,7 @@ function translate(argv: TranslateArgv, defines: string[]): Promise<void> | void
     const source = new SourceFile(inputs[0], readInput(inputs[0]));
     try {
       if (chosen.length > 1) throw new UserError(`choose at most one translation with --from-c`);
-      return fromC(source, parseDefines(defines), argv, chosen[0]);
+      return fromC(source, parseDefines(defines), argv, chosen[0], timer);
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;
       process.stderr.write(e.diagnostic.format() + '\n');
@@ -249,10 +261,11 @@ function translate(argv: TranslateArgv, defines: string[]): Promise<void> | void
     process.exitCode = 1;
   };
   try {
-    const parsed = parseSourceFile(source, { allowUnregisteredDialect: allow });
-    const d = verifyDiagnostic(parsed.module, { allowUnregistered: allow });
+    const parsed = timed(timer, 'Parser', () => parseSourceFile(source, { allowUnregisteredDialect: allow }));
+    const d = timed(timer, 'Verifier', () => verifyDiagnostic(parsed.module, { allowUnregistered: allow }));
     if (d) return diag(d);
-    writeOutput(argv.o, chosen[0].run(parsed.module, argv));
+    const text = chosen[0].run(parsed.module, argv, timer);
+    timed(timer, 'Output', () => writeOutput(argv.o, text));
   } catch (e) {
     if (e instanceof DiagnosticError) return diag(e.diagnostic);
     throw e;

@@ -10,6 +10,7 @@ import type { Operation } from '../../ir/ir.js';
 import { hasTarget, type GpuTarget } from '../../dialects/ttg/target.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
+import type { PhaseTimer } from '../../passes/timing.js';
 import { ptxArchOf } from './arch.js';
 import type { Arch } from './emitter.js';
 import { lowerToNvptx, type KernelInfo } from './lower.js';
@@ -31,6 +32,8 @@ export interface PtxOptions {
   target: GpuTarget;
   /** Compute each kernel's residency hint, `ctas_per_sm` in the metadata (default true). */
   residencyHint?: boolean;
+  /** Times the compile's phases (the pipeline and each of its passes, lowering, printing) for `--mlir-timing`. */
+  timer?: PhaseTimer;
 }
 
 /** The passes a module still needs before lowering: the whole default pipeline for tt IR, the tail for ttg IR. */
@@ -46,15 +49,21 @@ export function preparationPipeline(module: Operation, target: GpuTarget): strin
  * large kernel's compile. Invalid IR is a compiler bug, and `triton-opt --pipeline=...` on the
  * same input names the pass that made it.
  */
-function runOrThrow(module: Operation, pipeline: string): void {
+function runOrThrow(module: Operation, pipeline: string, timer: PhaseTimer | undefined): void {
   registerAllPasses(); // the pipeline's passes (idempotent), as lowerToNvptx registers cse and dce
-  const r = runPipeline(module, pipeline, { reproducerDir: null, verifyEach: false });
+  const run = () => runPipeline(module, pipeline, { reproducerDir: null, verifyEach: false, timer });
+  const r = timer ? timer.time(`'${pipeline}' Pipeline`, run) : run();
   if (!r.ok) throw new DiagnosticError(r.diagnostics[r.diagnostics.length - 1]);
-  const invalid = verifyDiagnostic(module);
+  const invalid = timed(timer, 'Verifier', () => verifyDiagnostic(module));
   if (!invalid) return;
   throw new DiagnosticError(
     new Diagnostic('error', `internal error: the pipeline '${pipeline}' produced invalid IR: ${invalid.message} (triton-opt --pipeline='${pipeline}' names the pass)`, invalid.pos, invalid.fallbackLoc),
   );
+}
+
+/** `body` as the phase `name` of `timer`, or just `body` without one. */
+function timed<T>(timer: PhaseTimer | undefined, name: string, body: () => T): T {
+  return timer ? timer.time(name, body) : body();
 }
 
 /** What `compileToPtx` returns. */
@@ -70,9 +79,9 @@ export function compileToPtx(module: Operation, opts: PtxOptions): PtxResult {
   const arch = ptxArchOf(opts.target)?.name;
   if (!arch) throw new Error(`internal error: compileToPtx given the target ${opts.target.name}, which is not CUDA`);
   const prep = preparationPipeline(module, opts.target);
-  if (prep) runOrThrow(module, prep);
-  const { module: nvptx, kernels } = lowerToNvptx(module, { arch, residencyHint: opts.residencyHint });
-  return { ptx: printPtx(nvptx, arch), kernels, nvptx };
+  if (prep) runOrThrow(module, prep, opts.timer);
+  const { module: nvptx, kernels } = timed(opts.timer, 'NVPTX lowering', () => lowerToNvptx(module, { arch, residencyHint: opts.residencyHint }));
+  return { ptx: timed(opts.timer, 'PTX printer', () => printPtx(nvptx, arch)), kernels, nvptx };
 }
 
 /** Launch metadata of the first kernel (and all kernels under `kernels` when there are several), as JSON text. */
