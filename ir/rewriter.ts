@@ -40,7 +40,10 @@ export class Rewriter extends Builder {
     this.changed = true;
     this.counts.created++;
     const onInserted = this.listener.onInserted;
-    if (onInserted) op.walk((o) => onInserted.call(this.listener, o), 'pre');
+    if (!onInserted) return;
+    // (most ops a rewrite builds hold no regions: no walk for them)
+    if (op.regions.length === 0) onInserted.call(this.listener, op);
+    else op.walk((o) => onInserted.call(this.listener, o), 'pre');
   }
 
   /** Creates `name` right before `op` (the usual way patterns build replacements). */
@@ -54,7 +57,10 @@ export class Rewriter extends Builder {
       if (r.hasUses) throw new Error(`internal error: erasing '${op.name}' whose result #${r.index} still has uses`);
     }
     const onErased = this.listener.onErased;
-    if (onErased) op.walk((o) => onErased.call(this.listener, o), 'post');
+    if (onErased) {
+      if (op.regions.length === 0) onErased.call(this.listener, op);
+      else op.walk((o) => onErased.call(this.listener, o), 'post');
+    }
     op.erase();
     this.changed = true;
     this.counts.erased++;
@@ -77,7 +83,8 @@ export class Rewriter extends Builder {
   /** Makes every use of `from` use `to`; the users count as modified. */
   replaceAllUsesWith(from: Value, to: Value): void {
     if (from === to || !from.hasUses) return;
-    for (const u of from.uses()) this.listener.onModified?.(u.owner);
+    const onModified = this.listener.onModified;
+    if (onModified) for (let u = from.firstUse; u; u = u.nextUse) onModified.call(this.listener, u.owner);
     from.replaceAllUsesWith(to);
     this.changed = true;
   }
