@@ -63,3 +63,8 @@ export class PhaseTimer {
     return timingReport(this.rows);
   }
 }
+
+/** `body` as the phase `name` of `timer`, or just `body` when nothing is timed (no `--mlir-timing`). */
+export function timed<T>(timer: PhaseTimer | undefined, name: string, body: () => T): T {
+  return timer ? timer.time(name, body) : body();
+}

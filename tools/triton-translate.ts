@@ -18,7 +18,7 @@ import { parseSourceFile } from '../ir/parser.js';
 import { printModule } from '../ir/printer.js';
 import { opError, verifyDiagnostic } from '../ir/verifier.js';
 import { readInput, runTool, UserError } from './input-chunks.js';
-import { PhaseTimer } from '../passes/timing.js';
+import { PhaseTimer, timed } from '../passes/timing.js';
 import { checkOutputPath, writeOutput } from './output-file.js';
 import { ARCHES, compileToPtx, metadataJson, targetFor, type Arch, type PtxResult } from '../targets/nvptx/index.js';
 import type { GpuTarget } from '../dialects/ttg/target.js';
@@ -55,11 +55,6 @@ function withLlvm(args: TargetArgs, step: () => string): string {
 
 /** The input's name as LLVM records it. */
 const inputName = (args: TargetArgs): string => String(args._?.[0] ?? '<stdin>');
-
-/** `body` as the phase `name` of `timer` (`--mlir-timing`), or just `body` without one. */
-function timed<T>(timer: PhaseTimer | undefined, name: string, body: () => T): T {
-  return timer ? timer.time(name, body) : body();
-}
 
 /** Runs the NVPTX target on `module` with the command line's options, writing metadata when asked. */
 function compileForTarget(module: Operation, args: TargetArgs, timer?: PhaseTimer): PtxResult {

@@ -10,7 +10,7 @@ import type { Operation } from '../../ir/ir.js';
 import { hasTarget, type GpuTarget } from '../../dialects/ttg/target.js';
 import { registerAllPasses } from '../../passes/all.js';
 import { runPipeline } from '../../passes/manager.js';
-import type { PhaseTimer } from '../../passes/timing.js';
+import { timed, type PhaseTimer } from '../../passes/timing.js';
 import { ptxArchOf } from './arch.js';
 import type { Arch } from './emitter.js';
 import { lowerToNvptx, type KernelInfo } from './lower.js';
@@ -59,11 +59,6 @@ function runOrThrow(module: Operation, pipeline: string, timer: PhaseTimer | und
   throw new DiagnosticError(
     new Diagnostic('error', `internal error: the pipeline '${pipeline}' produced invalid IR: ${invalid.message} (triton-opt --pipeline='${pipeline}' names the pass)`, invalid.pos, invalid.fallbackLoc),
   );
-}
-
-/** `body` as the phase `name` of `timer`, or just `body` without one. */
-function timed<T>(timer: PhaseTimer | undefined, name: string, body: () => T): T {
-  return timer ? timer.time(name, body) : body();
 }
 
 /** What `compileToPtx` returns. */
