@@ -51,8 +51,7 @@ export function preparationPipeline(module: Operation, target: GpuTarget): strin
  */
 function runOrThrow(module: Operation, pipeline: string, timer: PhaseTimer | undefined): void {
   registerAllPasses(); // the pipeline's passes (idempotent), as lowerToNvptx registers cse and dce
-  const run = () => runPipeline(module, pipeline, { reproducerDir: null, verifyEach: false, timer });
-  const r = timer ? timer.time(`'${pipeline}' Pipeline`, run) : run();
+  const r = timed(timer, `'${pipeline}' Pipeline`, () => runPipeline(module, pipeline, { reproducerDir: null, verifyEach: false, timer }));
   if (!r.ok) throw new DiagnosticError(r.diagnostics[r.diagnostics.length - 1]);
   const invalid = timed(timer, 'Verifier', () => verifyDiagnostic(module));
   if (!invalid) return;
