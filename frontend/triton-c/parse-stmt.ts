@@ -140,7 +140,7 @@ export class TcParser extends TcExprParser {
     return cond;
   }
 
-  /** `if (cond) stmt (else stmt)?` — `else` binds to the nearest `if`. */
+  /** `if (cond) stmt (else stmt)?`: `else` binds to the nearest `if`. */
   private ifStmt = this.RULE('ifStmt', (): Stmt => {
     const t = this.consume(0, T.If);
     const cond = this.parenCond(1, 'if');
