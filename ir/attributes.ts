@@ -50,20 +50,31 @@ export class IntegerAttr extends Attribute {
     super();
   }
   static get(value: bigint | number, type: Type): IntegerAttr {
-    // Most values are small and already in range: no BigInt arithmetic and no string key for them.
-    if (typeof value === 'number' && Number.isSafeInteger(value) && holdsUnchanged(type, value)) return IntegerAttr.small(value, type);
+    // Most values are small and already in range: no BigInt arithmetic and no string key for them
+    // (a folded constant arrives as a BigInt: compared, not normalized, and kept as the value).
+    if (typeof value === 'number') {
+      if (Number.isSafeInteger(value) && holdsUnchanged(type, value)) return IntegerAttr.small(value, type, null);
+    } else if (value >= MIN_SAFE && value <= MAX_SAFE) {
+      const n = Number(value);
+      if (holdsUnchanged(type, n)) return IntegerAttr.small(n, type, value);
+    }
     const v = normalizeInt(BigInt(value), type);
-    if (v >= MIN_SAFE && v <= MAX_SAFE) return IntegerAttr.small(Number(v), type);
+    if (v >= MIN_SAFE && v <= MAX_SAFE) return IntegerAttr.small(Number(v), type, v);
     return unique(`int:${v}:${type.id}`, () => new IntegerAttr(v, type));
   }
   /** The attributes whose normalized value is a safe integer, by type then value. */
   private static readonly smallValues = new Map<Type, Map<number, IntegerAttr>>();
-  /** The unique attribute of the normalized safe-integer value `v` of `type`. */
-  private static small(v: number, type: Type): IntegerAttr {
-    let byValue = IntegerAttr.smallValues.get(type);
+  /** The last type `small` was asked for and its map (folding asks for one type many times in a row). */
+  private static lastType: Type | null = null;
+  private static lastValues: Map<number, IntegerAttr> | null = null;
+  /** The unique attribute of the normalized safe-integer value `v` of `type` (`big`: `v` as a BigInt, when at hand). */
+  private static small(v: number, type: Type, big: bigint | null): IntegerAttr {
+    let byValue = type === IntegerAttr.lastType ? IntegerAttr.lastValues! : IntegerAttr.smallValues.get(type);
     if (!byValue) IntegerAttr.smallValues.set(type, (byValue = new Map()));
+    IntegerAttr.lastType = type;
+    IntegerAttr.lastValues = byValue;
     let attr = byValue.get(v);
-    if (!attr) byValue.set(v, (attr = new IntegerAttr(BigInt(v), type)));
+    if (!attr) byValue.set(v, (attr = new IntegerAttr(big ?? BigInt(v), type)));
     return attr;
   }
   /** The value as a JS number (exact for |v| < 2^53). */
