@@ -82,6 +82,7 @@ export class PassManager {
   private readonly records: PassRecord[] = [];
   private readonly log: (text: string) => void;
   private parseMs = 0;
+  private outputMs = 0;
 
   constructor(readonly entries: PipelineEntry[], readonly options: PassManagerOptions = {}) {
     this.log = options.log ?? ((t) => process.stderr.write(t));
@@ -90,6 +91,11 @@ export class PassManager {
   /** Records time spent outside passes (parsing), for the timing report. */
   addParseTime(ms: number): void {
     this.parseMs += ms;
+  }
+
+  /** Records time spent printing and writing the result, the report's last row (`Output`, as mlir-opt's). */
+  addOutputTime(ms: number): void {
+    this.outputMs += ms;
   }
 
   private header(when: string, name: string): string {
@@ -243,6 +249,7 @@ export class PassManager {
       const rows: TimingRow[] = this.parseMs ? [{ name: 'Parser', ms: this.parseMs, depth: 0 }] : [];
       if (this.options.timingDisplay === 'tree') rows.push(...this.timingTree());
       else for (const r of this.records) rows.push({ name: r.name, ms: r.ms, depth: 0 });
+      if (this.outputMs) rows.push({ name: 'Output', ms: this.outputMs, depth: 0 });
       out += timingReport(rows);
     }
     return out;

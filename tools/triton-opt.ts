@@ -84,10 +84,11 @@ function processChunkOf(src: SourceFile, o: OptOptions, entries: PipelineEntry[]
   try {
     const t0 = clockMs();
     const parsed = parseSourceFile(src, { allowUnregisteredDialect: o.allowUnregisteredDialect });
-    const parseMs = clockMs() - t0;
     const pipeline = o.runReproducer ? parsePipeline(reproducerPipeline(parsed.resources)) : entries;
     const root = rootOf(parsed, src, o, pipeline);
     const d = o.verifyEach ? verifyDiagnostic(root, { allowUnregistered: o.allowUnregisteredDialect }) : null;
+    // (the `Parser` row counts the verification after parsing, as mlir-opt's does)
+    const parseMs = clockMs() - t0;
     if (d) return { text: null, diagnostics: [d] };
     if (o.verifyRoundtrip) {
       const problem = verifyRoundtrip(root, o.allowUnregisteredDialect);
@@ -119,7 +120,10 @@ function processChunkOf(src: SourceFile, o: OptOptions, entries: PipelineEntry[]
     if (o.viewOpGraph) writeOpGraphSvg(root, o.viewOpGraph, { depth: o.viewOpGraphDepth, func: o.viewOpGraphFunc, maxLabel: o.viewOpGraphMaxLabel });
     if (o.viewLayout) writeLayoutSvg(root, o.viewLayout);
     const resources = o.runReproducer ? null : parsed.resources;
-    return { text: printModuleParts(root, { ...printOptions, resources }), diagnostics: r.diagnostics };
+    const t1 = clockMs();
+    const text = printModuleParts(root, { ...printOptions, resources });
+    pm.addOutputTime(clockMs() - t1);
+    return { text, diagnostics: r.diagnostics };
   } catch (e) {
     if (e instanceof DiagnosticError) return { text: null, diagnostics: [e.diagnostic] };
     throw e;
@@ -192,14 +196,16 @@ function run(o: OptOptions): number {
     }
     if (r.text !== null) outputs.push(r.text);
   }
+  // The chunks' texts, separated by the split marker, written part by part (never joined: a large
+  // module's text is not held twice). Writing counts in the last chunk's `Output` time.
+  const parts = outputs.flatMap((text, k) => (k ? [o.outputSplitMarker + '\n', ...text] : text));
+  const t0 = clockMs();
+  if (!failed || o.verifyDiagnostics) writeOutput(o.output, parts);
+  reports.at(-1)?.addOutputTime(clockMs() - t0);
   for (const pm of reports) {
     const report = pm.report();
     if (report) process.stderr.write(report);
   }
-  // The chunks' texts, separated by the split marker, written part by part (never joined: a large
-  // module's text is not held twice).
-  const parts = outputs.flatMap((text, k) => (k ? [o.outputSplitMarker + '\n', ...text] : text));
-  if (!failed || o.verifyDiagnostics) writeOutput(o.output, parts);
   return failed ? 1 : 0;
 }
 
