@@ -218,6 +218,7 @@ function translate(argv: TranslateArgv, defines: string[]): Promise<void> | void
   report();
 }
 
+/** `translate`'s work, each phase timed in `timer` when there is one. */
 function translateTimed(argv: TranslateArgv, defines: string[], timer: PhaseTimer | undefined): Promise<void> | void {
   if (argv['list-translations']) {
     for (const t of TRANSLATIONS) process.stdout.write(`--${t.flag}\t${t.summary}\n`);
