@@ -14,8 +14,7 @@ import { locText, verifyDiagnostic } from '../ir/verifier.js';
 import { AnalysisCache, PassContext } from './pass.js';
 import { parsePipeline, pipelineText, type PipelineEntry } from './pipeline-text.js';
 import { FunctionLike } from '../ir/traits.js';
-import { clockMs, timingReport, type PhaseTimer, type TimingRow } from './timing.js';
-
+import { clockMs, REPORT_RULE, timingReport, type PhaseTimer, type TimingRow } from './timing.js';
 
 /** The system's directory for temporary files; node:os is loaded only when a reproducer is written. */
 function tmpdir(): string {
@@ -237,7 +236,7 @@ export class PassManager {
   /** The `--timing` and `--pass-statistics` reports (empty when neither is on). */
   report(): string {
     let out = '';
-    const rule = '===' + '-'.repeat(73) + '===\n';
+    const rule = REPORT_RULE;
     if (this.options.statistics) {
       out += rule + '                         ... Pass statistics report ...\n' + rule;
       for (const r of this.records) {

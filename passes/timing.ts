@@ -20,9 +20,12 @@ export interface TimingRow {
   depth: number;
 }
 
+/** The rule line above and below a report's title, as MLIR prints it. */
+export const REPORT_RULE = '===' + '-'.repeat(73) + '===\n';
+
 /** MLIR's report of `rows`: each row's seconds and share of the total (the sum of the depth-0 rows), then the total. */
 export function timingReport(rows: readonly TimingRow[]): string {
-  const rule = '===' + '-'.repeat(73) + '===\n';
+  const rule = REPORT_RULE;
   const total = rows.reduce((sum, r) => (r.depth === 0 ? sum + r.ms : sum), 0);
   const row = (ms: number, name: string) => `  ${(ms / 1000).toFixed(4).padStart(8)} (${((100 * ms) / (total || 1)).toFixed(1).padStart(5)}%)  ${name}\n`;
   let out = rule + '                      ... Execution time report ...\n' + rule;
