@@ -10,7 +10,7 @@ import { AnyType, I1, I32Attr, StrAttr, TypedAttr } from '../ir/constraints.js';
 import type { OpDecl, DialectDecl } from '../ir/op-spec.js';
 import { FloatAttr, IntegerAttr, StringAttr } from '../ir/attributes.js';
 import { defineOp, type OpDef } from '../ir/op-def.js';
-import type { Operation } from '../ir/ir.js';
+import type { Operation, Value } from '../ir/ir.js';
 import { i as intType } from '../ir/types.js';
 import { ConstantLike, Pure } from '../ir/traits.js';
 
@@ -343,6 +343,48 @@ export const TrapOp = defineOp({
   format: 'attr-dict',
 });
 
+/** The argument types `vprintf` reads from its buffer: 32-bit and 64-bit integers and doubles (C's promotions). */
+const PRINTF_ARG_WIDTHS = new Set(['i32', 'i64', 'f64']);
+
+/**
+ * `nvptx.printf`: one `vprintf(format, args)` call, the arguments laid out in a local buffer
+ * (each aligned to its size); skipped where `guard` is false. The format is the whole text
+ * printed, newline included.
+ */
+export const PrintfOp = defineOp({
+  name: 'nvptx.printf',
+  summary: 'a device printf: one `vprintf` call with its arguments in a local buffer',
+  operands: [
+    { name: 'guard', kind: 'optional', type: I1 },
+    { name: 'args', kind: 'variadic', type: AnyType },
+  ],
+  attrs: [{ name: 'format', kind: StrAttr }],
+  format: '$format (`(` $args^ `)`)? (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+  verify: (op): string | undefined => {
+    const args: readonly Value[] = PrintfOp.view(op).args;
+    const bad = args.find((v) => !PRINTF_ARG_WIDTHS.has(String(v.type)));
+    if (bad) return `argument of type '${bad.type}' cannot be passed to vprintf (i32, i64 or f64)`;
+    if (args.length > 32) return `takes at most 32 arguments (vprintf prints garbage past 32), got ${args.length}`;
+    return undefined;
+  },
+});
+/**
+ * `nvptx.assertfail`: reports a failed device assertion through the CUDA runtime's
+ * `__assertfail(message, file, line, function, 1)`, which prints
+ * `file:line: function: block: [..], thread: [..] Assertion `message` failed.` and stops the kernel.
+ */
+export const AssertfailOp = defineOp({
+  name: 'nvptx.assertfail',
+  summary: "a failed device assertion: the CUDA runtime's `__assertfail` call",
+  attrs: [
+    { name: 'message', kind: StrAttr },
+    { name: 'file', kind: StrAttr },
+    { name: 'line', kind: I32Attr },
+    { name: 'function', kind: StrAttr },
+  ],
+  format: '$message `at` $file `:` $line `in` $function attr-dict',
+});
+
 /** The nvptx dialect table. */
 export const nvptxDialect: DialectDecl = {
   name: 'nvptx',
@@ -372,5 +414,7 @@ export const nvptxDialect: DialectDecl = {
     TmaStoreOp,
     BulkGroupOp,
     TrapOp,
+    PrintfOp,
+    AssertfailOp,
   ],
 };

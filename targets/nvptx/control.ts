@@ -1,7 +1,7 @@
 /**
  * Control flow and kernel-level ops: program ids, barriers, `scf.for`/`scf.if`/`scf.while`
  * as branches between blocks whose arguments carry every register of the loop-carried values,
- * `cf` branches, returns and `tt.assert` (a trap when the condition fails).
+ * `cf` branches, returns and `tt.assert` (a report and a trap when the condition fails).
  */
 import { Block, type Operation, type Value } from '../../ir/ir.js';
 import type { Type } from '../../ir/types.js';
@@ -13,6 +13,7 @@ import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, type Lowering, type LoweringContext } from './context.js';
 import { I1, targetError } from './emitter.js';
+import { reportAssertion } from './device-debug.js';
 
 /** The registers of `values`, concatenated. */
 function flatten(ctx: LoweringContext, values: readonly Value[], user: Operation): Value[] {
@@ -111,7 +112,7 @@ const lowerWhile = lowering(scf.WhileOp, (ctx, whileOp) => {
   unflatten(ctx, exit.args, results, op).forEach((regs, k) => ctx.set(results[k], regs));
 });
 
-/** tt.assert %c -> and every register of %c; branch to a trap where it is false */
+/** tt.assert %c, "msg" -> and every register of %c; where it is false: __assertfail("msg", file, line, kernel), trap */
 const lowerAssert = lowering(tt.AssertOp, (ctx, assert) => {
   const regs = ctx.get(assert.condition, assert.op);
   const all = regs.reduce((a, b) => ctx.e.op('and', 'pred', [a, b], I1));
@@ -119,6 +120,7 @@ const lowerAssert = lowering(tt.AssertOp, (ctx, assert) => {
   const cont = newBlock(ctx);
   condBr(ctx, all, cont, [], fail, []);
   ctx.b.setInsertionPointToEnd(fail);
+  reportAssertion(ctx, assert.op, assert.message ?? '');
   nvptx.TrapOp.build(ctx.b, {});
   func.ReturnOp.build(ctx.b, { operands: [] });
   ctx.b.setInsertionPointToEnd(cont);
@@ -149,7 +151,4 @@ export const CONTROL_RULES: readonly Lowering[] = [
     func.ReturnOp.build(ctx.b, { operands: [] });
   }),
   lowerAssert,
-  lowering(tt.PrintOp, (_ctx, print) => {
-    throw targetError(print.op, 'is not supported by the nvptx target (device printf is not implemented); remove it or run it under triton-run');
-  }),
 ];

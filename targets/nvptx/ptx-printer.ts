@@ -89,12 +89,75 @@ function immediateText(attr: IntegerAttr | FloatAttr): string {
 
 const ptxOf = (op: Operation): string => (op.getAttr('ptx') as StringAttr | undefined)?.value ?? '';
 
+/** Bytes as a C string literal's body: printable ASCII as is, `\n`, other bytes as `\xNN`. */
+function readable(codes: readonly number[]): string {
+  return codes
+    .map((c) => (c === 10 ? '\\n' : c === 34 || c === 92 ? `\\${String.fromCharCode(c)}` : c >= 32 && c < 127 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`))
+    .join('');
+}
+
+/** The module's string constants (printf formats, assertion texts and files), each text once. */
+class ModuleStrings {
+  private readonly names = new Map<string, string>();
+
+  /** The global holding `bytes` (a byte string) followed by a NUL. */
+  nameOf(bytes: string): string {
+    let name = this.names.get(bytes);
+    if (!name) this.names.set(bytes, (name = `$str_${this.names.size}`));
+    return name;
+  }
+  declarations(): string[] {
+    return [...this.names].map(([bytes, name]) => {
+      const codes = Array.from(bytes, (c) => c.charCodeAt(0) & 0xff);
+      return `.global .align 1 .b8 ${name}[${codes.length + 1}] = {${[...codes, 0].join(', ')}}; // "${readable(codes)}"`;
+    });
+  }
+  get size(): number {
+    return this.names.size;
+  }
+}
+
+/** The CUDA runtime's device functions a module may call, declared when used. */
+const EXTERN_FUNCS = {
+  vprintf: ['.extern .func (.param .b32 func_retval0) vprintf', '(', '\t.param .b64 vprintf_param_0,', '\t.param .b64 vprintf_param_1', ')', ';'],
+  __assertfail: [
+    '.extern .func __assertfail',
+    '(',
+    '\t.param .b64 __assertfail_param_0,',
+    '\t.param .b64 __assertfail_param_1,',
+    '\t.param .b32 __assertfail_param_2,',
+    '\t.param .b64 __assertfail_param_3,',
+    '\t.param .b64 __assertfail_param_4',
+    ')',
+    ';',
+  ],
+};
+
+/** The local buffer a kernel's printf calls lay their arguments out in. */
+const PRINTF_BUFFER = '__printf_buf';
+
 /** Prints the state of one kernel's body. */
 interface KernelPrinter {
   regs: Registers;
   label(b: Block): string;
   lines: string[];
   emit(line: string): void;
+  strings: ModuleStrings;
+  /** The largest printf argument buffer the kernel needs, in bytes. */
+  printfBytes: number;
+  /** The runtime functions the kernel calls. */
+  calls: Set<keyof typeof EXTERN_FUNCS>;
+}
+
+/** Emits `call name, (args)` in a scope of its own, each argument through a `.param` of `types[i]` (`.b64`/`.b32`). */
+function emitCall(k: KernelPrinter, name: keyof typeof EXTERN_FUNCS, args: readonly string[], types: readonly string[], ret: boolean): void {
+  k.calls.add(name);
+  args.forEach((a, i) => {
+    k.emit(`\t.param .${types[i]} \t${name}_arg_${i};`);
+    k.emit(`\tst.param.${types[i]} \t[${name}_arg_${i}], ${a};`);
+  });
+  if (ret) k.emit(`\t.param .b32 \t${name}_ret;`);
+  k.emit(`\tcall${ret ? ` (${name}_ret),` : ''} ${name}, (${args.map((_, i) => `${name}_arg_${i}`).join(', ')});`);
 }
 
 const braced = (xs: string[]): string => (xs.length === 1 ? xs[0] : `{${xs.join(', ')}}`);
@@ -217,6 +280,46 @@ const PRINTERS = new Map<string, Printer>([
   }),
   printer(nvptx.BulkGroupOp, (k, { ptx, guard }) => k.emit(`\t${guardText(k, guard)}cp.async.bulk.${ptx};`)),
   printer(nvptx.TrapOp, (k) => k.emit('\ttrap;')),
+  printer(nvptx.PrintfOp, (k, { format, args, guard }) => {
+    const skip = `$L__printf_skip_${k.lines.length}`;
+    if (guard) k.emit(`\t@!${k.regs.of(guard)} bra \t${skip};`);
+    k.emit('\t{');
+    k.emit('\t.reg .b64 \t%printf_format, %printf_args;');
+    let offset = 0;
+    for (const v of args) {
+      const bytes = widthOf(v.type) / 8;
+      offset = Math.ceil(offset / bytes) * bytes;
+      k.emit(`\tst.local.${v.type instanceof FloatType ? 'f64' : `b${bytes * 8}`} \t[${PRINTF_BUFFER}+${offset}], ${k.regs.of(v)};`);
+      offset += bytes;
+    }
+    k.printfBytes = Math.max(k.printfBytes, offset);
+    k.emit(`\tmov.u64 \t%printf_format, ${k.strings.nameOf(format)};`);
+    k.emit('\tcvta.global.u64 \t%printf_format, %printf_format;');
+    if (args.length) {
+      k.emit(`\tmov.u64 \t%printf_args, ${PRINTF_BUFFER};`);
+      k.emit('\tcvta.local.u64 \t%printf_args, %printf_args;');
+    } else {
+      k.emit('\tmov.u64 \t%printf_args, 0;');
+    }
+    emitCall(k, 'vprintf', ['%printf_format', '%printf_args'], ['b64', 'b64'], true);
+    k.emit('\t}');
+    if (guard) k.emit(`${skip}:`);
+  }),
+  printer(nvptx.AssertfailOp, (k, a) => {
+    k.emit('\t{');
+    k.emit('\t.reg .b64 \t%assert_message, %assert_file, %assert_function, %assert_char_size;');
+    k.emit('\t.reg .b32 \t%assert_line;');
+    const texts: [string, string][] = [['%assert_message', a.message], ['%assert_file', a.file], ['%assert_function', a.function]];
+    for (const [reg, text] of texts) {
+      k.emit(`\tmov.u64 \t${reg}, ${k.strings.nameOf(text)};`);
+      k.emit(`\tcvta.global.u64 \t${reg}, ${reg};`);
+    }
+    k.emit(`\tmov.b32 \t%assert_line, ${a.line};`);
+    k.emit('\tmov.u64 \t%assert_char_size, 1;');
+    const args = ['%assert_message', '%assert_file', '%assert_line', '%assert_function', '%assert_char_size'];
+    emitCall(k, '__assertfail', args, ['b64', 'b64', 'b32', 'b64', 'b64'], false);
+    k.emit('\t}');
+  }),
   printer(cf.BrOp, (k, { dest, destOperands }) => {
     edgeMoves(k, dest, destOperands);
     k.emit(`\tbra.uni \t${k.label(dest)};`);
@@ -285,13 +388,13 @@ export const maxRegisters = (threads: number, arch: Arch): number => {
 };
 
 /** Prints one kernel (`func.func` with `nvptx.kernel`). */
-function printKernel(kernel: Operation, index: number, arch: Arch): string {
+function printKernel(kernel: Operation, index: number, arch: Arch, strings: ModuleStrings, calls: Set<keyof typeof EXTERN_FUNCS>): string {
   const name = (kernel.getAttr('sym_name') as StringAttr).value;
   const region = kernel.region(0);
   const regs = new Registers(kernel);
   const labels = new Map<Block, string>();
   region.blocks.forEach((b, i) => labels.set(b, `$L__BB${index}_${i}`));
-  const k: KernelPrinter = { regs, label: (b) => labels.get(b)!, lines: [], emit: (l) => k.lines.push(l) };
+  const k: KernelPrinter = { regs, label: (b) => labels.get(b)!, lines: [], emit: (l) => k.lines.push(l), strings, printfBytes: 0, calls };
   const entry = region.entry!;
   entry.args.forEach((a, i) => {
     if (!isTensorMapParam(kernel, i)) return k.emit(`\tld.param.${paramType(a.type)} \t${regs.of(a)}, [${name}_param_${i}];`);
@@ -318,6 +421,7 @@ function printKernel(kernel: Operation, index: number, arch: Arch): string {
     `.maxnreg ${budget instanceof IntegerAttr ? budget.value : maxRegisters(Number(reqntid.value), arch)}`,
     ...(ctasPerSM instanceof IntegerAttr ? [`// residency hint: ${ctasPerSM.value} CTAs per SM (ctas_per_sm in the launch metadata)`] : []),
     '{',
+    ...(k.printfBytes ? [`\t.local .align 8 .b8 \t${PRINTF_BUFFER}[${k.printfBytes}];`] : []),
     ...regs.declarations(),
     '',
     ...k.lines,
@@ -348,5 +452,11 @@ export function printPtx(module: Operation, arch: Arch): string {
     if (nvptx.WgmmaOp.is(op)) usesWgmma = true;
   });
   if (usesShared) head.push(`.extern .shared .align ${usesWgmma ? 1024 : 16} .b8 global_smem[];`, '');
-  return `${head.join('\n')}${kernels.map((k, i) => printKernel(k, i, arch)).join('\n\n')}\n`;
+  // kernels first: they name the strings and runtime functions the head declares
+  const strings = new ModuleStrings();
+  const calls = new Set<keyof typeof EXTERN_FUNCS>();
+  const bodies = kernels.map((k, i) => printKernel(k, i, arch, strings, calls));
+  for (const name of calls) head.push(...EXTERN_FUNCS[name], '');
+  if (strings.size) head.push(...strings.declarations(), '');
+  return `${head.join('\n')}${bodies.join('\n\n')}\n`;
 }
