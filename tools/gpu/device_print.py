@@ -6,6 +6,11 @@
                                                     DIR/assert.ttir; file paths made relative)
   python3 tools/gpu/device_print.py --check BUILD   runs BUILD/print.ptx and BUILD/assert.ptx (with their
                                                     .json metadata from `triton-translate --emit-metadata`)
+  python3 tools/gpu/device_print.py --interpreter FILE
+                                                    Triton's print kernel on arange inputs against FILE, the
+                                                    lines of `triton-run bench/gpu/kernels/device_print.ttir
+                                                    --grid=2 --arg ptr:f32:200:arange --arg ptr:i32:200:arange
+                                                    --arg ptr:f16:32:arange --arg i32:200 --print=none`
 
 --check verifies, each in a child process (a failed device assertion ends a CUDA context):
 - print: every line ours prints is a line Triton prints (Triton prints broadcast copies and scalars
@@ -227,10 +232,33 @@ def check_assert(build, seed):
     return passed and device_error and report is not None
 
 
+def compare_interpreter(path):
+    """Triton's lines for arange inputs against the CPU interpreter's (`triton-run`) for the same."""
+    import torch
+    print_kernel, _ = kernels()
+    x = torch.arange(N, device='cuda', dtype=torch.float32)
+    y = torch.arange(N, device='cuda', dtype=torch.int32)
+    h = torch.arange(32, device='cuda', dtype=torch.float16)
+    theirs = captured(lambda: (print_kernel[GRID](x, y, h, N, BLOCK=BLOCK, num_warps=4), torch.cuda.synchronize()))
+    with open(path) as f:
+        ours = [l for l in f.read().splitlines() if l.startswith('pid (')]
+    their_set = set(l for l in theirs.splitlines() if l)
+    extra = [l for l in ours if l not in their_set]
+    missing = sorted(their_set - set(ours))
+    print(f'interpreter: {len(ours)} lines, Triton {len(their_set)} distinct; interpreter not in Triton\'s: {len(extra)}, '
+          f'Triton\'s not in the interpreter\'s: {len(missing)}')
+    for l in extra[:5] + missing[:5]:
+        print('   ', l)
+    ok = not extra and not missing and len(set(ours)) == len(ours)
+    print('interpreter against Triton:', 'PASS' if ok else 'FAIL')
+    return 0 if ok else 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--dump', metavar='DIR')
     ap.add_argument('--check', metavar='BUILD')
+    ap.add_argument('--interpreter', metavar='FILE')
     ap.add_argument('--child', help=argparse.SUPPRESS)
     ap.add_argument('--build', help=argparse.SUPPRESS)
     ap.add_argument('--seed', type=int, default=None)
@@ -239,6 +267,8 @@ def main(argv=None):
         return child(opts.child, opts.build, opts.seed)
     if opts.dump:
         return dump(opts.dump)
+    if opts.interpreter:
+        return compare_interpreter(opts.interpreter)
     if opts.check:
         seed = opts.seed if opts.seed is not None else int.from_bytes(os.urandom(4), 'little')
         print(f'seed {seed}')
@@ -246,7 +276,7 @@ def main(argv=None):
         ok = check_assert(opts.check, seed) and ok
         print('device print/assert:', 'PASS' if ok else 'FAIL')
         return 0 if ok else 1
-    ap.error('give --dump DIR or --check BUILD')
+    ap.error('give --dump DIR, --check BUILD or --interpreter FILE')
 
 
 if __name__ == '__main__':

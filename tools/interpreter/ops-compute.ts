@@ -10,6 +10,7 @@ import { rounderFor, roundTowardZero } from './floats.js';
 import { floatBinary, floatTernary, floatUnary, fromFunction } from './elementwise.js';
 import { bitcastElt } from './ops-arith.js';
 import { laneText } from './ops-memory.js';
+import { elementText, indexText } from './print-format.js';
 import { type Tensor, allocData, asTensor, copyElt, eltClass, elementOf, numel, readElt, shapeOfType, tensor, unsignedOf, wrapInt } from './values.js';
 
 /**
@@ -168,31 +169,25 @@ const assertOp = impl(tt.AssertOp, (check, it) => {
   return [];
 });
 
-/** tt.print: one line per element of each argument (a single line for scalars), collected in `prints`. */
+/** tt.print: the lines the GPU prints (print-format.ts), one per element of each argument, collected in `prints`. */
 const printOp = impl(tt.PrintOp, (print, it) => {
   const prefix = textOf(print.prefix ?? '');
   const hex = print.hex === true;
-  const ins = print.args.map((v) => it.get(v));
+  const signedness = print.isSigned ?? [];
+  const ins = print.args.map((v) => asTensor(it.get(v)));
   const pid = `pid (${it.pid.join(', ')})`;
-  if (ins.length === 0) it.prints.push(`${pid} ${prefix}`);
-  ins.forEach((v, a) => {
-    const t = asTensor(v);
+  if (ins.length === 0) it.prints.push(`${pid}${prefix}`);
+  ins.forEach((t, a) => {
+    const operand = ins.length > 1 ? `(operand ${a}) ` : '';
+    const signed = (signedness[a] ?? 0) > 0;
     for (let k = 0; k < t.data.length; k++) {
-      const idx = t.shape.length ? ` idx ${laneText(k, t.shape)}` : '';
-      const operand = ins.length > 1 ? ` (operand ${a})` : '';
-      it.prints.push(`${pid}${idx}${prefix}${operand}${formatElt(t, k, hex)}`);
+      const v = readElt(t.data, k);
+      const value = typeof v === 'object' ? `<ptr buffer #${v.buf} + ${v.off}>` : elementText(v, t.elt, hex, signed);
+      it.prints.push(`${pid} ${indexText(k, t.shape)}${prefix}${operand}${value}`);
     }
   });
   return [];
 });
-
-function formatElt(t: Tensor, k: number, hex: boolean): string {
-  const v = readElt(t.data, k);
-  if (typeof v === 'object') return ` <ptr buffer #${v.buf} + ${v.off}>`;
-  if (hex && typeof v !== 'number') return ` 0x${BigInt.asUintN(64, v).toString(16)}`;
-  if (hex && typeof v === 'number' && eltClass(t.elt).k === 'int') return ` 0x${(v >>> 0).toString(16)}`;
-  return ` ${v}`;
-}
 
 /** The compute op table. */
 export const computeOps: OpEntry[] = [
