@@ -45,6 +45,28 @@ test('every nvptx op has an entry, except the sm_90a warp-group, mbarrier and TM
   assert.equal(missing.sort(), ['nvptx.bulk_group', 'nvptx.mbarrier', 'nvptx.mbarrier_wait', 'nvptx.tma_load', 'nvptx.tma_store', 'nvptx.wgmma', 'nvptx.wgmma_sync']);
 });
 
+test('printf: vprintf on a stack buffer of the arguments, each aligned to its size; the format a global constant', () => {
+  const ll = translate('%n: i32', '    %w = nvptx.cvt "s64.s32" %n : (i32) -> i64\n    nvptx.printf "n=%d %lld\\0A"(%n, %w) : (i32, i64) -> ()');
+  // %tN: temporaries numbered after the values
+  const lines = [
+    /%(t\d+) = alloca \[16 x i8\], align 8/,
+    /= getelementptr inbounds \[16 x i8\], \[16 x i8\]\* %t\d+, i64 0, i64 0\n.*bitcast i8\* %t\d+ to i32\*\n\s*store i32 %v0, i32\* %t\d+, align 4/,
+    /= getelementptr inbounds \[16 x i8\], \[16 x i8\]\* %t\d+, i64 0, i64 8\n.*bitcast i8\* %t\d+ to i64\*\n\s*store i64 %v1, i64\* %t\d+, align 8/,
+  ];
+  for (const re of lines) assert.match(ll, re);
+  assert.match(ll, /call i32 @vprintf\(i8\* %t\d+, i8\* %t\d+\)/);
+  assert.match(ll, /@text\.[0-9a-f]{8}\.11 = private unnamed_addr addrspace\(1\) constant \[11 x i8\] c"n=%d %lld\\0A\\00", align 1/);
+  assert.match(ll, /declare i32 @vprintf\(i8\*, i8\*\)/);
+});
+
+test('assertfail: __assertfail(message, file, line, function, 1), each text once', () => {
+  const ll = translate('', '    nvptx.assertfail "x < 1" at "k.py" : 7 in "k"');
+  assert.match(ll, /call void @__assertfail\(i8\* %t\d+, i8\* %t\d+, i32 7, i8\* %t\d+, i64 1\)/);
+  assert.match(ll, /c"x < 1\\00"/);
+  assert.match(ll, /c"k\.py\\00"/);
+  assert.match(ll, /declare void @__assertfail\(i8\*, i8\*, i32, i8\*, i64\)/);
+});
+
 test('kernel: parameters, special registers, annotations with the register budget', () => {
   const ll = translate('%a: i64, %n: i32', '    %0 = nvptx.sreg "tid.x" : i32\n    %1 = nvptx.sreg "ctaid.y" : i32');
   hasInOrder(ll, [
