@@ -417,6 +417,56 @@ const lowerAddptr = lowering(tt.AddptrOp, (ctx, { op, ptr, offset, result }) => 
   ctx.set(result, out);
 });
 
+/**
+ * Whether `wide` (rank n + 1) holds, in every thread, the elements `narrow` (rank n) holds, each
+ * with both values of its last dimension: lanes and warps add the same to the first n coordinates
+ * and nothing to the last (Triton's join and split keep the new dimension in registers).
+ */
+function pairsInRegisters(narrow: RegLayout, wide: RegLayout): boolean {
+  const n = narrow.shape.length;
+  const same = (a: readonly number[][], b: readonly number[][]) =>
+    a.length === b.length && a.every((x, k) => b[k][n] === 0 && x.every((v, d) => v === b[k][d]));
+  return wide.shape[n] === 2 && same(narrow.laneBases, wide.laneBases) && same(narrow.warpBases, wide.warpBases);
+}
+
+/** Where a join or split cannot pair registers: the layouts it was given. */
+function pairError(op: Operation, narrow: Value, wide: Value): never {
+  throw targetError(op, `needs '${wide.type}' to hold both halves of each element of '${narrow.type}' in the same thread (the size-2 dimension in registers, the others as in the narrow layout); use such a layout or insert a ttg.convert_layout`);
+}
+
+/** tt.join %a, %b -> each result register (..., k) is the register of %a (k = 0) or %b (k = 1) at (...) */
+const lowerJoin = lowering(tt.JoinOp, (ctx, join) => {
+  const { op, lhs, rhs, result } = join;
+  const src = ctx.layoutOf(lhs, op);
+  const dst = ctx.layoutOf(result, op);
+  if (!pairsInRegisters(src, dst)) pairError(op, lhs, result);
+  const bySrc = registersByCoords(src);
+  const halves = [ctx.get(lhs, op), ctx.get(rhs, op)];
+  const n = src.shape.length;
+  ctx.set(result, dst.regCoords.map((c) => {
+    const r = bySrc.get(coordIndex(src.shape, c.slice(0, n)));
+    if (r === undefined) pairError(op, lhs, result);
+    return halves[c[n]][r];
+  }));
+});
+
+/** tt.split %x -> %a, %b: register (...) of %a / %b is the register of %x at (..., 0) / (..., 1) */
+const lowerSplit = lowering(tt.SplitOp, (ctx, split) => {
+  const { op, src, outLHS: outLhs, outRHS: outRhs } = split;
+  const wide = ctx.layoutOf(src, op);
+  const narrow = ctx.layoutOf(outLhs, op);
+  if (!pairsInRegisters(narrow, wide)) pairError(op, outLhs, src);
+  const byWide = registersByCoords(wide);
+  const regs = ctx.get(src, op);
+  [outLhs, outRhs].forEach((out, k) => {
+    ctx.set(out, narrow.regCoords.map((c) => {
+      const r = byWide.get(coordIndex(wide.shape, [...c, k]));
+      if (r === undefined) pairError(op, outLhs, src);
+      return regs[r];
+    }));
+  });
+});
+
 /** Tensor construction and shape ops. */
 export const TENSOR_RULES: readonly Lowering[] = [
   lowerConstant,
@@ -426,6 +476,8 @@ export const TENSOR_RULES: readonly Lowering[] = [
   lowering(tt.ExpandDimsOp, lowerFlatPermute),
   lowering(tt.ReshapeOp, lowerFlatPermute),
   lowerTrans,
+  lowerJoin,
+  lowerSplit,
   lowerConvertLayout,
   lowerAddptr,
 ];
