@@ -385,6 +385,19 @@ export const AssertfailOp = defineOp({
   format: '$message `at` $file `:` $line `in` $function attr-dict',
 });
 
+/**
+ * `nvptx.inline_asm`: user PTX (`tt.elementwise_inline_asm`), printed as written with `$N` naming
+ * result N, then operand N - results (`$$` is a literal `$`). Never pure: it stays where it is.
+ */
+export const InlineAsmOp = defineOp({
+  name: 'nvptx.inline_asm',
+  summary: 'user PTX with `$N` naming its results, then its operands',
+  operands: [{ name: 'args', kind: 'variadic', type: AnyType }],
+  results: [{ name: 'dst', kind: 'variadic', type: AnyType }],
+  attrs: [{ name: 'asm', kind: StrAttr }],
+  format: '$asm (`(` $args^ `)`)? attr-dict `:` functional-type(operands, results)',
+});
+
 /** The nvptx dialect table. */
 export const nvptxDialect: DialectDecl = {
   name: 'nvptx',
@@ -416,5 +429,6 @@ export const nvptxDialect: DialectDecl = {
     TrapOp,
     PrintfOp,
     AssertfailOp,
+    InlineAsmOp,
   ],
 };

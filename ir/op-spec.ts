@@ -116,6 +116,11 @@ export interface OpDecl {
   readonly successors?: readonly RegionDecl[];
   /** Trait objects (`ir/traits.ts`): `Pure`, `Terminator`, `HasParent('tt.reduce')`, ... */
   readonly traits?: readonly Trait[];
+  /**
+   * For an op whose purity depends on its attributes (MLIR's conditional memory effects): it is
+   * Pure exactly where this holds (`tt.elementwise_inline_asm` with `pure = true`).
+   */
+  readonly pureWhen?: (op: Operation) => boolean;
   /** MLIR declarative assembly format; absent means the op prints in generic form. */
   format?: string;
   /** Whole-op syntax when the format cannot express it. */

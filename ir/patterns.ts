@@ -91,7 +91,7 @@ export function eraseDeadOps(seeds: Iterable<Operation>, erase: (op: Operation) 
 
 /** Whether `op` (and what it contains) has no memory effects. */
 export function isSideEffectFree(op: Operation): boolean {
-  if (op.hasTrait(Pure)) return op.regions.length === 0 || op.regions.every(regionIsPure);
+  if (op.hasTrait(Pure) || op.spec?.decl.pureWhen?.(op)) return op.regions.length === 0 || op.regions.every(regionIsPure);
   if (!op.hasTrait(RecursiveMemoryEffects)) return false;
   return op.regions.every(regionIsPure);
 }

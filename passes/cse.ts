@@ -124,7 +124,7 @@ function mergeable(op: Operation, ids: Ids): boolean {
   const kind = ids.kind(op);
   if (kind.never || op.numResults === 0 || op.successors.length) return false;
   if (kind.pure && op.regions.length === 0) return true;
-  if ((kind.pure || kind.recursive) && isSideEffectFree(op)) return true;
+  if ((kind.pure || kind.recursive || op.spec?.decl.pureWhen) && isSideEffectFree(op)) return true;
   return isPrivateStaging(op);
 }
 

@@ -311,6 +311,11 @@ export const ElementwiseInlineAsmOp = defineTTOp({
     { name: 'packed_element', kind: I32Attr },
   ],
   traits: [Elementwise, SameOperandsAndResultEncoding],
+  // Triton's op has no memory effects when `pure` is set (the verifier checked it is a bool)
+  pureWhen: (op) => {
+    const pure = op.getAttr('pure');
+    return pure instanceof IntegerAttr && pure.value !== 0n;
+  },
   format: '$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)',
   verify: (op) => {
     if (axisOrAttr(op, 'packed_element') < 1) return 'packed_element must be at least 1';

@@ -2,7 +2,7 @@
  * Global memory: `tt.load` and `tt.store` become (vector, guarded) `ld.global`/`st.global`,
  * `tt.atomic_rmw`/`tt.atomic_cas` become `atom.global`. A vector access moves `tt.vector_width`
  * consecutive elements of one thread (set by the vectorize pass) in one instruction of at most
- * 16 bytes; 16-bit elements travel packed in 32-bit words. Stores and atomics are issued once
+ * 16 bytes; 16-bit elements (pairs) and bytes (quadruples) travel packed in 32-bit words. Stores and atomics are issued once
  * per element, by the thread and register holding its first copy.
  */
 import { IntegerAttr } from '../../ir/attributes.js';
@@ -37,13 +37,18 @@ function consecutive(l: RegLayout, r: number, w: number): boolean {
   return true;
 }
 
-/** Splits a thread's registers into vector groups of the requested width (halved where they are not consecutive). */
-function groups(op: Operation, l: RegLayout | null, eltBits: number): Group[] {
+/**
+ * Splits a thread's registers into vector groups of the requested width (halved where they are not
+ * consecutive). Bytes travel in groups of 4, 8 or 16 (packed in 32-bit words) or one by one; i1
+ * values one by one.
+ */
+function groups(op: Operation, l: RegLayout | null, t: Type): Group[] {
   if (!l) return [{ first: 0, width: 1 }];
+  const eltBits = memoryBits(t);
   const attr = op.getAttr('tt.vector_width');
   let width = attr instanceof IntegerAttr ? Number(attr.value) : 1;
   width = Math.max(1, Math.min(width, 128 / Math.max(8, eltBits), l.numRegs));
-  if (eltBits < 16) width = 1;
+  if (eltBits < 16 && (t === I1 || width < 4)) width = 1;
   while (width > 1 && !Array.from({ length: l.numRegs / width }, (_, g) => consecutive(l, g * width, width)).every(Boolean)) width /= 2;
   return Array.from({ length: l.numRegs / width }, (_, g) => ({ first: g * width, width }));
 }
@@ -51,6 +56,10 @@ function groups(op: Operation, l: RegLayout | null, eltBits: number): Group[] {
 /** How a group of `n` elements of register type `t` travels: the PTX type suffix and the word types. */
 export function packing(t: Type, n: number): { ptx: string; words: Type[]; perWord: number } {
   const bits = memoryBits(t);
+  if (bits === 8 && t !== I1 && n >= 4) {
+    const words = n / 4;
+    return { ptx: `${words > 1 ? `v${words}.` : ''}b32`, words: new Array(words).fill(I32), perWord: 4 };
+  }
   if (bits === 16 && n > 1) {
     const words = n / 2;
     return { ptx: `${words > 1 ? `v${words}.` : ''}b32`, words: new Array(words).fill(I32), perWord: 2 };
@@ -59,11 +68,19 @@ export function packing(t: Type, n: number): { ptx: string; words: Type[]; perWo
   return { ptx: `${n > 1 ? `v${n}.` : ''}${t === I1 ? 'b8' : bitsType(t)}`, words: new Array(n).fill(word), perWord: 1 };
 }
 
-/** Packs element registers into the words of `packing` (pairs of 16-bit values into b32; i1 as 0/1 bytes). */
+/** Packs element registers into the words of `packing` (pairs of 16-bit values or quadruples of bytes into b32; i1 as 0/1 bytes). */
 export function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
   const e = ctx.e;
   if (perWord === 1) return values.map((v) => (v.type === I1 ? e.boolToByte(v) : v));
   const out: Value[] = [];
+  if (perWord === 4) {
+    // byte j of the word is element j (little-endian, as memory holds them)
+    for (let k = 0; k < values.length; k += 4) {
+      const bytes = values.slice(k, k + 4).map((v, j) => e.shl(e.intCast(v, I32, 'u'), 8 * j));
+      out.push(bytes.reduce((a, b) => e.or(a, b)));
+    }
+    return out;
+  }
   for (let k = 0; k < values.length; k += 2) out.push(e.pack('b32', [values[k], values[k + 1]], I32));
   return out;
 }
@@ -72,6 +89,7 @@ export function pack(ctx: LoweringContext, values: Value[], perWord: number): Va
 export function unpack(ctx: LoweringContext, words: Value[], perWord: number, t: Type): Value[] {
   const e = ctx.e;
   if (perWord === 1) return words.map((w) => (t === I1 ? e.byteToBool(w) : w));
+  if (perWord === 4) return words.flatMap((w) => [0, 1, 2, 3].map((j) => e.intCast(e.shrU(w, 8 * j), t, 'u')));
   return words.flatMap((w) => e.unpack('b32', w, [t, t]));
 }
 
@@ -109,7 +127,7 @@ const lowerLoad = lowering(tt.LoadOp, (ctx, load) => {
   const others = other ? ctx.get(other, op) : null;
   const suffix = cacheSuffix(load);
   const out: Value[] = new Array(l ? l.numRegs : 1);
-  for (const g of groups(op, l, memoryBits(t))) {
+  for (const g of groups(op, l, t)) {
     const p = packing(t, g.width);
     const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
     const guard = masks ? at(masks, 0) : undefined;
@@ -133,7 +151,7 @@ const lowerStore = lowering(tt.StoreOp, (ctx, store) => {
   const vals = ctx.get(value, op);
   const masks = mask ? ctx.get(mask, op) : null;
   const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
-  for (const g of groups(op, l, memoryBits(t))) {
+  for (const g of groups(op, l, t)) {
     if (l && g.first & l.dupRegMask) continue;
     const p = packing(t, g.width);
     const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];

@@ -305,6 +305,19 @@ const PRINTERS = new Map<string, Printer>([
     k.emit('\t}');
     if (guard) k.emit(`${skip}:`);
   }),
+  printer(nvptx.InlineAsmOp, (k, { op, asm, args, dst }) => {
+    const names = [...dst, ...args].map((v) => k.regs.of(v));
+    // `$N` (or `${N}`) names result N, then operand N - results; `$$` is a `$`
+    const text = asm.replace(/\$(\$|\{(\d+)\}|(\d+))/g, (whole, dollar, braced, plain) => {
+      if (dollar === '$') return '$';
+      const n = Number(braced ?? plain);
+      if (n >= names.length) throw internalError(op, `inline asm refers to $${n}, but has ${names.length} operands`);
+      return names[n];
+    });
+    k.emit('\t// begin inline asm');
+    for (const line of text.split('\n')) k.emit(`\t${line.trim()}`);
+    k.emit('\t// end inline asm');
+  }),
   printer(nvptx.AssertfailOp, (k, a) => {
     k.emit('\t{');
     k.emit('\t.reg .b64 \t%assert_message, %assert_file, %assert_function, %assert_char_size;');
