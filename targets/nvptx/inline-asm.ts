@@ -67,7 +67,8 @@ function unpack(e: PtxEmitter, reg: Value, k: number, elt: Type): Value[] {
   if (k === 1 && reg.type === elt) return [reg];
   const w = widthOf(elt);
   const whole = bitsOf(e, reg);
-  if (k > 1 && w >= 16) return e.unpack(`b${widthOf(reg.type)}`, whole, new Array(k).fill(w === 32 ? intOf(32) : elt)).map((v) => fromBits(e, v, elt));
+  if (k > 1 && w === 16) return e.unpack(`b${widthOf(reg.type)}`, whole, new Array(k).fill(elt));
+  if (k > 1 && w === 32) return e.unpack('b64', whole, [intOf(32), intOf(32)]).map((v) => fromBits(e, v, elt));
   return Array.from({ length: k }, (_, j) => fromBits(e, e.intCast(e.shrU(whole, j * w), intOf(w), 'u'), elt));
 }
 
