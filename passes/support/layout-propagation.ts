@@ -32,7 +32,7 @@ import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
-import { inversePerm, transLayout } from './convert-to-gpu-layouts.js';
+import { inversePerm, isSplittable, joinLayout, splitResultLayout, transLayout } from './convert-to-gpu-layouts.js';
 
 /** What a propagation did, for the pass statistics. */
 export interface PropagationStats {
@@ -69,6 +69,9 @@ function resultLayout(op: Operation, enc: StructAttr): StructAttr | null {
   if (trans) return isLayout(enc, BLOCKED) ? transLayout(enc, [...trans.order]) : null;
   const cvt = ttg.ConvertLayoutOp.match(op);
   if (cvt) return layoutOf(cvt.result) ? enc : null;
+  // tt.join adds the pair as the fastest dim in registers; tt.split takes it back off
+  if (tt.JoinOp.is(op)) return isLayout(enc, BLOCKED) ? joinLayout(enc) : null;
+  if (tt.SplitOp.is(op)) return isSplittable(enc) ? splitResultLayout(enc) : null;
   return null;
 }
 
@@ -79,6 +82,8 @@ function operandLayout(op: Operation, res: StructAttr): StructAttr | null {
   if (tt.ReduceOp.is(op)) return res.attr('parent') as StructAttr;
   const trans = tt.TransOp.match(op);
   if (trans) return transLayout(res, inversePerm(trans.order));
+  if (tt.JoinOp.is(op)) return isSplittable(res) ? splitResultLayout(res) : null;
+  if (tt.SplitOp.is(op)) return isLayout(res, BLOCKED) ? joinLayout(res) : null;
   return res;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
- * transpose_mask, Triton 3.6's TTIR).
+ * transpose_mask, join_split, inline_asm; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
  *    `ttg.convert_layout` ops on the path one launch takes (one copy of a versioned kernel) than
@@ -52,6 +52,9 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'transpose_mask.t64w8.odd': [8, 1, 1],
   'transpose_mask.t128w8.d16': [8, 1, 1],
   'transpose_mask.t128w8.odd': [8, 1, 1],
+  // layouts flow through tl.join / tl.split and through pure inline asm, as in Triton
+  'join_split.d16': [4, 2, 2],
+  'inline_asm.d16': [4, 4, 4],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
@@ -122,6 +125,20 @@ function transposeMask(tile: number, m: number, n: number): Runner {
   };
 }
 
+/** join_split_kernel: interleave x and y into `out` (n x 2), x - y into `diff`, the products of `pairs`' rows into `prod`. */
+function joinSplit(n: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const [x, y] = ['x', 'y'].map((name) => mem.alloc('f32', n, name).fill(() => random() * 2 - 1));
+    const pairs = mem.alloc('f32', 2 * n, 'pairs').fill(() => random() * 2 - 1);
+    const out = mem.alloc('f32', 2 * n, 'out').fill(() => -7);
+    const [diff, prod] = ['diff', 'prod'].map((name) => mem.alloc('f32', n, name).fill(() => -7));
+    interpret(module, 'join_split_kernel', { grid: [Math.ceil(n / 1024), 1, 1], args: [x, y, pairs, out, diff, prod, n], memory: mem });
+    return [out.toNumbers(), diff.toNumbers(), prod.toNumbers()];
+  };
+}
+
 /** The passes that choose and change layouts, as the default pipeline runs them (arch sm_90a). */
 const layoutPipeline = (warps: number): string =>
   `canonicalize,cse,convert-to-gpu{num-warps=${warps} target=cuda:90},coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,licm`;
@@ -143,6 +160,8 @@ const RUNS: [stem: string, run: Runner][] = [
   // 2 x 2 tiles of 64, the last ones partly out of bounds in both dimensions.
   ['transpose_mask.t64w4.odd', transposeMask(64, 100, 70)],
   ['transpose_mask.t64w4.d16', transposeMask(64, 128, 64)],
+  // two programs of 1024, n a multiple of 16 as the .d16 TTIR assumes
+  ['join_split.d16', joinSplit(2048)],
 ];
 
 const SEED = 1234;
