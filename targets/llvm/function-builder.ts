@@ -181,7 +181,7 @@ export class FunctionBuilder {
     ].join(',');
     const ret = c.outputs.length === 0 ? 'void' : c.outputs.length === 1 ? c.outputs[0] : `{ ${c.outputs.join(', ')} }`;
     const flags = c.memory ? 'asm sideeffect' : 'asm';
-    const template = c.template.replace(/\\/g, '\\5C').replace(/"/g, '\\22');
+    const template = c.template.replace(/\\/g, '\\5C').replace(/"/g, '\\22').replace(/\n/g, '\\0A');
     const callText = `call ${ret} ${flags} "${template}", "${constraints}"(${c.inputs.map((i) => `${i.type} ${i.text}`).join(', ')})${c.convergent ? ' #0' : ''}`;
     if (ret === 'void') {
       this.emit(callText);

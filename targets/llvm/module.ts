@@ -15,6 +15,7 @@ import { FunctionBuilder, noTranslation } from './function-builder.js';
 import { REGISTER_INSTRUCTIONS, type Translate } from './instructions.js';
 import { MEMORY_INSTRUCTIONS, usesSharedMemory } from './memory.js';
 import { DEBUG_INSTRUCTIONS } from './debug.js';
+import { INLINE_ASM_INSTRUCTIONS } from './inline-asm.js';
 
 /** The triple and data layout of LLVM's 64-bit NVPTX target. */
 export const NVPTX_TRIPLE = 'nvptx64-nvidia-cuda';
@@ -47,7 +48,7 @@ const CONTROL: [string, Translate][] = [
 ];
 
 /** Every op the translation knows: op name → translation. */
-export const TRANSLATIONS = new Map<string, Translate>([...REGISTER_INSTRUCTIONS, ...MEMORY_INSTRUCTIONS, ...DEBUG_INSTRUCTIONS, ...CONTROL]);
+export const TRANSLATIONS = new Map<string, Translate>([...REGISTER_INSTRUCTIONS, ...MEMORY_INSTRUCTIONS, ...DEBUG_INSTRUCTIONS, ...INLINE_ASM_INSTRUCTIONS, ...CONTROL]);
 
 /** Translates one op through the table; an op with no entry is a located error. */
 function translateOp(f: FunctionBuilder, op: Operation): void {

@@ -467,6 +467,9 @@ const lowerSplit = lowering(tt.SplitOp, (ctx, split) => {
   });
 });
 
+/** tt.unsplat %t : tensor<1x1xT> -> T: register 0 (every thread holds the one element) */
+const lowerUnsplat = lowering(tt.UnsplatOp, (ctx, { op, src, result }) => ctx.set(result, [ctx.get(src, op)[0]]));
+
 /** Tensor construction and shape ops. */
 export const TENSOR_RULES: readonly Lowering[] = [
   lowerConstant,
@@ -478,6 +481,7 @@ export const TENSOR_RULES: readonly Lowering[] = [
   lowerTrans,
   lowerJoin,
   lowerSplit,
+  lowerUnsplat,
   lowerConvertLayout,
   lowerAddptr,
 ];

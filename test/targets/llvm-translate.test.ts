@@ -67,6 +67,12 @@ test('assertfail: __assertfail(message, file, line, function, 1), each text once
   assert.match(ll, /declare void @__assertfail\(i8\*, i8\*, i32, i8\*, i64\)/);
 });
 
+test('inline asm: the template as written (newlines escaped), a constraint per register type, side effects kept', () => {
+  const ll = translate('%n: i32, %f: f32', '    %a, %b = nvptx.inline_asm "mov.b32 $0, $2;\\0Amul.rn.f32 $1, $3, $3;"(%n, %f) : (i32, f32) -> (i32, f32)');
+  assert.match(ll, /call \{ i32, float \} asm sideeffect "mov\.b32 \$0, \$2;\\0Amul\.rn\.f32 \$1, \$3, \$3;", "=r,=f,r,f,~\{memory\}"\(i32 %v0, float %v1\)/);
+  assert.match(ll, /extractvalue \{ i32, float \} %t\d+, 1/);
+});
+
 test('kernel: parameters, special registers, annotations with the register budget', () => {
   const ll = translate('%a: i64, %n: i32', '    %0 = nvptx.sreg "tid.x" : i32\n    %1 = nvptx.sreg "ctaid.y" : i32');
   hasInOrder(ll, [
