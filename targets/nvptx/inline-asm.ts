@@ -12,7 +12,7 @@ import { FloatType, IntegerType, RankedTensorType, type Type } from '../../ir/ty
 import * as nvptx from '../../dialects/nvptx.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, registerType, type Lowering } from './context.js';
-import { F32, F64, I16, I32, I64, targetError, widthOf, type PtxEmitter } from './emitter.js';
+import { F32, F64, I1, I16, I32, I64, targetError, widthOf, type PtxEmitter } from './emitter.js';
 
 /** The register class each constraint letter names. */
 const CLASSES: Record<string, Type> = { r: I32, l: I64, h: I16, f: F32, d: F64 };
@@ -83,6 +83,7 @@ const lowerInlineAsm = lowering(tt.ElementwiseInlineAsmOp, (ctx, asm) => {
   if (inputs.length !== args.length) throw targetError(op, `has ${inputs.length} input constraints for ${args.length} operands`);
   const elementOf = (v: Value) => registerType(v.type instanceof RankedTensorType ? v.type.elementType : v.type);
   const check = (v: Value, cls: Type) => {
+    if (elementOf(v) === I1) throw targetError(op, `passes i1 values, which have no register of a constraint's class; extend them to i8 or i32 first`);
     const w = widthOf(elementOf(v));
     if (w * k !== widthOf(cls) && !(k === 1 && w < widthOf(cls) && elementOf(v) instanceof IntegerType && !(cls instanceof FloatType)))
       throw targetError(op, `packs ${k} '${elementOf(v)}' element${k > 1 ? 's' : ''} into a ${widthOf(cls)}-bit '${cls}' register; packed_element times the element width must be the register's width`);
