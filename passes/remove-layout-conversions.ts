@@ -68,6 +68,9 @@ function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   if (expand) return [(expand.src.type as RankedTensorType).withEncoding(slice(expand.axis, enc!))];
   const trans = tt.TransOp.match(def);
   if (trans) return isBlockedTensor(t) ? [(trans.src.type as RankedTensorType).withEncoding(transLayout(enc as StructAttr, inversePerm(trans.order)))] : null;
+  // tt.histogram reads its operands in any layout and writes its bins in any: only its result type
+  // changes (never duplicated: it is one pass over shared memory)
+  if (tt.HistogramOp.is(def)) return def.result(0).hasOneUse ? def.operandTypes() : null;
   if (!isElementwise(def) || def.numResults !== 1) return null;
   // Tensor operands take the layout; a scalar operand (arith.select's condition) stays as it is.
   return def.operandTypes().map((o) => (o instanceof RankedTensorType ? o.withEncoding(enc) : o));

@@ -102,6 +102,11 @@ export function scratchBytes(op: Operation): number {
       return reduceLikeScratch(op);
     case tt.ScanOp.name:
       return reduceLikeScratch(op);
+    // the bins, counted in shared memory
+    case tt.HistogramOp.name: {
+      const t = op.result(0).type;
+      return t instanceof RankedTensorType ? t.shape[0] * elementBytes(t.elementType) : 0;
+    }
     case tt.AtomicRmwOp.name:
     case tt.AtomicCasOp.name: {
       const r = op.result(0);

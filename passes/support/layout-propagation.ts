@@ -291,6 +291,8 @@ function wantedType(op: Operation, k: number, rewritten: ReadonlySet<Operation>,
   // A reduction to scalars takes any layout, as long as its operands share one.
   const reduce = tt.ReduceOp.match(op);
   if (reduce && !(reduce.result[0].type instanceof RankedTensorType)) return k ? v.type.withEncoding(layoutOf(op.operand(0))) : null;
+  // A histogram counts its values in any layout; its mask must share theirs.
+  if (tt.HistogramOp.is(op)) return k ? v.type.withEncoding(layoutOf(op.operand(0))) : null;
   if (rewritten.has(op)) {
     const res = layoutOf(op.result(0));
     const enc = res && operandLayout(op, res);

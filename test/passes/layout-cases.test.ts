@@ -1,6 +1,6 @@
 /**
  * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
- * transpose_mask, join_split, inline_asm; Triton 3.6's TTIR).
+ * transpose_mask, join_split, inline_asm, histogram; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
  *    `ttg.convert_layout` ops on the path one launch takes (one copy of a versioned kernel) than
@@ -55,6 +55,8 @@ const CONVERTS: Record<string, [number, number, number]> = {
   // layouts flow through tl.join / tl.split and through pure inline asm, as in Triton
   'join_split.d16': [4, 2, 2],
   'inline_asm.d16': [4, 4, 4],
+  // a histogram reads and writes any layout
+  'histogram.d16': [4, 0, 0],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
@@ -139,6 +141,18 @@ function joinSplit(n: number): Runner {
   };
 }
 
+/** histogram_kernel: each block of 1024 values of x (some outside [0, 256), counted nowhere) into its row of 256 bins. */
+function histogram(n: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const x = mem.alloc('i32', n, 'x').fill(() => Math.floor(random() * 300) - 20);
+    const out = mem.alloc('i32', Math.ceil(n / 1024) * 256, 'out').fill(() => -7);
+    interpret(module, 'histogram_kernel', { grid: [Math.ceil(n / 1024), 1, 1], args: [x, out, n], memory: mem });
+    return [out.toNumbers()];
+  };
+}
+
 /** The passes that choose and change layouts, as the default pipeline runs them (arch sm_90a). */
 const layoutPipeline = (warps: number): string =>
   `canonicalize,cse,convert-to-gpu{num-warps=${warps} target=cuda:90},coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,licm`;
@@ -162,6 +176,7 @@ const RUNS: [stem: string, run: Runner][] = [
   ['transpose_mask.t64w4.d16', transposeMask(64, 128, 64)],
   // two programs of 1024, n a multiple of 16 as the .d16 TTIR assumes
   ['join_split.d16', joinSplit(2048)],
+  ['histogram.d16', histogram(2048)],
 ];
 
 const SEED = 1234;
