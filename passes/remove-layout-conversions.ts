@@ -71,6 +71,9 @@ function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
   // tt.histogram reads its operands in any layout and writes its bins in any: only its result type
   // changes (never duplicated: it is one pass over shared memory)
   if (tt.HistogramOp.is(def)) return def.result(0).hasOneUse ? def.operandTypes() : null;
+  // tt.gather: the indices take the result's layout, the source keeps its own (not duplicated either)
+  const gather = tt.GatherOp.match(def);
+  if (gather) return def.result(0).hasOneUse ? [gather.src.type, (gather.indices.type as RankedTensorType).withEncoding(enc)] : null;
   if (!isElementwise(def) || def.numResults !== 1) return null;
   // Tensor operands take the layout; a scalar operand (arith.select's condition) stays as it is.
   return def.operandTypes().map((o) => (o instanceof RankedTensorType ? o.withEncoding(enc) : o));

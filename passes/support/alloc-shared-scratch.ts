@@ -102,6 +102,11 @@ export function scratchBytes(op: Operation): number {
       return reduceLikeScratch(op);
     case tt.ScanOp.name:
       return reduceLikeScratch(op);
+    // the whole source, read back at gathered positions
+    case tt.GatherOp.name: {
+      const t = op.operand(0).type;
+      return t instanceof RankedTensorType ? t.shape.reduce((a, b) => a * b, 1) * elementBytes(t.elementType) : 0;
+    }
     // the bins, counted in shared memory
     case tt.HistogramOp.name: {
       const t = op.result(0).type;

@@ -58,9 +58,11 @@ export function isElementwise(op: Operation): boolean {
   return op.operandTypes().every((t) => !(t instanceof RankedTensorType) || (t.rank === rt.rank && t.shape.every((d, k) => d === rt.shape[k])));
 }
 
-/** The layout `op`'s results take when its tensor operands have layout `enc`, or null when `op` does not carry layouts through. */
-function resultLayout(op: Operation, enc: StructAttr): StructAttr | null {
+/** The layout `op`'s results take when its tensor operand `k` has layout `enc`, or null when `op` does not carry it through. */
+function resultLayout(op: Operation, enc: StructAttr, k: number): StructAttr | null {
   if (isElementwise(op) || tt.BroadcastOp.is(op) || tt.ScanOp.is(op)) return enc;
+  // a gather's result has its indices' layout; its source may have any
+  if (tt.GatherOp.is(op)) return k === 1 ? enc : null;
   const expand = tt.ExpandDimsOp.match(op);
   if (expand) return isLayout(enc, SLICE) && enc.int('dim') === expand.axis ? (enc.attr('parent') as StructAttr) : null;
   const reduce = tt.ReduceOp.match(op);
@@ -208,7 +210,7 @@ export function propagateLayouts(fn: Operation, threads: number, hooks: Propagat
           for (const w of flow) offer(w, enc);
           continue;
         }
-        const res = resultLayout(user, enc);
+        const res = resultLayout(user, enc, use.index);
         if (!res) continue;
         for (const r of user.results) offer(r, res);
       }
@@ -293,6 +295,8 @@ function wantedType(op: Operation, k: number, rewritten: ReadonlySet<Operation>,
   if (reduce && !(reduce.result[0].type instanceof RankedTensorType)) return k ? v.type.withEncoding(layoutOf(op.operand(0))) : null;
   // A histogram counts its values in any layout; its mask must share theirs.
   if (tt.HistogramOp.is(op)) return k ? v.type.withEncoding(layoutOf(op.operand(0))) : null;
+  // A gather reads its source in any layout; its indices have its result's.
+  if (tt.GatherOp.is(op)) return k === 0 ? null : v.type.withEncoding(layoutOf(op.result(0)));
   if (rewritten.has(op)) {
     const res = layoutOf(op.result(0));
     const enc = res && operandLayout(op, res);

@@ -24,6 +24,7 @@ import { CONTROL_RULES } from './control.js';
 import { DEBUG_RULES } from './device-debug.js';
 import { INLINE_ASM_RULES } from './inline-asm.js';
 import { HISTOGRAM_RULES } from './histogram.js';
+import { GATHER_RULES } from './gather.js';
 import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, type ElementRule } from './elementwise.js';
 import { I32, TENSOR_MAP_ATTR, internalError, targetError, type Arch } from './emitter.js';
@@ -44,7 +45,7 @@ import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
 /** Every non-elementwise rule, by op name. */
-const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...TMA_RULES, ...CONTROL_RULES, ...DEBUG_RULES, ...INLINE_ASM_RULES, ...HISTOGRAM_RULES]);
+const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...TMA_RULES, ...CONTROL_RULES, ...DEBUG_RULES, ...INLINE_ASM_RULES, ...HISTOGRAM_RULES, ...GATHER_RULES]);
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {

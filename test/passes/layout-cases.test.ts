@@ -1,6 +1,6 @@
 /**
  * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
- * transpose_mask, join_split, inline_asm, histogram; Triton 3.6's TTIR).
+ * transpose_mask, join_split, inline_asm, histogram, gather; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
  *    `ttg.convert_layout` ops on the path one launch takes (one copy of a versioned kernel) than
@@ -57,6 +57,8 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'inline_asm.d16': [4, 4, 4],
   // a histogram reads and writes any layout
   'histogram.d16': [4, 0, 0],
+  // a gather's result has its indices' layout, its source any
+  'gather.d16': [4, 0, 0],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
@@ -153,6 +155,19 @@ function histogram(n: number): Runner {
   };
 }
 
+/** gather_kernel: out[i, j] = x[i, idx[i, j]] over `rows` rows of 128 (16 rows a program). */
+function gatherRows(rows: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const x = mem.alloc('f32', rows * 128, 'x').fill(() => random() * 2 - 1);
+    const idx = mem.alloc('i32', rows * 128, 'idx').fill(() => Math.floor(random() * 128));
+    const out = mem.alloc('f32', rows * 128, 'out').fill(() => -7);
+    interpret(module, 'gather_kernel', { grid: [Math.ceil(rows / 16), 1, 1], args: [x, idx, out, rows], memory: mem });
+    return [out.toNumbers()];
+  };
+}
+
 /** The passes that choose and change layouts, as the default pipeline runs them (arch sm_90a). */
 const layoutPipeline = (warps: number): string =>
   `canonicalize,cse,convert-to-gpu{num-warps=${warps} target=cuda:90},coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,licm`;
@@ -177,6 +192,7 @@ const RUNS: [stem: string, run: Runner][] = [
   // two programs of 1024, n a multiple of 16 as the .d16 TTIR assumes
   ['join_split.d16', joinSplit(2048)],
   ['histogram.d16', histogram(2048)],
+  ['gather.d16', gatherRows(32)],
 ];
 
 const SEED = 1234;
