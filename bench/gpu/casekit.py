@@ -52,6 +52,13 @@ def randn(shape, dtype, gen, scale=1.0, shift=0.0):
     return (x * scale + shift).to(dtype)
 
 
+def randint(shape, low, high, dtype, gen):
+    """Uniform random integers in [low, high) of `dtype` on DEVICE."""
+    if DEVICE == 'meta':
+        return torch.empty(shape, dtype=dtype, device='meta')
+    return torch.randint(low, high, shape, device=DEVICE, generator=gen, dtype=torch.int64).to(dtype)
+
+
 def rand(shape, dtype, gen):
     """Uniform [0, 1) random numbers of `dtype` on DEVICE."""
     if DEVICE == 'meta':

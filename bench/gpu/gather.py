@@ -49,10 +49,7 @@ class Gather(casekit.Case):
 
     def make(self, size, gen):
         shape = (size['rows'], self.cols)
-        if casekit.DEVICE == 'meta':
-            idx = torch.empty(shape, dtype=torch.int32, device='meta')
-        else:
-            idx = torch.randint(0, self.cols, shape, device=casekit.DEVICE, generator=gen, dtype=torch.int64).to(torch.int32)
+        idx = casekit.randint(shape, 0, self.cols, torch.int32, gen)
         return {'x': casekit.randn(shape, torch.float32, gen), 'idx': idx, 'out': casekit.poisoned(shape, torch.float32)}
 
     def args(self, t, size):

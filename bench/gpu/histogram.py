@@ -44,10 +44,7 @@ class Histogram(casekit.Case):
 
     def make(self, size, gen):
         n = size['n']
-        if casekit.DEVICE == 'meta':
-            x = torch.empty(n, dtype=torch.int32, device='meta')
-        else:
-            x = torch.randint(0, self.bins, (n,), device=casekit.DEVICE, generator=gen, dtype=torch.int64).to(torch.int32)
+        x = casekit.randint((n,), 0, self.bins, torch.int32, gen)
         return {'x': x, 'out': casekit.poisoned((triton.cdiv(n, self.block), self.bins), torch.int32)}
 
     def args(self, t, size):

@@ -40,13 +40,6 @@ def inline_asm_kernel(x_ptr, h_ptr, b_ptr, f_ptr, y_ptr, s0_ptr, s1_ptr, h2_ptr,
     tl.store(f2_ptr + offs, f2, mask=mask)
 
 
-def randint(shape, low, high, dtype, gen):
-    """Uniform random integers in [low, high) of `dtype` on casekit.DEVICE."""
-    if casekit.DEVICE == 'meta':
-        return torch.empty(shape, dtype=dtype, device='meta')
-    return torch.randint(low, high, shape, device=casekit.DEVICE, generator=gen, dtype=torch.int64).to(dtype)
-
-
 class InlineAsm(casekit.Case):
     """Five inline-asm forms (one and two results, packed 1, 2 and 4, `r` and `f` constraints)."""
     kernel = inline_asm_kernel
@@ -68,9 +61,9 @@ class InlineAsm(casekit.Case):
 
     def make(self, size, gen):
         n = size['n']
-        return {'x': randint((n,), -2**31, 2**31, torch.int32, gen),
+        return {'x': casekit.randint((n,), -2**31, 2**31, torch.int32, gen),
                 'h': casekit.randn(n, torch.float16, gen, scale=100.0),
-                'b': randint((n,), 0, 256, torch.uint8, gen),
+                'b': casekit.randint((n,), 0, 256, torch.uint8, gen),
                 'f': casekit.randn(n, torch.float32, gen, scale=1000.0),
                 'y': casekit.poisoned((n,), torch.int32), 's0': casekit.poisoned((n,), torch.int32),
                 's1': casekit.poisoned((n,), torch.int32), 'h2': casekit.poisoned((n,), torch.float16),
