@@ -172,12 +172,16 @@ export function joinLayout(src: StructAttr): StructAttr {
   });
 }
 
-/** Whether a blocked layout can feed `tt.split` (2 elements per thread in the last, fastest dimension). */
+/**
+ * Whether a blocked layout can feed `tt.split`: the last, fastest dimension is 2 elements in each
+ * thread's registers (no lanes, warps or CTAs along it, or dropping it would leave a layout whose
+ * threads do not add up).
+ */
 export function isSplittable(a: Attribute | null): boolean {
   if (!isLayout(a, BLOCKED)) return false;
   const f = blockedFields(a);
-  const rank = f.order.length;
-  return f.sizePerThread[rank - 1] === 2 && f.order[0] === rank - 1;
+  const last = f.order.length - 1;
+  return f.sizePerThread[last] === 2 && f.order[0] === last && f.threadsPerWarp[last] === 1 && f.warpsPerCTA[last] === 1 && f.CTAsPerCGA[last] === 1;
 }
 
 /** The result layout of `tt.split` whose source has the splittable blocked layout `src`: the last dimension dropped. */
