@@ -343,8 +343,34 @@ export const TrapOp = defineOp({
   format: 'attr-dict',
 });
 
-/** The argument types `vprintf` reads from its buffer: 32-bit and 64-bit integers and doubles (C's promotions). */
-const PRINTF_ARG_WIDTHS = new Set(['i32', 'i64', 'f64']);
+/** The argument types `vprintf` reads from its buffer, by their bytes there: 32-bit and 64-bit integers and doubles (C's promotions). */
+const PRINTF_ARG_BYTES = new Map([['i32', 4], ['i64', 8], ['f64', 8]]);
+
+/**
+ * Where `vprintf` reads each of `args` (of `nvptx.printf`, verified) in its buffer, each aligned to
+ * its size, and the buffer's size in bytes: the layout both the PTX printer and the LLVM export write.
+ */
+export function printfBufferLayout(args: readonly Value[]): { offsets: number[]; bytes: number } {
+  const offsets: number[] = [];
+  let end = 0;
+  for (const v of args) {
+    const size = PRINTF_ARG_BYTES.get(String(v.type)) ?? 8;
+    end = Math.ceil(end / size) * size;
+    offsets.push(end);
+    end += size;
+  }
+  return { offsets, bytes: end };
+}
+
+/**
+ * The text of an `nvptx.inline_asm` template with each `$N` (or `${N}`) replaced by `operand(N)`
+ * (results first, then operands) and `$$` by `$`; `operand` may throw for an N out of range.
+ */
+export function fillAsmTemplate(template: string, operand: (n: number) => string): string {
+  return template.replace(/\$(\$|\{(\d+)\}|(\d+))/g, (_whole, dollar: string, braced?: string, plain?: string) =>
+    dollar === '$' ? '$' : operand(Number(braced ?? plain)),
+  );
+}
 
 /**
  * `nvptx.printf`: one `vprintf(format, args)` call, the arguments laid out in a local buffer
@@ -362,7 +388,7 @@ export const PrintfOp = defineOp({
   format: '$format (`(` $args^ `)`)? (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
   verify: (op): string | undefined => {
     const args: readonly Value[] = PrintfOp.view(op).args;
-    const bad = args.find((v) => !PRINTF_ARG_WIDTHS.has(String(v.type)));
+    const bad = args.find((v) => !PRINTF_ARG_BYTES.has(String(v.type)));
     if (bad) return `argument of type '${bad.type}' cannot be passed to vprintf (i32, i64 or f64)`;
     if (args.length > 32) return `takes at most 32 arguments (vprintf prints garbage past 32), got ${args.length}`;
     return undefined;

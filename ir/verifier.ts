@@ -25,16 +25,22 @@ export function opError(op: Operation, message: string): Diagnostic {
   return d;
 }
 
-/** A compact textual form of a location for diagnostics without source text. */
-export function locText(l: Location): string | null {
-  if (l instanceof FileLineColLoc) return `${l.file}:${l.line}:${l.col}`;
-  if (l instanceof NameLoc) return locText(l.child);
-  if (l instanceof CallSiteLoc) return locText(l.callee) ?? locText(l.caller);
+/** The file position inside `l`: through names, a call site's callee (else its caller) and the first of fused locations that has one. */
+export function fileLineColOf(l: Location): FileLineColLoc | null {
+  if (l instanceof FileLineColLoc) return l;
+  if (l instanceof NameLoc) return fileLineColOf(l.child);
+  if (l instanceof CallSiteLoc) return fileLineColOf(l.callee) ?? fileLineColOf(l.caller);
   if (l instanceof FusedLoc) for (const x of l.locations) {
-    const t = locText(x);
-    if (t) return t;
+    const f = fileLineColOf(x);
+    if (f) return f;
   }
   return null;
+}
+
+/** A compact textual form of a location for diagnostics without source text. */
+export function locText(l: Location): string | null {
+  const f = fileLineColOf(l);
+  return f ? `${f.file}:${f.line}:${f.col}` : null;
 }
 
 /** Options for `verify`. */

@@ -236,9 +236,8 @@ export class PassManager {
   /** The `--timing` and `--pass-statistics` reports (empty when neither is on). */
   report(): string {
     let out = '';
-    const rule = REPORT_RULE;
     if (this.options.statistics) {
-      out += rule + '                         ... Pass statistics report ...\n' + rule;
+      out += REPORT_RULE + '                         ... Pass statistics report ...\n' + REPORT_RULE;
       for (const r of this.records) {
         out += `'${r.name}'\n`;
         for (const [k, v] of [...r.stats].sort()) out += `  (${k}) ${v}\n`;

@@ -25,10 +25,9 @@ export const REPORT_RULE = '===' + '-'.repeat(73) + '===\n';
 
 /** MLIR's report of `rows`: each row's seconds and share of the total (the sum of the depth-0 rows), then the total. */
 export function timingReport(rows: readonly TimingRow[]): string {
-  const rule = REPORT_RULE;
   const total = rows.reduce((sum, r) => (r.depth === 0 ? sum + r.ms : sum), 0);
   const row = (ms: number, name: string) => `  ${(ms / 1000).toFixed(4).padStart(8)} (${((100 * ms) / (total || 1)).toFixed(1).padStart(5)}%)  ${name}\n`;
-  let out = rule + '                      ... Execution time report ...\n' + rule;
+  let out = REPORT_RULE + '                      ... Execution time report ...\n' + REPORT_RULE;
   out += `  Total Execution Time: ${(total / 1000).toFixed(4)} seconds\n\n  ----Wall Time----  ----Name----\n`;
   for (const r of rows) out += row(r.ms, '  '.repeat(r.depth) + r.name);
   return out + row(total, 'Total');

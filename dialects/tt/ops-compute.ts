@@ -344,6 +344,12 @@ export const GatherOp = defineTTOp({
   format: '$src `[` $indices `]` attr-dict `:` functional-type(operands, results)',
   verify: verifyGather,
 });
+/**
+ * The digits `tt.print` pads an index of a dimension of `size` to (Triton's GPU lines: `idx ( 5)`
+ * for a dimension of 16); the NVPTX target and the CPU interpreter print the same lines.
+ */
+export const printIndexDigits = (size: number): number => (size > 1 ? Math.ceil(Math.log10(size)) : 0);
+
 /** `tt.print`: device-side print. */
 export const PrintOp = defineTTOp({
   name: 'tt.print',

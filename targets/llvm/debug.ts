@@ -5,7 +5,7 @@
  * is a private constant in the global address space, named after its contents.
  */
 import * as nvptx from '../../dialects/nvptx.js';
-import { noTranslation, type FunctionBuilder } from './function-builder.js';
+import { bitsOf, type FunctionBuilder } from './function-builder.js';
 import type { Translate } from './instructions.js';
 
 /** Bytes as the body of an LLVM `c"..."` string: printable ASCII as is, others as `\XX`. */
@@ -37,21 +37,13 @@ const printf: Translate = (f, op) => {
     let buffer = 'null';
     if (args.length) {
       const types = args.map((v) => f.typeOf(v, op));
-      const sizes = types.map((t) => (t === 'i32' ? 4 : t === 'i64' || t === 'double' ? 8 : 0));
-      if (sizes.includes(0)) throw noTranslation(op, 'a vprintf argument other than i32, i64 or double');
-      const offsets: number[] = [];
-      let end = 0;
-      for (const size of sizes) {
-        end = Math.ceil(end / size) * size;
-        offsets.push(end);
-        end += size;
-      }
-      const array = `[${end} x i8]`;
+      const { offsets, bytes } = nvptx.printfBufferLayout(args);
+      const array = `[${bytes} x i8]`;
       const slot = f.compute(`alloca ${array}, align 8`);
       args.forEach((v, k) => {
         const at = f.compute(`getelementptr inbounds ${array}, ${array}* ${slot}, i64 0, i64 ${offsets[k]}`);
         const typed = f.compute(`bitcast i8* ${at} to ${types[k]}*`);
-        f.emit(`store ${types[k]} ${f.value(v)}, ${types[k]}* ${typed}, align ${sizes[k]}`);
+        f.emit(`store ${types[k]} ${f.value(v)}, ${types[k]}* ${typed}, align ${bitsOf(types[k]) / 8}`);
       });
       buffer = f.compute(`getelementptr inbounds ${array}, ${array}* ${slot}, i64 0, i64 0`);
     }

@@ -141,6 +141,10 @@ export class LoweringContext {
   tid(): Value {
     return this.hoist('tid', () => this.e.sreg('tid.x'));
   }
+  /** The predicate `tid.x == 0`: thread 0 does what is done once per program (a scalar store, a print). */
+  firstThread(): Value {
+    return this.hoist('tid0', () => this.e.setp('eq', 'b', this.tid(), this.e.imm(this.tid().type, 0)));
+  }
   /** The lane id (`tid.x % threadsPerWarp`). */
   laneId(): Value {
     return this.hoist('lane', () => this.e.and(this.tid(), this.e.imm(this.tid().type, this.threadsPerWarp - 1)));

@@ -11,14 +11,15 @@
  * broadcasts to other registers, lanes or warps is skipped, and a scalar prints from thread 0 only
  * (as the CPU interpreter prints them).
  */
-import { FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc, StringAttr, type Location } from '../../ir/attributes.js';
+import { fileLineColOf } from '../../ir/verifier.js';
+import { symbolNameOf } from '../../ir/function-syntax.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import { IntegerType, RankedTensorType, type Type } from '../../ir/types.js';
 import { PointerType } from '../../dialects/tt/types.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, type Lowering, type LoweringContext } from './context.js';
-import { BF16, F16, F32, F64, I16, I32, I64, targetError, type PtxEmitter } from './emitter.js';
+import { BF16, F16, F32, F64, I32, targetError, widthOf, type PtxEmitter } from './emitter.js';
 import { ownerGuard } from './tensor.js';
 import { toF32 } from './elementwise.js';
 
@@ -45,17 +46,13 @@ function printfArg(e: PtxEmitter, v: Value, elt: Type, hex: boolean, signed: boo
   if (elt === F16 || elt === BF16 || elt === F32 || elt === F64) {
     if (hex) {
       // the value's own bits, not those of the double printf would be given
-      if (elt === F64) return { arg: e.op('mov', 'b64', [v], I64), spec: hexSpec(64) };
-      if (elt === F32) return { arg: e.op('mov', 'b32', [v], I32), spec: hexSpec(32) };
-      return { arg: e.op('cvt', 'u32.u16', [e.op('mov', 'b16', [v], I16)], I32), spec: hexSpec(16) };
+      const bits = e.bits(v);
+      return { arg: widthOf(elt) < 32 ? e.intCast(bits, I32, 'u') : bits, spec: hexSpec(widthOf(elt)) };
     }
     return { arg: elt === F64 ? v : e.op('cvt', 'f64.f32', [toF32(e, v)], F64), spec: '%f' };
   }
   throw targetError(op, `cannot print values of type '${elt}' (the nvptx target prints integers, pointers, f16, bf16, f32 and f64)`);
 }
-
-/** Digits of the largest index of a dimension of `size` (Triton pads indices to them). */
-const digits = (size: number): number => (size > 1 ? Math.ceil(Math.log10(size)) : 0);
 
 /** tt.print " x: " %t -> per element this thread owns: vprintf("pid (%u, %u, %u) idx (%3u) x: %f\n", ...) */
 const lowerPrint = lowering(tt.PrintOp, (ctx, print) => {
@@ -66,9 +63,8 @@ const lowerPrint = lowering(tt.PrintOp, (ctx, print) => {
   const signedness = print.isSigned ?? [];
   const pid = ['x', 'y', 'z'].map((axis) => ctx.hoist(`ctaid.${axis}`, () => e.sreg(`ctaid.${axis}`)));
   const pidText = 'pid (%u, %u, %u)';
-  const firstThread = () => ctx.hoist('thread0', () => e.setp('eq', 'u', ctx.tid(), e.imm(I32, 0)));
   if (!args.length) {
-    nvptx.PrintfOp.build(e.b, { format: `${pidText}${prefix}\n`, args: pid, guard: firstThread() });
+    nvptx.PrintfOp.build(e.b, { format: `${pidText}${prefix}\n`, args: pid, guard: ctx.firstThread() });
     return;
   }
   args.forEach((value, n) => {
@@ -77,7 +73,7 @@ const lowerPrint = lowering(tt.PrintOp, (ctx, print) => {
     const regs = ctx.get(value, op);
     if (!(value.type instanceof RankedTensorType)) {
       const { arg, spec } = printfArg(e, regs[0], value.type, hex, signed, op);
-      nvptx.PrintfOp.build(e.b, { format: `${pidText} idx ()${prefix}${operand}${spec}\n`, args: [...pid, arg], guard: firstThread() });
+      nvptx.PrintfOp.build(e.b, { format: `${pidText} idx ()${prefix}${operand}${spec}\n`, args: [...pid, arg], guard: ctx.firstThread() });
       return;
     }
     const l = ctx.layoutOf(value, op);
@@ -86,7 +82,7 @@ const lowerPrint = lowering(tt.PrintOp, (ctx, print) => {
     const rank = l.shape.length;
     // vprintf takes 32 arguments: the pid, the indices that fit, the element
     const shown = Math.min(rank, 32 - pid.length - 1);
-    const idx = l.shape.slice(0, shown).map((size) => `%${digits(size) || ''}u`);
+    const idx = l.shape.slice(0, shown).map((size) => `%${tt.printIndexDigits(size) || ''}u`);
     const idxText = `idx (${idx.join(', ')}${shown < rank ? ', ... (truncated)' : ''})`;
     for (let r = 0; r < l.numRegs; r++) {
       if (r & l.dupRegMask) continue;
@@ -97,33 +93,19 @@ const lowerPrint = lowering(tt.PrintOp, (ctx, print) => {
   });
 });
 
-/** The file, line and enclosing name of `loc` (through call sites, names and fused locations), as __assertfail reports them. */
-function sourceOf(loc: Location): { file: string; line: number } {
-  if (loc instanceof FileLineColLoc) return { file: loc.file, line: loc.line };
-  if (loc instanceof NameLoc) return sourceOf(loc.child);
-  if (loc instanceof CallSiteLoc) return sourceOf(loc.callee);
-  if (loc instanceof FusedLoc) {
-    for (const l of loc.locations) {
-      const s = sourceOf(l);
-      if (s.line) return s;
-    }
-  }
-  return { file: 'unknown', line: 0 };
-}
-
 /** The name of the kernel around `op`. */
 function kernelName(op: Operation): string {
   for (let p = op.parentOp; p; p = p.parentOp) {
-    const name = p.getAttr('sym_name');
-    if (name instanceof StringAttr) return name.value;
+    const name = symbolNameOf(p);
+    if (name !== undefined) return name;
   }
   return 'unknown';
 }
 
 /** A failed `tt.assert`'s report: __assertfail("msg", file, line, kernel) (the caller traps after it). */
 export function reportAssertion(ctx: LoweringContext, assert: Operation, message: string): void {
-  const { file, line } = sourceOf(assert.loc);
-  nvptx.AssertfailOp.build(ctx.b, { message, file, line, function: kernelName(assert) });
+  const at = fileLineColOf(assert.loc);
+  nvptx.AssertfailOp.build(ctx.b, { message, file: at?.file ?? 'unknown', line: at?.line ?? 0, function: kernelName(assert) });
 }
 
 /** tt.print. */

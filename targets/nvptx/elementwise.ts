@@ -12,7 +12,7 @@ import * as arith from '../../dialects/arith.js';
 import * as math from '../../dialects/math.js';
 import * as tt from '../../dialects/tt/index.js';
 import { PropagateNan } from '../../dialects/tt/enums.js';
-import { BF16, F16, F32, I1, I16, I32, I64, PtxEmitter, bitsType, isWideFloat, ptxType, targetError, widthOf } from './emitter.js';
+import { BF16, F16, F32, I1, I32, I64, PtxEmitter, bitsType, isWideFloat, ptxType, targetError, widthOf } from './emitter.js';
 
 /** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
 export type ElementRule = (e: PtxEmitter, args: Value[], to: Type, op: Operation) => Value;
@@ -33,7 +33,7 @@ export function toF32(e: PtxEmitter, v: Value): Value {
   if (v.type === F16) return e.op('cvt', 'f32.f16', [v], F32);
   if (v.type === BF16) {
     // bf16 is the top half of an f32: shift its bits up (cvt.f32.bf16 needs sm_90).
-    const wide = e.op('cvt', 'u32.u16', [e.op('mov', 'b16', [v], I16)], I32);
+    const wide = e.intCast(e.bits(v), I32, 'u');
     return e.op('mov', 'b32', [e.shl(wide, 16)], F32);
   }
   return v;

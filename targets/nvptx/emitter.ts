@@ -166,7 +166,48 @@ export class PtxEmitter {
     return nvptx.UnpackOp.build(this.b, { args: [v], ptx }, { results: { dst: types } }).dst;
   }
 
-  // ---- memory and synchronization ----
+  /** The bits of `v` as an integer register of its width (a float moved as it is; an integer unchanged). */
+  bits(v: Value): Value {
+    return v.type instanceof FloatType ? this.op('mov', `b${widthOf(v.type)}`, [v], i(widthOf(v.type))) : v;
+  }
+  /** An integer register `v` as a register of `type` of the same width (a float moved as it is). */
+  fromBits(v: Value, type: Type): Value {
+    return type instanceof FloatType ? this.op('mov', `b${widthOf(type)}`, [v], type) : v;
+  }
+  /**
+   * Registers `parts` (one element type) in one register of `type`, part 0 in the lowest bits:
+   * 16- and 32-bit parts by one vector move (`mov.b32 %r, {%rs1, %rs2}`), narrower ones (bytes)
+   * zero-extended, shifted and or-ed.
+   */
+  packParts(parts: readonly Value[], type: Type): Value {
+    if (parts.length === 1 && parts[0].type === type) return parts[0];
+    const bits = widthOf(type);
+    const w = widthOf(parts[0].type);
+    if (parts.length > 1 && w >= 16) return this.fromBits(this.pack(`b${bits}`, parts.map((v) => (w === 32 ? this.bits(v) : v)), i(bits)), type);
+    let acc: Value | null = null;
+    parts.forEach((v, j) => {
+      const part = this.shl(this.intCast(this.bits(v), i(bits), 'u'), j * w);
+      acc = acc ? this.or(acc, part) : part;
+    });
+    return this.fromBits(acc!, type);
+  }
+  /** The `count` registers of element type `elt` packed in `word` (`packParts`' inverse; part 0 from the lowest bits). */
+  unpackParts(word: Value, count: number, elt: Type): Value[] {
+    if (count === 1 && word.type === elt) return [word];
+    const w = widthOf(elt);
+    const whole = this.bits(word);
+    if (count > 1 && w === 16) return this.unpack(`b${widthOf(word.type)}`, whole, new Array(count).fill(elt));
+    if (count > 1 && w === 32) return this.unpack('b64', whole, [I32, I32]).map((v) => this.fromBits(v, elt));
+    return Array.from({ length: count }, (_, j) => this.fromBits(this.intCast(this.shrU(whole, j * w), i(w), 'u'), elt));
+  }
+  /** `a && b` on optional predicates (either alone where the other is absent). */
+  andPred(a: Value | undefined, b: Value | undefined): Value | undefined {
+    if (!a) return b;
+    if (!b) return a;
+    return this.op('and', 'pred', [a, b], I1);
+  }
+
+  // ---- memory and synchronization ----  // ---- memory and synchronization ----
 
   /** A (possibly guarded, vector) load of `types.length` registers. */
   ld(ptx: string, addr: Value, types: readonly Type[], guard?: Value, other?: readonly Value[]): Value[] {

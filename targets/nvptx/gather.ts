@@ -11,7 +11,7 @@ import * as tt from '../../dialects/tt/index.js';
 import { lowering, registerType, type Lowering } from './context.js';
 import { I32 } from './emitter.js';
 import { stridesOf } from './layout.js';
-import { loadShared, ownerGuard, scratchAt, smemBytes, storeShared } from './tensor.js';
+import { loadShared, ownerGuard, scratchBase, smemBytes, storeShared } from './tensor.js';
 
 /** tt.gather %src[%idx] {axis} -> st.shared of %src row-major, then ld.shared at (coords, axis := idx) */
 const lowerGather = lowering(tt.GatherOp, (ctx, g) => {
@@ -20,7 +20,7 @@ const lowerGather = lowering(tt.GatherOp, (ctx, g) => {
   const srcType = src.type as RankedTensorType;
   const bytes = smemBytes(srcType.elementType);
   const numel = srcType.shape.reduce((a, b) => a * b, 1);
-  const base = e.add(ctx.smemBase(), e.imm(I32, scratchAt(ctx, op, numel * bytes)));
+  const base = scratchBase(ctx, op, numel * bytes);
   const at = (flat: Value) => e.add(base, e.mulImm(flat, bytes));
   // earlier readers of this scratch are done before it is written
   e.barrier();

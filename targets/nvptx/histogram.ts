@@ -9,16 +9,9 @@ import type { Value } from '../../ir/ir.js';
 import { RankedTensorType } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as nvptx from '../../dialects/nvptx.js';
-import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
-import { I1, I32, I64, targetError, widthOf } from './emitter.js';
-import { loadShared, ownerGuard, scratchAt, storeShared } from './tensor.js';
-
-/** `a && b` on optional predicates. */
-function both(ctx: LoweringContext, a: Value | undefined, b: Value | undefined): Value | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return ctx.e.op('and', 'pred', [a, b], I1);
-}
+import { lowering, registerType, type Lowering } from './context.js';
+import { I32, I64, targetError, widthOf } from './emitter.js';
+import { loadShared, ownerGuard, scratchBase, storeShared } from './tensor.js';
 
 /** tt.histogram %x, %mask : tensor<NxT> -> tensor<BxI>: zero B shared bins, atom.shared.add per element, read back */
 const lowerHistogram = lowering(tt.HistogramOp, (ctx, h) => {
@@ -29,7 +22,7 @@ const lowerHistogram = lowering(tt.HistogramOp, (ctx, h) => {
   const count = registerType(rt);
   if (count !== I32 && count !== I64) throw targetError(op, `counts in '${rt.elementType}'; the nvptx target counts in i32 or i64`);
   const bytes = widthOf(count) / 8;
-  const base = e.add(ctx.smemBase(), e.imm(I32, scratchAt(ctx, op, bins * bytes)));
+  const base = scratchBase(ctx, op, bins * bytes);
   const binAddress = (index: Value) => e.add(base, e.mulImm(index, bytes));
   const threads = ctx.numWarps * ctx.threadsPerWarp;
   // earlier readers of this scratch are done before it is zeroed
@@ -49,7 +42,7 @@ const lowerHistogram = lowering(tt.HistogramOp, (ctx, h) => {
     const v = values[r].type === I32 ? values[r] : e.intCast(values[r], I32, 's');
     // unsigned: a negative value is a large one, outside the bins
     const isBin = e.setp('lt', 'u', v, e.imm(I32, bins));
-    const guard = both(ctx, both(ctx, owner, masks ? masks[masks.length === 1 ? 0 : r] : undefined), isBin);
+    const guard = e.andPred(e.andPred(owner, masks ? masks[masks.length === 1 ? 0 : r] : undefined), isBin);
     nvptx.AtomOp.build(ctx.b, { addr: binAddress(v), guard, values: [e.imm(count, 1)], ptx: `shared.add.u${widthOf(count)}` }, { results: { dst: count } });
   }
   e.barrier();

@@ -12,7 +12,7 @@ import { FloatType, IntegerType, RankedTensorType, type Type } from '../../ir/ty
 import * as nvptx from '../../dialects/nvptx.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, registerType, type Lowering } from './context.js';
-import { F32, F64, I1, I16, I32, I64, targetError, widthOf, type PtxEmitter } from './emitter.js';
+import { F32, F64, I1, I16, I32, I64, targetError, widthOf } from './emitter.js';
 
 /** The register class each constraint letter names. */
 const CLASSES: Record<string, Type> = { r: I32, l: I64, h: I16, f: F32, d: F64 };
@@ -33,45 +33,6 @@ function parseConstraints(text: string, op: Operation): { outputs: Type[]; input
   return { outputs, inputs };
 }
 
-/** The integer type of `bits` bits. */
-const intOf = (bits: number): Type => IntegerType.get(bits);
-
-/** The bits of register `v` as an integer register of its width (floats moved as they are). */
-function bitsOf(e: PtxEmitter, v: Value): Value {
-  return v.type instanceof FloatType ? e.op('mov', `b${widthOf(v.type)}`, [v], intOf(widthOf(v.type))) : v;
-}
-
-/** An integer register of `bits` bits as a register of `type` (the same width). */
-function fromBits(e: PtxEmitter, v: Value, type: Type): Value {
-  return type instanceof FloatType ? e.op('mov', `b${widthOf(type)}`, [v], type) : v;
-}
-
-/** Elements `group` (k registers of one element type) in one register of class `cls`, element 0 lowest. */
-function pack(e: PtxEmitter, group: readonly Value[], cls: Type): Value {
-  const bits = widthOf(cls);
-  if (group.length === 1 && group[0].type === cls) return group[0];
-  const w = widthOf(group[0].type);
-  // 16- and 32-bit parts: one vector move (`mov.b32 %r, {%rs1, %rs2}`)
-  if (group.length > 1 && w >= 16) return fromBits(e, e.pack(`b${bits}`, group.map((v) => (w === 32 ? bitsOf(e, v) : v)), intOf(bits)), cls);
-  let acc: Value | null = null;
-  group.forEach((v, j) => {
-    const wide = e.intCast(bitsOf(e, v), intOf(bits), 'u');
-    const part = e.shl(wide, j * w);
-    acc = acc ? e.or(acc, part) : part;
-  });
-  return fromBits(e, acc!, cls);
-}
-
-/** The k elements of type `elt` a register of class `cls` returns, element 0 from the lowest bits. */
-function unpack(e: PtxEmitter, reg: Value, k: number, elt: Type): Value[] {
-  if (k === 1 && reg.type === elt) return [reg];
-  const w = widthOf(elt);
-  const whole = bitsOf(e, reg);
-  if (k > 1 && w === 16) return e.unpack(`b${widthOf(reg.type)}`, whole, new Array(k).fill(elt));
-  if (k > 1 && w === 32) return e.unpack('b64', whole, [intOf(32), intOf(32)]).map((v) => fromBits(e, v, elt));
-  return Array.from({ length: k }, (_, j) => fromBits(e, e.intCast(e.shrU(whole, j * w), intOf(w), 'u'), elt));
-}
-
 /** tt.elementwise_inline_asm "asm" %x : T -> R -> per group of packed_element registers: nvptx.inline_asm "asm" */
 const lowerInlineAsm = lowering(tt.ElementwiseInlineAsmOp, (ctx, asm) => {
   const { op, args } = asm;
@@ -89,11 +50,10 @@ const lowerInlineAsm = lowering(tt.ElementwiseInlineAsmOp, (ctx, asm) => {
       throw targetError(op, `packs ${k} '${elementOf(v)}' element${k > 1 ? 's' : ''} into a ${widthOf(cls)}-bit '${cls}' register; packed_element times the element width must be the register's width`);
   };
   const template = asm.asm_string ?? '';
-  for (const m of template.matchAll(/\$(\$|\{(\d+)\}|(\d+))/g)) {
-    if (m[1] === '$') continue;
-    const n = Number(m[2] ?? m[3]);
+  nvptx.fillAsmTemplate(template, (n) => {
     if (n >= outputs.length + inputs.length) throw targetError(op, `refers to $${n}, but has ${outputs.length} outputs and ${inputs.length} inputs`);
-  }
+    return '';
+  });
   args.forEach((v, n) => check(v, inputs[n]));
   results.forEach((v, n) => check(v, outputs[n]));
   const regs = args.map((v) => ctx.get(v, op));
@@ -101,9 +61,9 @@ const lowerInlineAsm = lowering(tt.ElementwiseInlineAsmOp, (ctx, asm) => {
   if (count % k) throw targetError(op, `packs ${k} elements, but each thread holds ${count}`);
   const out: Value[][] = results.map(() => []);
   for (let g = 0; g < count; g += k) {
-    const operands = regs.map((rs, n) => pack(e, Array.from({ length: k }, (_, j) => rs[rs.length === 1 ? 0 : g + j]), inputs[n]));
+    const operands = regs.map((rs, n) => e.packParts(Array.from({ length: k }, (_, j) => rs[rs.length === 1 ? 0 : g + j]), inputs[n]));
     const call = nvptx.InlineAsmOp.build(e.b, { asm: template, args: operands }, { results: { dst: outputs } });
-    call.dst.forEach((reg, n) => out[n].push(...unpack(e, reg, k, elementOf(results[n]))));
+    call.dst.forEach((reg, n) => out[n].push(...e.unpackParts(reg, k, elementOf(results[n]))));
   }
   results.forEach((v, n) => ctx.set(v, out[n]));
 });

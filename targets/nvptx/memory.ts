@@ -13,7 +13,7 @@ import * as nvptx from '../../dialects/nvptx.js';
 import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { F16, I1, I16, I32, bitsType, ptxType, targetError, widthOf } from './emitter.js';
 import type { RegLayout } from './layout.js';
-import { loadShared, ownerGuard, scratchAt, smemBytes, storeShared } from './tensor.js';
+import { loadShared, ownerGuard, scratchBase, smemBytes, storeShared } from './tensor.js';
 
 /** The elements of one group: registers `first .. first+width-1`, consecutive in memory. */
 interface Group {
@@ -72,16 +72,9 @@ export function packing(t: Type, n: number): { ptx: string; words: Type[]; perWo
 export function pack(ctx: LoweringContext, values: Value[], perWord: number): Value[] {
   const e = ctx.e;
   if (perWord === 1) return values.map((v) => (v.type === I1 ? e.boolToByte(v) : v));
+  // element j of a word in its j-th lowest bits (little-endian, as memory holds them)
   const out: Value[] = [];
-  if (perWord === 4) {
-    // byte j of the word is element j (little-endian, as memory holds them)
-    for (let k = 0; k < values.length; k += 4) {
-      const bytes = values.slice(k, k + 4).map((v, j) => e.shl(e.intCast(v, I32, 'u'), 8 * j));
-      out.push(bytes.reduce((a, b) => e.or(a, b)));
-    }
-    return out;
-  }
-  for (let k = 0; k < values.length; k += 2) out.push(e.pack('b32', [values[k], values[k + 1]], I32));
+  for (let k = 0; k < values.length; k += perWord) out.push(e.packParts(values.slice(k, k + perWord), I32));
   return out;
 }
 
@@ -89,8 +82,7 @@ export function pack(ctx: LoweringContext, values: Value[], perWord: number): Va
 export function unpack(ctx: LoweringContext, words: Value[], perWord: number, t: Type): Value[] {
   const e = ctx.e;
   if (perWord === 1) return words.map((w) => (t === I1 ? e.byteToBool(w) : w));
-  if (perWord === 4) return words.flatMap((w) => [0, 1, 2, 3].map((j) => e.intCast(e.shrU(w, 8 * j), t, 'u')));
-  return words.flatMap((w) => e.unpack('b32', w, [t, t]));
+  return words.flatMap((w) => e.unpackParts(w, perWord, t));
 }
 
 
@@ -105,15 +97,7 @@ function cacheSuffix(access: { readonly cache?: string; readonly evict?: string 
 
 const tensorLayout = (ctx: LoweringContext, v: Value, op: Operation): RegLayout | null => (v.type instanceof RankedTensorType ? ctx.layoutOf(v, op) : null);
 
-/** `a && b` on optional predicates. */
-function both(ctx: LoweringContext, a: Value | undefined, b: Value | undefined): Value | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return ctx.e.op('and', 'pred', [a, b], I1);
-}
 
-/** The predicate `tid.x == 0`, for scalar memory ops done once per program. */
-const firstThread = (ctx: LoweringContext): Value => ctx.hoist('tid0', () => ctx.e.setp('eq', 'b', ctx.tid(), ctx.e.imm(I32, 0)));
 
 /** tt.load -> ld.global[.cache].vN.bW, guarded by the mask with `other` (or 0) where it is false. */
 const lowerLoad = lowering(tt.LoadOp, (ctx, load) => {
@@ -150,12 +134,12 @@ const lowerStore = lowering(tt.StoreOp, (ctx, store) => {
   const suffix = cacheSuffix(store);
   const vals = ctx.get(value, op);
   const masks = mask ? ctx.get(mask, op) : null;
-  const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
+  const owner = l ? ownerGuard(ctx, l) : ctx.firstThread();
   for (const g of groups(op, l, t)) {
     if (l && g.first & l.dupRegMask) continue;
     const p = packing(t, g.width);
     const at = (regs: Value[], j: number) => regs[regs.length === 1 ? 0 : g.first + j];
-    const guard = both(ctx, masks ? at(masks, 0) : undefined, owner);
+    const guard = ctx.e.andPred(masks ? at(masks, 0) : undefined, owner);
     const words = pack(ctx, Array.from({ length: g.width }, (_, j) => at(vals, j)), p.perWord);
     ctx.e.st(`global${suffix}.${p.ptx}`, at(ptrs, 0), words, guard);
   }
@@ -196,7 +180,7 @@ function lowerAtomic(ctx: LoweringContext, atomic: AtomicView, instr: string, op
   const l = tensorLayout(ctx, result, op);
   const ptrs = ctx.get(atomic.ptr, op);
   const masks = mask ? ctx.get(mask, op) : null;
-  const owner = l ? ownerGuard(ctx, l) : firstThread(ctx);
+  const owner = l ? ownerGuard(ctx, l) : ctx.firstThread();
   if (l && (l.dupRegMask || l.dupLaneMask || l.dupWarpMask) && result.hasUses)
     throw targetError(op, `cannot return atomic results through a layout that holds elements more than once, '${result.type}'`);
   const order = atomicOrder(atomic);
@@ -208,14 +192,14 @@ function lowerAtomic(ctx: LoweringContext, atomic: AtomicView, instr: string, op
       continue;
     }
     const at = (regs: Value[]) => regs[regs.length === 1 ? 0 : r];
-    const guard = both(ctx, masks ? at(masks) : undefined, owner);
+    const guard = ctx.e.andPred(masks ? at(masks) : undefined, owner);
     const vals = operandRegs.map(at);
     out.push(nvptx.AtomOp.build(ctx.b, { addr: at(ptrs), guard, values: vals, ptx: `${order}.global.${instr}` }, { results: { dst: t } }).dst);
   }
   if (!l && result.hasUses) {
     // thread 0 did the atomic: pass its result to the others.
-    const addr = ctx.e.addImm(ctx.smemBase(), scratchAt(ctx, op, smemBytes(t)));
-    storeShared(ctx, addr, out[0], firstThread(ctx));
+    const addr = scratchBase(ctx, op, smemBytes(t));
+    storeShared(ctx, addr, out[0], ctx.firstThread());
     ctx.e.barrier();
     out[0] = loadShared(ctx, addr, t);
   }

@@ -285,14 +285,9 @@ const PRINTERS = new Map<string, Printer>([
     if (guard) k.emit(`\t@!${k.regs.of(guard)} bra \t${skip};`);
     k.emit('\t{');
     k.emit('\t.reg .b64 \t%printf_format, %printf_args;');
-    let offset = 0;
-    for (const v of args) {
-      const bytes = widthOf(v.type) / 8;
-      offset = Math.ceil(offset / bytes) * bytes;
-      k.emit(`\tst.local.${v.type instanceof FloatType ? 'f64' : `b${bytes * 8}`} \t[${PRINTF_BUFFER}+${offset}], ${k.regs.of(v)};`);
-      offset += bytes;
-    }
-    k.printfBytes = Math.max(k.printfBytes, offset);
+    const { offsets, bytes } = nvptx.printfBufferLayout(args);
+    args.forEach((v, n) => k.emit(`\tst.local.${v.type instanceof FloatType ? 'f64' : `b${widthOf(v.type)}`} \t[${PRINTF_BUFFER}+${offsets[n]}], ${k.regs.of(v)};`));
+    k.printfBytes = Math.max(k.printfBytes, bytes);
     k.emit(`\tmov.u64 \t%printf_format, ${k.strings.nameOf(format)};`);
     k.emit('\tcvta.global.u64 \t%printf_format, %printf_format;');
     if (args.length) {
@@ -308,9 +303,7 @@ const PRINTERS = new Map<string, Printer>([
   printer(nvptx.InlineAsmOp, (k, { op, asm, args, dst }) => {
     const names = [...dst, ...args].map((v) => k.regs.of(v));
     // `$N` (or `${N}`) names result N, then operand N - results; `$$` is a `$`
-    const text = asm.replace(/\$(\$|\{(\d+)\}|(\d+))/g, (whole, dollar, braced, plain) => {
-      if (dollar === '$') return '$';
-      const n = Number(braced ?? plain);
+    const text = nvptx.fillAsmTemplate(asm, (n) => {
       if (n >= names.length) throw internalError(op, `inline asm refers to $${n}, but has ${names.length} operands`);
       return names[n];
     });

@@ -8,7 +8,7 @@ import { RankedTensorType, type Type } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
 import { I1, I16, I32, I64, internalError, widthOf } from './emitter.js';
-import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
+import { loadShared, scratchBase, smemBytes, storeShared } from './tensor.js';
 
 /** A shuffle of any register type: narrow values widen to 32 bits, 64-bit values go in two halves. */
 export function shuffle(ctx: LoweringContext, v: Value, mode: string, lane: number | Value, clamp: number): Value {
@@ -110,7 +110,7 @@ const lowerReduce = lowering(tt.ReduceOp, (ctx, reduce) => {
   const offAxis = l.shape.reduce((p, n, d) => (d === axis ? p : p * n), 1);
   const types: Type[] = srcs.map((v) => registerType(v.type));
   const sizes = types.map((t) => W * offAxis * smemBytes(t));
-  const base = e.addImm(ctx.smemBase(), scratchAt(ctx, op, sizes.reduce((a, b) => a + b, 0)));
+  const base = scratchBase(ctx, op, sizes.reduce((a, b) => a + b, 0));
   const starts = sizes.map((_, j) => sizes.slice(0, j).reduce((a, b) => a + b, 0));
   const laneAxisMask = l.laneBases.reduce((m, b, k) => (b[axis] !== 0 ? m | (1 << k) : m), 0);
   const writer = ctx.hoist(`reduce-writer:${l.key}:${axis}`, () => {

@@ -13,7 +13,7 @@ import { scanChunks } from '../../passes/support/alloc-shared-scratch.js';
 import { lowering, registerType, type Lowering } from './context.js';
 import { I1, I32, targetError } from './emitter.js';
 import { combiner, shuffle } from './reduce.js';
-import { loadShared, scratchAt, smemBytes, storeShared } from './tensor.js';
+import { loadShared, scratchBase, smemBytes, storeShared } from './tensor.js';
 
 /** A tuple of registers (one per scanned operand) that may be absent: `has` is known (boolean) or a predicate. */
 interface Partial {
@@ -70,7 +70,7 @@ const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   const chunksPerGroup = scanChunks(l.type, axis);
   const offAxis = l.shape.reduce((p, n, d) => (d === axis ? p : p * n), 1);
   const bytesEach = types.map((t) => chunksPerGroup * W * offAxis * smemBytes(t));
-  const base = W > 1 ? e.addImm(ctx.smemBase(), scratchAt(ctx, op, bytesEach.reduce((a, b) => a + b, 0))) : null;
+  const base = W > 1 ? scratchBase(ctx, op, bytesEach.reduce((a, b) => a + b, 0)) : null;
   const starts = bytesEach.map((_, j) => bytesEach.slice(0, j).reduce((a, b) => a + b, 0));
   const slotAddr = (slot: Value, j: number) => e.add(base!, e.addImm(e.mulImm(slot, smemBytes(types[j])), starts[j]));
   const lastLaneOfWarp = lanes.count ? e.or(ctx.laneId(), e.imm(I32, ((1 << lanes.count) - 1) << lanes.first)) : null;

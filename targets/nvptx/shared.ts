@@ -26,7 +26,7 @@ import { lowering, registerType, type Lowering, type LoweringContext } from './c
 import { F16, BF16, F32, I32, targetError, type PtxEmitter } from './emitter.js';
 import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 import { pack, packing, unpack } from './memory.js';
-import { ownerGuard, scratchAt, smemBytes } from './tensor.js';
+import { ownerGuard, scratchBase, smemBytes } from './tensor.js';
 
 /** A memdesc's tile: its type, element bytes, offset bases and padding (in bytes; none unless padded_shared). */
 interface Tile {
@@ -229,7 +229,7 @@ const lowerLocalAlloc = lowering(ttg.LocalAllocOp, (ctx, alloc) => {
   const { op, src, result } = alloc;
   const t = result.type as MemDescType;
   const bytes = sharedAllocElems(t.encoding, t.allocShape) * smemBytes(t.elementType);
-  const base = ctx.e.addImm(ctx.smemBase(), scratchAt(ctx, op, bytes));
+  const base = scratchBase(ctx, op, bytes);
   ctx.set(result, [base]);
   // ttg.local_alloc %t -> st.shared of every element at its swizzled offset
   if (src) storeTile(ctx, op, src, base, tileOf(result, op));

@@ -96,6 +96,11 @@ export function scratchAt(ctx: LoweringContext, op: Operation, bytes: number): n
   return start;
 }
 
+/** The shared-window address of `op`'s scratch (`scratchAt`), checked to hold `bytes`. */
+export function scratchBase(ctx: LoweringContext, op: Operation, bytes: number): Value {
+  return ctx.e.addImm(ctx.smemBase(), scratchAt(ctx, op, bytes));
+}
+
 /** The predicate "this thread holds the first copy of its elements" for a layout with broadcast lanes or warps. */
 export function ownerGuard(ctx: LoweringContext, l: RegLayout): Value | undefined {
   if (!l.dupLaneMask && !l.dupWarpMask) return undefined;

@@ -11,7 +11,7 @@ import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import type { Buffer } from './memory.js';
 import { rounderFor } from './floats.js';
-import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
+import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, coordsOf, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
 
 /** The runtime value of an optional operand (undefined when it is absent). */
 export function optional(it: Interpreter, v: Value | undefined): RtValue | undefined {
@@ -21,13 +21,7 @@ export function optional(it: Interpreter, v: Value | undefined): RtValue | undef
 /** Multi-index text of flat lane `k` in `shape` (`[3, 7]`, or `scalar`). */
 export function laneText(k: number, shape: readonly number[]): string {
   if (shape.length === 0) return 'scalar';
-  const idx: number[] = [];
-  let rem = k;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    idx.unshift(rem % shape[d]);
-    rem = Math.floor(rem / shape[d]);
-  }
-  return `[${idx.join(', ')}]`;
+  return `[${coordsOf(k, shape).join(', ')}]`;
 }
 
 /** Resolves lane `k` of a pointer tensor to a checked (buffer, element index). */

@@ -6,6 +6,8 @@
  */
 import { floatBits } from '../../ir/attributes.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
+import { printIndexDigits } from '../../dialects/tt/index.js';
+import { coordsOf } from './values.js';
 
 /** C's `%f`: six decimals of the exact binary value, ties to even; `inf`, `-inf`, `nan`; `-0.000000`. */
 export function cFixed(x: number): string {
@@ -27,18 +29,9 @@ export function cFixed(x: number): string {
   return sign + a.toFixed(6);
 }
 
-/** The digits Triton pads an index of a dimension of `size` to. */
-export const indexDigits = (size: number): number => (size > 1 ? Math.ceil(Math.log10(size)) : 0);
-
 /** `idx (i, j)` of element `k` of a row-major tensor of `shape`, each index padded as Triton pads it. */
 export function indexText(k: number, shape: readonly number[]): string {
-  const idx: string[] = [];
-  let rem = k;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    idx.unshift(String(rem % shape[d]).padStart(indexDigits(shape[d])));
-    rem = Math.floor(rem / shape[d]);
-  }
-  return `idx (${idx.join(', ')})`;
+  return `idx (${coordsOf(k, shape).map((c, d) => String(c).padStart(printIndexDigits(shape[d]))).join(', ')})`;
 }
 
 /** An element of type `elt` as printf prints it: hex of its bits, or `%f`, or `%i`/`%u` by `signed`. */

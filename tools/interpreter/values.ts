@@ -142,6 +142,17 @@ export function copyElt(dst: Data, to: number, src: Data, from: number): void {
   (dst as Float64Array)[to] = (src as Float64Array)[from];
 }
 
+/** The coordinates of element `k` of a row-major tensor of `shape`. */
+export function coordsOf(k: number, shape: readonly number[]): number[] {
+  const out = new Array<number>(shape.length);
+  let rem = k;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    out[d] = rem % shape[d];
+    rem = Math.floor(rem / shape[d]);
+  }
+  return out;
+}
+
 /** Builds a tensor whose element k is element `index(k)` of `src` (gathers; any shape). */
 export function gather(src: Tensor, shape: readonly number[], index: (k: number) => number): Tensor {
   const n = numel(shape);
