@@ -24,6 +24,7 @@ POISON_BYTE = 0xFF
 TORCH_TYPES = {
     torch.bool: 'i1', torch.int8: 'i8', torch.int16: 'i16', torch.int32: 'i32', torch.int64: 'i64',
     torch.float16: 'f16', torch.bfloat16: 'bf16', torch.float32: 'f32', torch.float64: 'f64',
+    torch.float8_e4m3fn: 'f8E4M3FN', torch.float8_e5m2: 'f8E5M2',
 }
 
 
