@@ -54,10 +54,14 @@ function plain(opcode: string, summary: string, arity: number): OpDecl {
   };
 }
 
-/** The operands of a plain instruction: its table count, but two for a packed conversion (`cvt.rn.f16x2.f32 d, hi, lo`). */
+/**
+ * The operands of a plain instruction: its table count, but two for a conversion of two f32 into a
+ * pair (`cvt.rn.f16x2.f32 d, hi, lo`, `cvt.rn.satfinite.e4m3x2.f32 d, hi, lo`); a pair converted to a pair
+ * (`cvt.rn.f16x2.e4m3x2 d, a`) has one.
+ */
 function operandCount(opcode: string, op: Operation, arity: number): number {
   const ptx = op.getAttr('ptx');
-  return opcode === 'cvt' && ptx instanceof StringAttr && /x2\./.test(ptx.value) ? 2 : arity;
+  return opcode === 'cvt' && ptx instanceof StringAttr && /x2\.f32$/.test(ptx.value) ? 2 : arity;
 }
 
 /** Every pure instruction: name, summary, operand count. */

@@ -5,6 +5,7 @@
 import type { AsmPrinter } from './asm.js';
 import { FloatType, IndexType, IntegerType, ShapedType, Type, plainText, i } from './types.js';
 import { freshId, unique } from './uniquer.js';
+import { miniFloatBits, miniFloatFormat, miniFloatValue, roundToMiniFloat } from './minifloat.js';
 
 /** Base of every attribute. */
 export abstract class Attribute {
@@ -579,8 +580,10 @@ export function roundToFloat(v: number, kind: string): number {
       return halfBitsToNumber(numberToHalfBits(v));
     case 'bf16':
       return bf16BitsToNumber(numberToBf16Bits(v));
-    default:
-      return v;
+    default: {
+      const mini = miniFloatFormat(kind);
+      return mini ? roundToMiniFloat(mini, v) : v;
+    }
   }
 }
 
@@ -652,9 +655,12 @@ export function floatBits(v: number, kind: string): bigint {
       return BigInt(numberToHalfBits(v));
     case 'bf16':
       return BigInt(numberToBf16Bits(v));
-    default:
+    default: {
+      const mini = miniFloatFormat(kind);
+      if (mini) return BigInt(miniFloatBits(mini, v));
       f32buf[0] = v;
       return BigInt(u32buf[0]);
+    }
   }
 }
 
@@ -668,9 +674,12 @@ export function floatFromBits(bits: bigint, kind: string): number {
       return halfBitsToNumber(Number(bits & 0xffffn));
     case 'bf16':
       return bf16BitsToNumber(Number(bits & 0xffffn));
-    default:
+    default: {
+      const mini = miniFloatFormat(kind);
+      if (mini) return miniFloatValue(mini, Number(bits & 0xffn));
       u32buf[0] = Number(bits & 0xffffffffn);
       return f32buf[0];
+    }
   }
 }
 

@@ -5,10 +5,10 @@
  */
 import type { Builder } from '../../ir/builder.js';
 import { Block, type Operation, type Region, type Value } from '../../ir/ir.js';
-import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
+import { FloatType, IndexType, RankedTensorType, type Type } from '../../ir/types.js';
 import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
-import { I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
+import { I8, I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
 import { constantRunSources, disjointBits, regLayout, type RegLayout } from './layout.js';
 import { hasAxisInfo, type AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 import { Terminator } from '../../ir/traits.js';
@@ -39,13 +39,15 @@ export function loweringTable(entries: readonly Lowering[]): ReadonlyMap<string,
   return table;
 }
 
-/** The register type standing for one element of `t` (pointers and index are 64-bit). */
+/** The register type standing for one element of `t` (pointers and index are 64-bit, fp8 its byte). */
 export function registerType(t: Type): Type {
   const elt = t instanceof RankedTensorType ? t.elementType : t;
   // A tensor descriptor is the generic address of its tensor map.
   if (elt instanceof PointerType || elt instanceof IndexType || elt instanceof TensorDescType) return I64;
   // A shared-memory descriptor is its tile's address; an async token carries nothing (a dummy word).
   if (elt instanceof MemDescType || elt instanceof AsyncTokenType) return I32;
+  // An fp8 element is its byte (targets/nvptx/fp8.ts).
+  if (elt instanceof FloatType && elt.width === 8) return I8;
   return elt;
 }
 

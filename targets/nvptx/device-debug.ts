@@ -19,9 +19,8 @@ import { PointerType } from '../../dialects/tt/types.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, type Lowering, type LoweringContext } from './context.js';
-import { BF16, F16, F32, F64, I32, targetError, widthOf, type PtxEmitter } from './emitter.js';
+import { BF16, F16, F32, F64, I32, targetError, toF32, widthOf, type PtxEmitter } from './emitter.js';
 import { ownerGuard } from './tensor.js';
-import { toF32 } from './elementwise.js';
 
 /** One element as vprintf reads it: the register passed and its conversion in the format. */
 interface PrintfArg {

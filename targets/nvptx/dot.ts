@@ -13,8 +13,7 @@ import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { FloatType, RankedTensorType } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, type Lowering } from './context.js';
-import { F32, F64, targetError } from './emitter.js';
-import { fromF32, toF32 } from './elementwise.js';
+import { F32, F64, fromF32, targetError, toF32 } from './emitter.js';
 import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 import { isMmaDot, lowerMmaDot } from './mma.js';
 

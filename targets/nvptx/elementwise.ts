@@ -7,12 +7,13 @@
  */
 import { IntegerAttr } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
-import { FloatType, IntegerType, type Type } from '../../ir/types.js';
+import { FloatType, IntegerType, elementTypeOf, type Type } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
 import * as math from '../../dialects/math.js';
 import * as tt from '../../dialects/tt/index.js';
 import { PropagateNan } from '../../dialects/tt/enums.js';
-import { BF16, F16, F32, I1, I32, I64, PtxEmitter, bitsType, isWideFloat, ptxType, targetError, widthOf } from './emitter.js';
+import { extfFromFp8, fpToFp, isFp8, truncfToFp8 } from './fp8.js';
+import { BF16, F16, F32, I1, I32, I64, PtxEmitter, bitsType, fromF32, isWideFloat, ptxType, targetError, toF32, widthOf } from './emitter.js';
 
 /** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
 export type ElementRule = (e: PtxEmitter, args: Value[], to: Type, op: Operation) => Value;
@@ -28,29 +29,12 @@ function checkInt(op: Operation, t: Type): void {
   if (w !== 1 && w !== 16 && w !== 32 && w !== 64) throw targetError(op, `cannot compute on type '${t}' (the nvptx target has 16-, 32- and 64-bit integer arithmetic)`);
 }
 
-/** Extends an f16/bf16 value to f32 (others unchanged). */
-export function toF32(e: PtxEmitter, v: Value): Value {
-  if (v.type === F16) return e.op('cvt', 'f32.f16', [v], F32);
-  if (v.type === BF16) {
-    // bf16 is the top half of an f32: shift its bits up (cvt.f32.bf16 needs sm_90).
-    const wide = e.intCast(e.bits(v), I32, 'u');
-    return e.op('mov', 'b32', [e.shl(wide, 16)], F32);
-  }
-  return v;
-}
-
-/** Rounds an f32 value to `to` (f16/bf16), or returns it. */
-export function fromF32(e: PtxEmitter, v: Value, to: Type): Value {
-  if (to === F16 || to === BF16) return e.op('cvt', `rn.${ptxType(to)}.f32`, [v], to);
-  return v;
-}
-
 /** A float rule computed in f32 (or f64) for narrow floats. */
 function floatOp(body: (e: PtxEmitter, xs: Value[], t: Type, op: Operation) => Value): ElementRule {
   return (e, args, to, op) => {
     const t = args[0].type;
     if (!(t instanceof FloatType) || !(isWideFloat(t) || t === F16 || t === BF16))
-      throw targetError(op, `cannot compute on type '${t}' (the nvptx target computes f16, bf16, f32 and f64)`);
+      throw targetError(op, `cannot compute on type '${elementTypeOf(op.operand(0).type)}' (the nvptx target computes f16, bf16, f32 and f64)`);
     if (isWideFloat(t)) return body(e, args, t, op);
     return fromF32(e, body(e, args.map((a) => toF32(e, a)), F32, op), to);
   };
@@ -139,6 +123,15 @@ function convert(e: PtxEmitter, x: Value, to: Type, signed: boolean, op: Operati
 }
 
 const cast = (signed: boolean): ElementRule => (e, [x], to, op) => convert(e, x, to, signed, op);
+
+/** extf / truncf: `convert`, with fp8 (bytes in registers) widened or rounded by its own rules. */
+const floatCast: ElementRule = (e, [x], to, op) => {
+  const from = elementTypeOf(op.operand(0).type);
+  const dst = elementTypeOf(op.result(0).type);
+  if (isFp8(from)) return extfFromFp8(e, x, from, dst, op);
+  if (isFp8(dst)) return truncfToFp8(e, x, from, dst, op);
+  return convert(e, x, to, true, op);
+};
 
 /** max/min that return NaN when either operand is NaN (`max.NaN.f32`; a NaN test and select for f64). */
 function nanPropagating(e: PtxEmitter, opcode: 'max' | 'min', [a, b]: Value[], t: Type): Value {
@@ -256,8 +249,9 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   }),
 
   // ---- conversions ----
-  [arith.ExtFOp.name]: cast(true),
-  [arith.TruncFOp.name]: cast(true),
+  [arith.ExtFOp.name]: floatCast,
+  [arith.TruncFOp.name]: floatCast,
+  [tt.FpToFpOp.name]: fpToFp,
   [arith.ExtSIOp.name]: cast(true),
   [arith.ExtUIOp.name]: cast(false),
   [arith.TruncIOp.name]: cast(false),

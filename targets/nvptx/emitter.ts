@@ -19,6 +19,7 @@ export type Arch = 'sm_80' | 'sm_90a';
 
 /** Register types of the nvptx dialect. */
 export const I1 = i(1);
+export const I8 = i(8);
 export const I16 = i(16);
 export const I32 = i(32);
 export const I64 = i(64);
@@ -226,4 +227,21 @@ export class PtxEmitter {
     const laneV = typeof lane === 'number' ? this.imm(I32, lane) : lane;
     return nvptx.ShflOp.build(this.b, { args: [v, laneV, this.imm(I32, clamp), this.imm(I32, -1)], ptx: `sync.${mode}.b32` }, { results: { dst: v.type } }).dst;
   }
+}
+
+/** Extends an f16/bf16 value to f32 (others unchanged). */
+export function toF32(e: PtxEmitter, v: Value): Value {
+  if (v.type === F16) return e.op('cvt', 'f32.f16', [v], F32);
+  if (v.type === BF16) {
+    // bf16 is the top half of an f32: shift its bits up (cvt.f32.bf16 needs sm_90).
+    const wide = e.intCast(e.bits(v), I32, 'u');
+    return e.op('mov', 'b32', [e.shl(wide, 16)], F32);
+  }
+  return v;
+}
+
+/** Rounds an f32 value to `to` (f16/bf16), or returns it. */
+export function fromF32(e: PtxEmitter, v: Value, to: Type): Value {
+  if (to === F16 || to === BF16) return e.op('cvt', `rn.${ptxType(to)}.f32`, [v], to);
+  return v;
 }

@@ -7,7 +7,7 @@
 import { ArrayAttr, DictionaryAttr, IntegerAttr, NameLoc, StringAttr, TypeAttr, UnitAttr, type Attribute } from '../../ir/attributes.js';
 import { Builder } from '../../ir/builder.js';
 import { Block, Operation, type Value } from '../../ir/ir.js';
-import { FloatType, FunctionType, IntegerType, RankedTensorType, elementTypeOf, signless, type Type } from '../../ir/types.js';
+import { FunctionType, IntegerType, RankedTensorType, elementTypeOf, signless, type Type } from '../../ir/types.js';
 import { verifyDiagnostic } from '../../ir/verifier.js';
 import { DiagnosticError } from '../../ir/diagnostics.js';
 import * as cf from '../../dialects/cf.js';
@@ -27,6 +27,7 @@ import { HISTOGRAM_RULES } from './histogram.js';
 import { GATHER_RULES } from './gather.js';
 import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, type ElementRule } from './elementwise.js';
+import { FP8_REGISTER_OPS, isFp8 } from './fp8.js';
 import { I32, TENSOR_MAP_ATTR, internalError, targetError, type Arch } from './emitter.js';
 import { PTX_ARCHES, archMismatch, limitsOf } from './arch.js';
 import { hasTarget, targetOf } from '../../dialects/ttg/target.js';
@@ -135,9 +136,8 @@ function checkSharedEncoding(op: Operation, v: Value): void {
 }
 
 /**
- * A located error when `v` would hold values with no PTX register type: integers of odd widths, and
- * fp8 (the target has no fp8 register arithmetic or conversions yet; fp8 dots run on sm_90a's
- * warp-group tensor cores, whose tiles reach shared memory by cp.async without passing through registers).
+ * A located error when `v` would hold values with no PTX register type (integers of odd widths), or
+ * fp8 values in an op that computes on them (fp8 registers only move and convert, `fp8.ts`).
  */
 function checkRegisterType(op: Operation, v: Value): void {
   const elt = elementTypeOf(v.type);
@@ -145,8 +145,8 @@ function checkRegisterType(op: Operation, v: Value): void {
   if (elt instanceof IntegerType && !REGISTER_INT_WIDTHS.has(elt.width)) {
     throw targetError(op, `cannot be lowered to the nvptx target: '${elt}' values have no PTX register type (integers are i1, i8, i16, i32 or i64)`);
   }
-  if (!(elt instanceof FloatType) || elt.width !== 8) return;
-  throw targetError(op, `cannot be lowered to the nvptx target: '${elt}' values in registers are not supported yet (fp8 dots run on sm_90a's warp-group tensor cores, from shared memory filled by cp.async)`);
+  if (!isFp8(elt) || FP8_REGISTER_OPS.has(op.name)) return;
+  throw targetError(op, `cannot be lowered to the nvptx target: it computes on '${elt}' values, which the target only loads, stores, moves and converts (convert them with tt.fp_to_fp first)`);
 }
 
 /** Lowers one source op by the tables; a bug in a rule becomes an internal error naming the op. */

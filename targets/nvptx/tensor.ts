@@ -3,9 +3,9 @@
  * `splat`, `broadcast`, `expand_dims`, `reshape`, `addptr`, and `convert_layout` (a register
  * permutation where the threads already hold the right elements, else through shared memory).
  */
-import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr } from '../../ir/attributes.js';
+import { DenseElementsAttr, FloatAttr, IntegerAttr, StringAttr, floatBits, type DenseValue } from '../../ir/attributes.js';
 import type { Operation, Value } from '../../ir/ir.js';
-import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
+import { RankedTensorType, bitWidth, elementTypeOf, type Type } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as tt from '../../dialects/tt/index.js';
@@ -14,17 +14,21 @@ import { standardDims } from '../../dialects/ttg/layout-linear.js';
 import { planExchange, SCRATCH_SYNC, type ExchangePlan, type ExchangeSide } from '../../dialects/ttg/layout-scratch.js';
 import { sameThreadsHoldSameElements, scratchBytes } from '../../passes/support/alloc-shared-scratch.js';
 import { lowering, registerType, type Lowering, type LoweringContext } from './context.js';
+import { isFp8 } from './fp8.js';
 import { I1, I16, I32, bitsType, internalError, plainOp, targetError } from './emitter.js';
 import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 
 /** The value of a splat or scalar constant attribute as an immediate register. */
 function immediate(ctx: LoweringContext, attr: IntegerAttr | FloatAttr | DenseElementsAttr, t: Type, op: Operation): Value {
   const regT = registerType(t);
+  const elt = elementTypeOf(t);
+  // an fp8 constant is its byte
+  const asRegister = (v: DenseValue): DenseValue => (isFp8(elt) ? floatBits(Number(v), elt.kind) : v);
   if (attr instanceof DenseElementsAttr) {
     if (!attr.isSplat) throw targetError(op, `cannot lower a non-splat constant tensor of type '${attr.type}'`);
-    return ctx.e.imm(regT, attr.at(0));
+    return ctx.e.imm(regT, asRegister(attr.at(0)));
   }
-  return ctx.e.imm(regT, attr instanceof FloatAttr ? attr.value : attr.value);
+  return ctx.e.imm(regT, asRegister(attr.value));
 }
 
 /** Flat (row-major) contributions of each value of `inDim` to the element index. */

@@ -1,8 +1,9 @@
 /**
  * Float rounding and bit-casting helpers for the interpreter: every float value is kept as a JS
- * double that is exactly representable in its element type (f16/bf16/f32/f64), rounded to nearest
- * even after each operation.
+ * double that is exactly representable in its element type (fp8/f16/bf16/f32/f64), rounded to
+ * nearest even after each operation.
  */
+import { miniFloatBits, miniFloatFormat, miniFloatValue, roundToMiniFloat } from '../../ir/minifloat.js';
 import { halfBitsToNumber, numberToHalfBits, bf16BitsToNumber, numberToBf16Bits } from '../../ir/attributes.js';
 
 const f32 = new Float32Array(1);
@@ -65,8 +66,11 @@ export function rounderFor(kind: string): (v: number) => number {
       return roundF16;
     case 'bf16':
       return roundBf16;
-    default:
+    default: {
+      const mini = miniFloatFormat(kind);
+      if (mini) return (v) => roundToMiniFloat(mini, v);
       throw new Error(`interpreter: float type '${kind}' is not supported`);
+    }
   }
 }
 
@@ -89,6 +93,7 @@ export function floatToBits(v: number, kind: string): bigint {
       f64[0] = v;
       return BigInt.asUintN(64, i64[0]);
     default:
+      if (miniFloatFormat(kind)) return BigInt(floatToBits32(v, kind));
       f32[0] = v;
       return BigInt(u32[0]);
   }
@@ -105,6 +110,7 @@ export function floatFromBitsNum(bits: bigint, kind: string): number {
       i64[0] = BigInt.asIntN(64, bits);
       return f64[0];
     default:
+      if (miniFloatFormat(kind)) return floatFromBits32(Number(BigInt.asUintN(8, bits)), kind);
       u32[0] = Number(BigInt.asUintN(32, bits));
       return f32[0];
   }
@@ -114,6 +120,8 @@ export function floatFromBitsNum(bits: bigint, kind: string): number {
 export function floatToBits32(v: number, kind: string): number {
   if (kind === 'f16') return numberToHalfBits(v);
   if (kind === 'bf16') return numberToBf16Bits(v);
+  const mini = miniFloatFormat(kind);
+  if (mini) return miniFloatBits(mini, v);
   f32[0] = v;
   return u32[0];
 }
@@ -122,6 +130,8 @@ export function floatToBits32(v: number, kind: string): number {
 export function floatFromBits32(bits: number, kind: string): number {
   if (kind === 'f16') return halfBitsToNumber(bits & 0xffff);
   if (kind === 'bf16') return bf16BitsToNumber(bits & 0xffff);
+  const mini = miniFloatFormat(kind);
+  if (mini) return miniFloatValue(mini, bits);
   u32[0] = bits >>> 0;
   return f32[0];
 }

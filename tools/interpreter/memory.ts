@@ -1,10 +1,12 @@
 /**
  * Global-memory buffers for the interpreter. Each buffer has an element type and typed-array
- * storage in the type's real format (f16/bf16 as 16-bit patterns, f32 as Float32Array, ...),
+ * storage in the type's real format (fp8 as bytes, f16/bf16 as 16-bit patterns, f32 as Float32Array, ...),
  * and every access is bounds-checked by the caller through `checkIndex`.
  */
 import { FloatType, IntegerType, type Type, f, i } from '../../ir/types.js';
 import { halfBitsToNumber, numberToHalfBits, bf16BitsToNumber, numberToBf16Bits } from '../../ir/attributes.js';
+import { MINIFLOATS, miniFloatFormat } from '../../ir/minifloat.js';
+import { floatFromBits32, floatToBits32 } from './floats.js';
 
 /** Storage arrays a buffer may use. */
 export type Storage =
@@ -24,6 +26,7 @@ export class Buffer {
     const t = this.elt;
     if (t instanceof FloatType && t.kind === 'f16') return halfBitsToNumber(s[k] as number);
     if (t instanceof FloatType && t.kind === 'bf16') return bf16BitsToNumber(s[k] as number);
+    if (t instanceof FloatType && t.width === 8) return floatFromBits32(s[k] as number, t.kind);
     return s[k];
   }
   /** Writes element `k` from an interpreter value (already rounded/normalized to the element type). */
@@ -31,6 +34,7 @@ export class Buffer {
     const t = this.elt;
     if (t instanceof FloatType && t.kind === 'f16') this.storage[k] = numberToHalfBits(v as number);
     else if (t instanceof FloatType && t.kind === 'bf16') this.storage[k] = numberToBf16Bits(v as number);
+    else if (t instanceof FloatType && t.width === 8) this.storage[k] = floatToBits32(v as number, t.kind);
     else if (this.storage instanceof BigInt64Array) this.storage[k] = v as bigint;
     else this.storage[k] = v as number;
   }
@@ -56,6 +60,7 @@ export function makeStorage(elt: Type, n: number): Storage {
     if (elt.kind === 'f32') return new Float32Array(n);
     if (elt.kind === 'f64') return new Float64Array(n);
     if (elt.kind === 'f16' || elt.kind === 'bf16') return new Uint16Array(n);
+    if (miniFloatFormat(elt.kind)) return new Uint8Array(n);
   }
   if (elt instanceof IntegerType) {
     if (elt.width === 1) return new Uint8Array(n);
@@ -67,11 +72,11 @@ export function makeStorage(elt: Type, n: number): Storage {
   throw new Error(`interpreter: buffers of element type '${elt}' are not supported`);
 }
 
-/** Parses an element type name used by the API/CLI (`f32`, `f16`, `bf16`, `f64`, `i1`..`i64`). */
+/** Parses an element type name used by the API/CLI (`f32`, `f16`, `bf16`, `f64`, the fp8 types, `i1`..`i64`). */
 export function eltTypeByName(name: string): Type {
   if (/^i(1|8|16|32|64)$/.test(name)) return i(Number(name.slice(1)));
-  if (['f16', 'bf16', 'f32', 'f64'].includes(name)) return f(name);
-  throw new Error(`interpreter: unknown element type '${name}' (expected f16, bf16, f32, f64, i1, i8, i16, i32 or i64)`);
+  if (['f16', 'bf16', 'f32', 'f64'].includes(name) || miniFloatFormat(name)) return f(name);
+  throw new Error(`interpreter: unknown element type '${name}' (expected f16, bf16, f32, f64, ${[...MINIFLOATS.keys()].join(', ')}, i1, i8, i16, i32 or i64)`);
 }
 
 /** The set of buffers a launch can address. */

@@ -7,6 +7,7 @@ import type { Interpreter } from './interpreter.js';
 import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import { rounderFor, roundTowardZero } from './floats.js';
+import { miniFloatFormat, roundToMiniFloat } from '../../ir/minifloat.js';
 import { floatBinary, floatTernary, floatUnary, fromFunction } from './elementwise.js';
 import { bitcastElt } from './ops-arith.js';
 import { laneText } from './ops-memory.js';
@@ -123,6 +124,9 @@ const fpToFp = impl(tt.FpToFpOp, (cvt, it) => {
   if (c.k !== 'float') return fail('expected a float result');
   const rtz = cvt.rounding === 'rtz';
   const src = asTensor(it.get(cvt.src)).data as Float64Array;
+  // Into fp8 the conversion saturates, as the GPU's (PTX `cvt.rn.satfinite`): past the largest finite value, infinities included.
+  const mini = miniFloatFormat(c.kind);
+  if (mini) return [fromFunction(cvt.op, 0, (k) => roundToMiniFloat(mini, src[k], { towardZero: rtz, saturate: true }))];
   return [fromFunction(cvt.op, 0, (k) => (rtz ? roundTowardZero(src[k], c.kind) : rounderFor(c.kind)(src[k])))];
 });
 
