@@ -203,7 +203,7 @@ function pipelineLoop(fn: Operation, plan: LoopPlan, stages: number, ctx: PassCo
   const needed = inFlight ? d + 1 : d;
   const contig = plan.loads.map((l) => (l.tma ? 0 : copyContiguity(l.load, axis)));
   const e = new IntEmitter(ctx.rewriter(), plan.loop);
-  for (const l of plan.loads) if (l.convert) stashThroughShared(e.rw, l);
+  for (const l of plan.loads) if (l.convert || l.inRegisters) stashThroughShared(e.rw, l);
   // One slot more lets the copies refill a slot every thread left before the iteration's first
   // barrier; decided once every load has its shared tile (l.alloc).
   const bytes = plan.loads.map((l, n) => (l.tma ? 0 : copyBytes(l.load, contig[n])));

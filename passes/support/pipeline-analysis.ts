@@ -4,7 +4,9 @@
  *  - candidate loads: a non-volatile `tt.load` of a tensor of pointers, directly in the loop body,
  *    whose only use is a `ttg.local_alloc` read back by `ttg.local_load`s (possibly through
  *    `ttg.memdesc_trans`) into `#ttg.dot_op` layouts or read as an operand of
- *    `ttng.warp_group_dot`, or a `ttg.convert_layout` to a `#ttg.dot_op`;
+ *    `ttng.warp_group_dot`, or a `ttg.convert_layout` to a `#ttg.dot_op`; or whose value reaches
+ *    one of those through a chain of pure elementwise ops, one use each (an fp8 tile widened
+ *    after its load): that load is read back from its slot into its own layout (`inRegisters`);
  *  - with TMA (sm_90 and later): a `tt.descriptor_load` whose only use is such a `ttg.local_alloc`
  *    into a non-transposed `#ttg.nvmma_shared` tile, the layout a TMA copy writes (`tmaWritable`);
  *  - the stage-0 slice: the body ops computing the loads' pointers, masks and `other` values, and
@@ -17,6 +19,7 @@
 import type { Block, Operation, Value } from '../../ir/ir.js';
 import { BlockArgument } from '../../ir/ir.js';
 import { isSideEffectFree } from '../../ir/patterns.js';
+import { Elementwise } from '../../ir/traits.js';
 import { RankedTensorType, encodingOf, type Type } from '../../ir/types.js';
 import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
@@ -37,6 +40,8 @@ export interface PipelinedLoad {
   convert: Operation | null;
   /** A `tt.descriptor_load` copied by TMA (completion on an mbarrier), not a cp.async of pointers. */
   tma: boolean;
+  /** The load's value goes on through elementwise ops: read back from the slot in its own layout. */
+  inRegisters?: boolean;
 }
 
 /** A loop the pass will pipeline. */
@@ -121,7 +126,27 @@ function candidate(op: Operation, body: Block, tma: boolean): PipelinedLoad | nu
   if (alloc && feedsDotOnly(alloc.result, body)) return { load: op, alloc: user, convert: null, tma: false };
   const cvt = ttg.ConvertLayoutOp.match(user);
   if (cvt && isDotOperand(cvt.result)) return { load: op, alloc: null, convert: user, tma: false };
+  if (reachesDotThroughElementwise(load.result, body)) return { load: op, alloc: null, convert: null, tma: false, inRegisters: true };
   return null;
+}
+
+/**
+ * Whether `v` (one use) goes through pure elementwise ops of the body, each with one use, into a
+ * `ttg.local_alloc` that only feeds dots or a `ttg.convert_layout` to a `#ttg.dot_op`.
+ */
+function reachesDotThroughElementwise(v: Value, body: Block): boolean {
+  let steps = 0;
+  for (let cur = v; cur.hasOneUse; steps++) {
+    const user = cur.users()[0];
+    if (user.parent !== body) return false;
+    const alloc = ttg.LocalAllocOp.match(user);
+    if (alloc) return steps > 0 && feedsDotOnly(alloc.result, body);
+    const cvt = ttg.ConvertLayoutOp.match(user);
+    if (cvt) return steps > 0 && isDotOperand(cvt.result);
+    if (!user.hasTrait(Elementwise) || user.numResults !== 1 || user.regions.length || !isSideEffectFree(user)) return false;
+    cur = user.result(0);
+  }
+  return false;
 }
 
 /** The candidate loads directly in `body` (descriptor loads too when the GPU has TMA). */
@@ -204,7 +229,7 @@ export function planLoop(loop: Operation, tma = false): LoopPlan | Rejection | n
     const bad = stageZeroSlice(l.load.operandValues(), body, slice, carried);
     if (bad) return { at: l.load, message: `not pipelined: its address depends on '${bad.name}', which is not pure` };
   }
-  const ignored = new Set(loads.flatMap((l) => [l.load, l.alloc ?? l.convert!]));
+  const ignored = new Set(loads.flatMap((l) => (l.inRegisters ? [l.load] : [l.load, l.alloc ?? l.convert!])));
   const live = liveness(loop, body, ignored, carried);
   const dead = body.ops.filter((op) => op !== body.terminator && !ignored.has(op) && !live.ops.has(op));
   const dropped = new Set([...carried].filter((k) => !live.args.has(k)));

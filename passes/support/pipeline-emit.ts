@@ -159,10 +159,10 @@ export function copyContiguity(op: Operation, axis: AxisInfoAnalysis): number {
 
 /**
  * tt.load -> ttg.convert_layout (#dot_op) becomes tt.load -> ttg.local_alloc -> ttg.local_load,
- * through a plain `#ttg.swizzled_shared` buffer (pad-shared picks the real one).
+ * through a plain `#ttg.swizzled_shared` buffer (pad-shared picks the real one); a load used in
+ * registers (`inRegisters`) is read back into its own layout before its user.
  */
 export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
-  const cvt = ttg.ConvertLayoutOp.view(l.convert!);
   const loaded = tt.LoadOp.view(l.load).result;
   const src = loaded.type as RankedTensorType;
   let order = [...Array(src.rank).keys()].reverse();
@@ -173,6 +173,16 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   }
   const enc = StructAttr.get(SWIZZLED_SHARED, { vec: 1, perPhase: 1, maxPhase: 1, order });
   const mt = MemDescType.get(src.shape, src.elementType, enc, SharedMemorySpaceAttr.get(), false);
+  if (l.inRegisters) {
+    // %x = tt.load ..; f(%x) -> %s = ttg.local_alloc %x; %r = ttg.local_load %s; f(%r)
+    const user = loaded.users()[0];
+    const alloc = ttg.LocalAllocOp.build(rw.before(user), { src: loaded }, { results: { result: mt } });
+    const ll = ttg.LocalLoadOp.build(rw, { src: alloc.result }, { results: { result: src } });
+    loaded.replaceUsesWithIf(ll.result, (use) => use.owner === user);
+    l.alloc = alloc.op;
+    return;
+  }
+  const cvt = ttg.ConvertLayoutOp.view(l.convert!);
   // %d = ttg.convert_layout %x -> %s = ttg.local_alloc %x; %d = ttg.local_load %s
   const alloc = ttg.LocalAllocOp.build(rw.before(cvt.op), { src: loaded }, { results: { result: mt } });
   const ll = ttg.LocalLoadOp.build(rw, { src: alloc.result }, { results: { result: cvt.result.type } });
@@ -180,7 +190,6 @@ export function stashThroughShared(rw: Rewriter, l: PipelinedLoad): void {
   l.alloc = alloc.op;
   l.convert = null;
 }
-
 
 /**
  * Once slot `view` has replaced a stashing local_alloc: every `ttg.memdesc_trans` of it becomes

@@ -8,7 +8,8 @@
  *    (attention's `acc * alpha` before P @ V) is not waited for in its iteration at all: the next
  *    iteration waits (`pendings = 0`) right before the first op that reads the carried value, so
  *    the product overlaps the start of the next iteration (its copies' wait, the next Q @ K^T);
- *  - any other waits with `pendings = 0` right after it.
+ *  - any other waits with `pendings = 0` right after it, as does one reading a tile the loop
+ *    stores anew each iteration (a `ttg.local_alloc` of registers: an fp8 tile widened after its load).
  * A dot left in flight past its iteration is retired after the loop by a `pendings = 0` wait, and
  * still reads its buffer slot while the next copies land, so such a loop needs one buffer slot more
  * than the copies ahead (the pipeline asks `inFlightDots` first).
@@ -18,16 +19,33 @@ import { BlockArgument } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { boolAttr } from '../../ir/attributes.js';
 import * as scf from '../../dialects/scf.js';
+import * as tt from '../../dialects/tt/index.js';
+import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
 
 /** How a warp-group dot of a pipelined loop is waited for (see the file comment). */
 type Overlap = 'accumulates' | 'carried' | 'none';
+
+/**
+ * Whether operand `v` is a tile that `body` stores anew every iteration (a `ttg.local_alloc` of a
+ * computed register value, possibly seen through views): the next iteration overwrites it, so a
+ * dot reading it cannot stay in flight. A stashed load is not one: the pipeline turns it into a
+ * slot, refilled only once no dot reads it.
+ */
+function storedEachIteration(v: Value, body: Block): boolean {
+  let d = v.definingOp;
+  while (d && ttg.MemdescTransOp.is(d)) d = d.operand(0).definingOp;
+  if (!d || d.parent !== body || !ttg.LocalAllocOp.is(d) || d.numOperands === 0) return false;
+  const src = d.operand(0).definingOp;
+  return !(tt.LoadOp.is(src) || tt.DescriptorLoadOp.is(src));
+}
 
 /** How warp_group_dot `op` (directly in loop body `body`) is waited for. */
 function overlapOf(op: Operation, body: Block): Overlap {
   const dot = ttng.WarpGroupDotOp.view(op);
   const yieldOp = body.terminator;
   if (!yieldOp || !dot.d.hasOneUse || dot.d.users()[0] !== yieldOp) return 'none';
+  if (storedEachIteration(dot.a, body) || storedEachIteration(dot.b, body)) return 'none';
   const k = yieldOp.operandValues().indexOf(dot.d);
   const c: Value = dot.c;
   if (c instanceof BlockArgument && c.owner === body && c.index === k + 1 && c.hasOneUse) return 'accumulates';
