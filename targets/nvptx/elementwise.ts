@@ -12,11 +12,17 @@ import * as arith from '../../dialects/arith.js';
 import * as math from '../../dialects/math.js';
 import * as tt from '../../dialects/tt/index.js';
 import { PropagateNan } from '../../dialects/tt/enums.js';
-import { extfFromFp8, fpToFp, isFp8, truncfToFp8 } from './fp8.js';
+import { extfFromFp8, fpToFp, fpToFpPair, isFp8, truncfToFp8 } from './fp8.js';
 import { BF16, F16, F32, I1, I32, I64, PtxEmitter, bitsType, fromF32, isWideFloat, ptxType, targetError, toF32, widthOf } from './emitter.js';
 
 /** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
 export type ElementRule = (e: PtxEmitter, args: Value[], to: Type, op: Operation) => Value;
+
+/**
+ * Computes two neighbouring elements at once (registers r and r+1, r even) where the hardware
+ * has a paired instruction, or returns null to leave them to the op's `ElementRule`.
+ */
+export type ElementPairRule = (e: PtxEmitter, first: Value[], second: Value[], to: Type, op: Operation) => [Value, Value] | null;
 
 const LOG2E = 1.4426950408889634;
 const LN2 = 0.6931471805599453;
@@ -265,4 +271,9 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   [tt.BitcastOp.name]: bitcast,
   [tt.IntToPtrOp.name]: (e, [x]) => e.intCast(x, I64, 'u'),
   [tt.PtrToIntOp.name]: (e, [x], to) => e.intCast(x, to, 'u'),
+};
+
+/** The ops with a paired form (`ElementPairRule`), by op name. */
+export const ELEMENT_PAIRS: Record<string, ElementPairRule> = {
+  [tt.FpToFpOp.name]: fpToFpPair,
 };

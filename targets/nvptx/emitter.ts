@@ -185,6 +185,15 @@ export class PtxEmitter {
     const bits = widthOf(type);
     const w = widthOf(parts[0].type);
     if (parts.length > 1 && w >= 16) return this.fromBits(this.pack(`b${bits}`, parts.map((v) => (w === 32 ? this.bits(v) : v)), i(bits)), type);
+    if (w === 8 && bits === 32 && parts.length === 4) {
+      // the four bytes of one word, in order: that word
+      const sources = parts.map(byteSource);
+      const word = sources[0]?.word;
+      if (word && widthOf(word.type) === 32 && sources.every((b, j) => b && b.word === word && b.index === j)) return this.fromBits(this.bits(word), type);
+      // bytes still paired in 16-bit registers (an fp8 pair conversion's result): one free move
+      const halves = [this.halfOfBytes(parts[0], parts[1]), this.halfOfBytes(parts[2], parts[3])];
+      if (halves[0] && halves[1]) return this.fromBits(this.pack('b32', halves as Value[], I32), type);
+    }
     let acc: Value | null = null;
     parts.forEach((v, j) => {
       const part = this.shl(this.intCast(this.bits(v), i(bits), 'u'), j * w);
@@ -200,6 +209,24 @@ export class PtxEmitter {
     if (count > 1 && w === 16) return this.unpack(`b${widthOf(word.type)}`, whole, new Array(count).fill(elt));
     if (count > 1 && w === 32) return this.unpack('b64', whole, [I32, I32]).map((v) => this.fromBits(v, elt));
     return Array.from({ length: count }, (_, j) => this.fromBits(this.intCast(this.shrU(whole, j * w), i(w), 'u'), elt));
+  }
+  /**
+   * The 16-bit register holding bytes `lo` and `hi` as its low and high byte, when they were taken
+   * from one 16- or 32-bit register at an even byte and the next (as `unpackParts` and
+   * `bytesOfHalf` take them); else null. A 32-bit word's half comes from a free `mov.b32 {lo, hi}`.
+   */
+  halfOfBytes(lo: Value, hi: Value): Value | null {
+    const a = byteSource(lo);
+    const b = byteSource(hi);
+    if (!a || !b || a.word !== b.word || a.index % 2 !== 0 || b.index !== a.index + 1) return null;
+    const w = widthOf(a.word.type);
+    if (w === 16) return a.index === 0 ? a.word : null;
+    if (w === 32) return this.unpack('b32', this.bits(a.word), [I16, I16])[a.index / 2];
+    return null;
+  }
+  /** The low and high byte of a 16-bit register, as i8 registers (`halfOfBytes` gives it back). */
+  bytesOfHalf(half: Value): [Value, Value] {
+    return [this.intCast(half, I8, 'u'), this.intCast(this.shrU(half, 8), I8, 'u')];
   }
   /** `a && b` on optional predicates (either alone where the other is absent). */
   andPred(a: Value | undefined, b: Value | undefined): Value | undefined {
@@ -227,6 +254,31 @@ export class PtxEmitter {
     const laneV = typeof lane === 'number' ? this.imm(I32, lane) : lane;
     return nvptx.ShflOp.build(this.b, { args: [v, laneV, this.imm(I32, clamp), this.imm(I32, -1)], ptx: `sync.${mode}.b32` }, { results: { dst: v.type } }).dst;
   }
+}
+
+/** The `ptx` suffix of `op` when it is the plain instruction `opcode`, else null. */
+function plainSuffix(op: Operation | null, opcode: string): string | null {
+  if (!op || op.name !== `nvptx.${opcode}`) return null;
+  const ptx = op.getAttr('ptx');
+  return ptx instanceof StringAttr ? ptx.value : null;
+}
+
+/** Where byte register `v` was taken from: `cvt.u8.u{16,32}` of a register, shifted right by a multiple of 8 or not. */
+function byteSource(v: Value): { word: Value; index: number } | null {
+  const cvt = v.definingOp;
+  const suffix = plainSuffix(cvt, 'cvt');
+  if (suffix !== 'u8.u32' && suffix !== 'u8.u16') return null;
+  let word = cvt!.operand(0);
+  let shift = 0;
+  const shr = word.definingOp;
+  const shrSuffix = plainSuffix(shr, 'shr');
+  if (shrSuffix === 'u32' || shrSuffix === 'u16') {
+    const amount = nvptx.ImmOp.match(shr!.operand(1).definingOp)?.value;
+    if (!(amount instanceof IntegerAttr)) return null;
+    shift = Number(amount.value);
+    word = shr!.operand(0);
+  }
+  return shift % 8 === 0 ? { word, index: shift / 8 } : null;
 }
 
 /** Extends an f16/bf16 value to f32 (others unchanged). */

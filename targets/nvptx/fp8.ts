@@ -12,8 +12,8 @@ import * as arith from '../../dialects/arith.js';
 import * as scf from '../../dialects/scf.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
-import { BF16, F16, F32, F64, I32, I8, PtxEmitter, ptxType, targetError, toF32, widthOf } from './emitter.js';
-import type { ElementRule } from './elementwise.js';
+import { BF16, F16, F32, F64, I16, I32, I8, PtxEmitter, ptxType, targetError, toF32, widthOf } from './emitter.js';
+import type { ElementPairRule, ElementRule } from './elementwise.js';
 
 /** PTX's pair type of each fp8 format the hardware converts. */
 const PTX_PAIR: Record<string, string> = { f8E4M3FN: 'e4m3x2', f8E5M2: 'e5m2x2' };
@@ -96,6 +96,44 @@ export const fpToFp: ElementRule = (e, [x], to, op) => {
     return e.op('cvt', `${cvt.rounding === 'rtz' ? 'rz' : 'rn'}.${ptxType(dst)}.f32`, [single], dst);
   }
   return e.op('cvt', `${cvt.rounding === 'rtz' ? 'rz' : 'rn'}.${ptxType(dst)}.${ptxType(from)}`, [x], to);
+};
+
+/** f16 `half` widened (exactly) to float type `to` (f16, bf16, f32, f64). */
+function fromHalf(e: PtxEmitter, half: Value, to: Type): Value | null {
+  if (to === F16) return half;
+  if (to === BF16) return e.op('cvt', 'rn.bf16.f16', [half], BF16);
+  const single = e.op('cvt', 'f32.f16', [half], F32);
+  if (to === F32) return single;
+  return to === F64 ? e.op('cvt', 'f64.f32', [single], F64) : null;
+}
+
+/**
+ * `tt.fp_to_fp` on two neighbouring registers at once, as the hardware converts pairs: fp8 bytes
+ * that sit in one 16-bit half (of a loaded word) widen with one `cvt.rn.f16x2.e4m3x2`; two f16/bf16/f32
+ * values round into one 16-bit pair, whose bytes a store packs back with a free move. Null where
+ * the pair form does not apply (the per-element rule then handles, or rejects, each register).
+ */
+export const fpToFpPair: ElementPairRule = (e, [x], [y], _to, op) => {
+  if (e.arch === 'sm_80') return null;
+  const cvt = tt.FpToFpOp.view(op);
+  const from = elementTypeOf(cvt.src.type);
+  const dst = elementTypeOf(cvt.result.type);
+  if (isFp8(from)) {
+    const pair = PTX_PAIR[from.kind];
+    const half = pair && !isFp8(dst) ? e.halfOfBytes(x, y) : null;
+    if (!half) return null;
+    const [lo, hi] = e.unpack('b32', e.op('cvt', `rn.f16x2.${pair}`, [half], I32), [F16, F16]);
+    const a = fromHalf(e, lo, dst);
+    const b = fromHalf(e, hi, dst);
+    return a && b ? [a, b] : null;
+  }
+  const pair = isFp8(dst) ? PTX_PAIR[dst.kind] : undefined;
+  if (!pair || cvt.rounding === 'rtz' || !(from === F16 || from === BF16 || from === F32)) return null;
+  // the pair's high byte is the first operand's (hi, lo)
+  const both = from === F16
+    ? e.op('cvt', `rn.satfinite.${pair}.f16x2`, [e.pack('b32', [x, y], I32)], I16)
+    : e.op('cvt', `rn.satfinite.${pair}.f32`, [toF32(e, y), toF32(e, x)], I16);
+  return e.bytesOfHalf(both);
 };
 
 /** `arith.extf` from fp8: exact, as `tt.fp_to_fp`. */

@@ -26,7 +26,7 @@ import { INLINE_ASM_RULES } from './inline-asm.js';
 import { HISTOGRAM_RULES } from './histogram.js';
 import { GATHER_RULES } from './gather.js';
 import { DOT_RULES } from './dot.js';
-import { ELEMENTWISE, type ElementRule } from './elementwise.js';
+import { ELEMENTWISE, ELEMENT_PAIRS, type ElementPairRule, type ElementRule } from './elementwise.js';
 import { FP8_REGISTER_OPS, isFp8 } from './fp8.js';
 import { I32, TENSOR_MAP_ATTR, internalError, targetError, type Arch } from './emitter.js';
 import { PTX_ARCHES, archMismatch, limitsOf } from './arch.js';
@@ -107,17 +107,31 @@ export interface NvptxOptions {
   residencyHint?: boolean;
 }
 
-/** Applies an elementwise rule register by register (scalar operands are reused for every register). */
+/**
+ * Applies an elementwise rule register by register (scalar operands are reused for every
+ * register), two at a time where the op has a paired form that applies.
+ */
 function lowerElementwise(ctx: LoweringContext, op: Operation, rule: ElementRule): void {
   const args = op.operandValues().map((v) => ctx.get(v, op));
   const n = Math.max(1, ...args.map((a) => a.length));
   const to = registerType(op.result(0).type);
   const copy = n > 1 ? ctx.repeatedRegisters(op.result(0), op) : null;
+  const pairRule = ELEMENT_PAIRS[op.name] as ElementPairRule | undefined;
+  const at = (r: number): Value[] => args.map((a) => a[a.length === 1 ? 0 : r]);
   const out: Value[] = [];
   for (let r = 0; r < n; r++) {
     // a register inside a run of equal elements copies the run's first (`cols < N` with N % 4 == 0: one compare per 4 elements)
-    if (copy && copy[r] !== r) out.push(out[copy[r]]);
-    else out.push(rule(ctx.e, args.map((a) => a[a.length === 1 ? 0 : r]), to, op));
+    if (copy && copy[r] !== r) {
+      out.push(out[copy[r]]);
+      continue;
+    }
+    const pair = pairRule && r % 2 === 0 && r + 1 < n && (!copy || copy[r + 1] === r + 1) ? pairRule(ctx.e, at(r), at(r + 1), to, op) : null;
+    if (pair) {
+      out.push(...pair);
+      r++;
+      continue;
+    }
+    out.push(rule(ctx.e, at(r), to, op));
   }
   ctx.set(op.result(0), out);
 }
@@ -146,6 +160,7 @@ function checkRegisterType(op: Operation, v: Value): void {
     throw targetError(op, `cannot be lowered to the nvptx target: '${elt}' values have no PTX register type (integers are i1, i8, i16, i32 or i64)`);
   }
   if (!isFp8(elt) || FP8_REGISTER_OPS.has(op.name)) return;
+  if (tt.DotOp.is(op)) throw targetError(op, `cannot be lowered to the nvptx target: fp8 dots run on sm_90a's warp-group tensor cores (wgmma, operands from shared memory); here its '${elt}' operands are in registers`);
   throw targetError(op, `cannot be lowered to the nvptx target: it computes on '${elt}' values, which the target only loads, stores, moves and converts (convert them with tt.fp_to_fp first)`);
 }
 
