@@ -134,7 +134,8 @@ export class PtxEmitter {
   /** `p ? a : b`. */
   selp(p: Value, a: Value, b: Value): Value {
     if (a.type === I1) return this.op('or', 'pred', [this.op('and', 'pred', [p, a], I1), this.op('and', 'pred', [this.op('not', 'pred', [p], I1), b], I1)], I1);
-    return this.op('selp', bitsType(a.type), [a, b, p], a.type);
+    // a byte lives in a 16-bit register (PTX has no selp.b8)
+    return this.op('selp', widthOf(a.type) === 8 ? 'b16' : bitsType(a.type), [a, b, p], a.type);
   }
   /** An i1 as the 0/1 byte memory holds it (in a 16-bit register). */
   boolToByte(p: Value): Value {
