@@ -121,6 +121,12 @@ export interface OpDecl {
    * Pure exactly where this holds (`tt.elementwise_inline_asm` with `pure = true`).
    */
   readonly pureWhen?: (op: Operation) => boolean;
+  /**
+   * For an op whose only effect is reading memory (MLIR's `MemRead`) where this holds (`tt.load`
+   * unless volatile): unused, it is trivially dead and DCE erases it; it is still not pure (CSE
+   * and hoisting must not move it across writes).
+   */
+  readonly readOnlyWhen?: (op: Operation) => boolean;
   /** MLIR declarative assembly format; absent means the op prints in generic form. */
   format?: string;
   /** Whole-op syntax when the format cannot express it. */

@@ -61,6 +61,8 @@ export function constantInt(v: Value): number | null {
 export function isTriviallyDead(op: Operation): boolean {
   for (const r of op.results) if (r.hasUses) return false;
   if (op.hasTrait(Terminator) || op.hasTrait(SymbolDef)) return false;
+  // an unused read (MLIR's rule: ops whose effects are all reads are trivially dead)
+  if (op.spec?.decl.readOnlyWhen?.(op)) return true;
   return isSideEffectFree(op);
 }
 

@@ -22,158 +22,24 @@
  * Originals are kept while other ops use them; ops left dead are erased afterwards.
  */
 import { Builder } from '../ir/builder.js';
-import type { Operation, Value } from '../ir/ir.js';
+import type { Operation } from '../ir/ir.js';
 import { eraseDeadOps } from '../ir/patterns.js';
-import { RankedTensorType, bitWidth, type Type } from '../ir/types.js';
-import { DenseElementsAttr } from '../ir/attributes.js';
-import { BLOCKED, DOT_OP, isDistributed, isLayout, slice } from '../dialects/ttg/layout-attrs.js';
-import { isElementwise, propagateLayouts } from './support/layout-propagation.js';
+import { RankedTensorType } from '../ir/types.js';
+import { BLOCKED, isLayout } from '../dialects/ttg/layout-attrs.js';
+import { propagateLayouts } from './support/layout-propagation.js';
 import { carryInUseLayouts } from './support/region-carried.js';
+import { Rematerializer } from './support/rematerialize.js';
+import { sinkConvertsPastElementwise, sinkConvertsPastNarrowing } from './support/sink-converts.js';
 import { targetOf } from '../dialects/ttg/target.js';
 import type { StructAttr } from '../dialects/ttg/struct-attr.js';
-import { inversePerm, transLayout } from './support/convert-to-gpu-layouts.js';
+import { transLayout } from './support/convert-to-gpu-layouts.js';
 import type { PassContext, PassDecl } from './pass.js';
 import type { View } from '../ir/op-def.js';
-import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
 
 type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
 type TransView = View<typeof tt.TransOp.decl>;
-
-/** How deep a backward slice may go before a rematerialization is given up. */
-const MAX_DEPTH = 16;
-/** How many ops one convert may rematerialize at most. */
-const MAX_OPS = 64;
-
-/** Whether `t` is a register tensor in a blocked layout. */
-const isBlockedTensor = (t: Type): t is RankedTensorType => t instanceof RankedTensorType && isLayout(t.encoding, BLOCKED);
-
-/** Whether ops can be recreated with result type `t` (a register layout other than an mma operand's). */
-function rematTarget(t: Type): t is RankedTensorType {
-  return t instanceof RankedTensorType && isDistributed(t.encoding) && !isLayout(t.encoding, DOT_OP);
-}
-
-/** The operand types `def` needs so that its result gets type `t`, or null when it cannot be recreated so. */
-function operandTypesFor(def: Operation, t: RankedTensorType): Type[] | null {
-  const enc = t.encoding;
-  const constant = arith.ConstantOp.match(def);
-  if (constant) return constant.value instanceof DenseElementsAttr && constant.value.isSplat ? [] : null;
-  if (tt.MakeRangeOp.match(def)) return t.rank === 1 ? [] : null;
-  const splat = tt.SplatOp.match(def);
-  if (splat) return splat.src.type instanceof RankedTensorType ? null : [splat.src.type];
-  const broadcast = tt.BroadcastOp.match(def);
-  if (broadcast) return [(broadcast.src.type as RankedTensorType).withEncoding(enc)];
-  const expand = tt.ExpandDimsOp.match(def);
-  if (expand) return [(expand.src.type as RankedTensorType).withEncoding(slice(expand.axis, enc!))];
-  const trans = tt.TransOp.match(def);
-  if (trans) return isBlockedTensor(t) ? [(trans.src.type as RankedTensorType).withEncoding(transLayout(enc as StructAttr, inversePerm(trans.order)))] : null;
-  // tt.histogram reads its operands in any layout and writes its bins in any: only its result type
-  // changes (never duplicated: it is one pass over shared memory)
-  if (tt.HistogramOp.is(def)) return def.result(0).hasOneUse ? def.operandTypes() : null;
-  // tt.gather: the indices take the result's layout, the source keeps its own (not duplicated either)
-  const gather = tt.GatherOp.match(def);
-  if (gather) return def.result(0).hasOneUse ? [gather.src.type, (gather.indices.type as RankedTensorType).withEncoding(enc)] : null;
-  if (!isElementwise(def) || def.numResults !== 1) return null;
-  // Tensor operands take the layout; a scalar operand (arith.select's condition) stays as it is.
-  return def.operandTypes().map((o) => (o instanceof RankedTensorType ? o.withEncoding(enc) : o));
-}
-
-/** Whether `v` is defined before `at` on every path to it (in `at`'s block or a block around it). */
-function dominates(v: Value, at: Operation): boolean {
-  const def = v.definingOp;
-  const block = v.parentBlock;
-  let op: Operation | null = at;
-  while (op && op.parent !== block) op = op.parentOp;
-  if (!op) return false;
-  return !def || (def !== op && def.isBeforeInBlock(op));
-}
-
-/** Plans and builds the rematerialization of values in other layouts, memoized per (value, type). */
-class Rematerializer {
-  private readonly plans = new Map<Value, Map<Type, boolean>>();
-  private readonly built = new Map<Value, Map<Type, Value>>();
-  private readonly b = new Builder();
-  /** Ops planned for the current root (capped by MAX_OPS). */
-  private planned = 0;
-  /** Ops created so far. */
-  created = 0;
-
-  /** Whether `v` can be obtained with type `t` without a convert of any value that is not itself a convert. */
-  canRemat(v: Value, t: Type, depth = 0): boolean {
-    if (v.type === t) return true;
-    const memo = this.plans.get(v)?.get(t);
-    if (memo !== undefined) return memo;
-    const ok = this.plan(v, t, depth);
-    if (!this.plans.has(v)) this.plans.set(v, new Map());
-    this.plans.get(v)!.set(t, ok);
-    return ok;
-  }
-
-  private plan(v: Value, t: Type, depth: number): boolean {
-    const def = v.definingOp;
-    if (!def) return false;
-    if (ttg.ConvertLayoutOp.match(def)) return true;
-    if (depth >= MAX_DEPTH || !rematTarget(t) || ++this.planned > MAX_OPS) return false;
-    const types = operandTypesFor(def, t);
-    if (!types) return false;
-    return def.operandValues().every((o, k) => !(o.type instanceof RankedTensorType) || this.canRemat(o, types[k], depth + 1));
-  }
-
-  /** Starts planning for a new root convert. */
-  resetBudget(): void {
-    this.planned = 0;
-  }
-
-  /**
-   * `v` with type `t` (after `canRemat(v, t)`), for a use at `at`: reuses a copy built earlier where it
-   * dominates `at`, rematerializes, or converts a convert's source.
-   */
-  build(v: Value, t: Type, at: Operation): Value {
-    if (v.type === t) return v;
-    const done = this.built.get(v)?.get(t);
-    if (done && dominates(done, at)) return done;
-    const def = v.definingOp!;
-    const cvt = ttg.ConvertLayoutOp.match(def);
-    const r = cvt ? this.buildThroughConvert(cvt, t, at) : this.buildOp(def, t, at);
-    if (!this.built.has(v)) this.built.set(v, new Map());
-    this.built.get(v)!.set(t, r);
-    return r;
-  }
-
-  // convert(convert(x : A) : B) : C  ->  convert(x : A) : C, or x when A == C, or x rematerialized in C
-  private buildThroughConvert(cvt: ConvertView, t: Type, at: Operation): Value {
-    const src = cvt.src;
-    if (this.canRemat(src, t)) return this.build(src, t, at);
-    this.b.setInsertionPointAfter(cvt.op);
-    this.created++;
-    return ttg.ConvertLayoutOp.build(this.b, { src }, { results: { result: t }, loc: cvt.op.loc }).result;
-  }
-
-  // %r = op(%a, ...) : L0 ; convert %r : L0 -> L  ->  %r' = op(%a', ...) : L, with %a' = %a in the operand layout op needs
-  // The copy goes right after the original when that is in the block of its use (`before`), else
-  // just before the use: a chain feeding one loop is not kept alive across the loops before it
-  // (licm then hoists what is invariant to just before its loop).
-  private buildOp(def: Operation, t: Type, before: Operation): Value {
-    const types = operandTypesFor(def, t as RankedTensorType)!;
-    const op = def.clone();
-    op.result(0).type = t;
-    const constant = arith.ConstantOp.match(def);
-    if (constant) {
-      const value = constant.value as DenseElementsAttr;
-      op.setAttr('value', value.withType(t as RankedTensorType));
-    }
-    if (def.parent === before.parent) this.b.setInsertionPointAfter(def);
-    else this.b.setInsertionPoint(before);
-    this.b.insert(op);
-    this.created++;
-    def.operandValues().forEach((o, k) => {
-      if (o.type instanceof RankedTensorType) op.setOperand(k, this.build(o, types[k], op));
-    });
-    return op.result(0);
-  }
-
-}
 
 /**
  * Scans keep their operand's layout: a scan of converted values is done in the source layout
@@ -237,36 +103,6 @@ function hoistConvertsOverTranses(fn: Operation, b: Builder): number {
   return moved;
 }
 
-/** Bits of `t`'s elements. */
-const elementBits = (t: Type): number => bitWidth((t as RankedTensorType).elementType);
-
-/** A conversion exchanges narrower values after a narrowing cast. */
-// %c = convert %x : A -> B ; %y = arith.truncf %c : B  ->  %y' = arith.truncf %x : A ; %y = convert %y' : A -> B
-function sinkConvertsPastNarrowing(fn: Operation, b: Builder, onRewrite?: (what: string, op: Operation) => void): number {
-  const casts: Operation[] = [];
-  fn.walk((op) => void ((arith.TruncFOp.is(op) || arith.TruncIOp.is(op)) && casts.push(op)), 'pre');
-  let moved = 0;
-  for (const cast of casts) {
-    const cvt = ttg.ConvertLayoutOp.match(cast.operand(0).definingOp);
-    if (!cvt || !cvt.result.hasOneUse || !(cast.result(0).type instanceof RankedTensorType)) continue;
-    if (elementBits(cast.result(0).type) >= elementBits(cvt.src.type)) continue;
-    const srcType = cvt.src.type as RankedTensorType;
-    const resT = cast.result(0).type as RankedTensorType;
-    const copy = cast.clone();
-    copy.setOperand(0, cvt.src);
-    copy.result(0).type = resT.withEncoding(srcType.encoding);
-    b.setInsertionPoint(cast);
-    b.insert(copy);
-    const back = ttg.ConvertLayoutOp.build(b, { src: copy.result(0) }, { results: { result: resT }, loc: cvt.op.loc }).result;
-    onRewrite?.('sink-convert-past-narrowing', cast);
-    cast.replaceAllUsesWith([back]);
-    cast.erase();
-    cvt.op.erase();
-    moved++;
-  }
-  return moved;
-}
-
 function run(fn: Operation, ctx: PassContext): void {
   const target = targetOf(fn);
   const forward = propagateLayouts(fn, target.numWarps * target.threadsPerWarp, {
@@ -289,13 +125,14 @@ function run(fn: Operation, ctx: PassContext): void {
     const cvt = ttg.ConvertLayoutOp.match(op);
     if (cvt) converts.push(cvt);
   }, 'pre');
-  const remat = new Rematerializer();
+  const threads = target.numWarps * target.threadsPerWarp;
+  const remat = new Rematerializer(threads);
   const candidates: Operation[] = [];
   for (const cvt of converts) {
     if (!cvt.op.parent) continue;
     const src = cvt.src;
     const t = cvt.result.type;
-    remat.resetBudget();
+    remat.resetBudget(cvt.op.parent);
     if (!remat.canRemat(src, t)) continue;
     cvt.result.replaceAllUsesWith(remat.build(src, t, cvt.op));
     if (src.definingOp) candidates.push(src.definingOp);
@@ -303,10 +140,12 @@ function run(fn: Operation, ctx: PassContext): void {
     cvt.op.erase();
     ctx.bump('converts-removed');
   }
+  const onRewrite = (what: string, op: Operation): void => ctx.onPatternApplied?.(what, op);
+  ctx.bump('converts-sunk', sinkConvertsPastElementwise(fn, new Builder(), remat, candidates, onRewrite));
   ctx.bump('ops-rematerialized', remat.created);
   ctx.bump('ops-erased', eraseDeadOps(candidates));
   // Last: rematerialization would move the cast back before the conversion.
-  ctx.bump('converts-narrowed', sinkConvertsPastNarrowing(fn, new Builder(), (what, op) => ctx.onPatternApplied?.(what, op)));
+  ctx.bump('converts-narrowed', sinkConvertsPastNarrowing(fn, new Builder(), onRewrite));
 }
 
 /** The `remove-layout-conversions` pass (a small version of Triton's tritongpu-remove-layout-conversions). */
@@ -325,6 +164,7 @@ export const removeLayoutConversions: PassDecl = {
     'scans-relaid': 'number of tt.scan ops moved to the layout of their converted operands',
     'transes-relaid': 'number of tt.trans ops moved to the (transposed) layout of their converted operands',
     'carried-relaid': 'number of sets of values carried by scf.while / scf.if moved to the layout their uses need',
+    'converts-sunk': 'number of ttg.convert_layout ops moved after the elementwise op that reads them',
     'converts-narrowed': 'number of ttg.convert_layout ops moved after the narrowing cast that reads them',
   },
   run,

@@ -3,6 +3,7 @@
  * block pointers (`make_tensor_ptr`, `advance`) and tensor descriptors (TritonOps.td, Triton 3.6).
  */
 import { DenseI32ArrayAttr, I32, BoolAttr } from '../../ir/constraints.js';
+import { IntegerAttr } from '../../ir/attributes.js';
 import type { FormatParser, FormatPrinter, OperandRef } from '../../ir/format.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import type { CustomSyntax } from '../../ir/op-spec.js';
@@ -225,6 +226,10 @@ export const LoadOp = defineTTOp({
     { name: 'isVolatile', kind: BoolAttr, default: Defaults.falseAttr() },
   ],
   traits: [],
+  readOnlyWhen: (op) => {
+    const volatile = op.getAttr('isVolatile');
+    return !(volatile instanceof IntegerAttr && Number(volatile.value) !== 0);
+  },
   format: '$ptr (`,` $mask^)? (`,` $other^)? oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` type($ptr)',
   inferTypes: {
     mask: inferFrom('ptr', (t) => { const e = pointeeOf(t); return e && i1SameShape(e); }),
@@ -322,6 +327,7 @@ export const DescriptorLoadOp = defineTTOp({
   results: [{ name: 'result', type: TTTensor }],
   attrs: memAttrs(),
   traits: [],
+  readOnlyWhen: () => true,
   format: '$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` qualified(type($desc)) `->` type($result)',
   inferTypes: { indices: i32s },
   verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.result(0).type, op.numOperands - 1),

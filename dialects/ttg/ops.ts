@@ -222,6 +222,7 @@ export const LocalLoadOp = defineOp({
   summary: 'Load a buffer from local memory into a distributed tensor',
   operands: [{ name: 'src', type: MemDesc }, { name: 'token', kind: 'optional', type: AsyncToken }],
   results: [{ name: 'result', type: AnyTensor }],
+  readOnlyWhen: () => true,
   format: '$src (`token` $token^)? attr-dict `:` qualified(type($src)) `->` type($result)',
   inferTypes: { token },
   verify(op) {

@@ -1,6 +1,6 @@
 /**
  * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
- * transpose_mask, join_split, inline_asm, histogram, gather; Triton 3.6's TTIR).
+ * transpose_mask, join_split, inline_asm, histogram, gather, fp8_cast, matmul_w8; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
  *    `ttg.convert_layout` ops on the path one launch takes (one copy of a versioned kernel) than
@@ -59,6 +59,10 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'histogram.d16': [4, 0, 0],
   // a gather's result has its indices' layout, its source any
   'gather.d16': [4, 0, 0],
+  // fp8 conversions are elementwise; the weight-only fp8 matmul's epilogue scales and narrows in
+  // the accumulator's layout (the 128-element scale loaded again there) and converts f16
+  'fp8_cast.d16': [4, 1, 1],
+  'matmul_w8.d16': [8, 1, 1],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
@@ -168,6 +172,42 @@ function gatherRows(rows: number): Runner {
   };
 }
 
+/** fp8_cast_kernel: quantize x * scale to e4m3 and h to e5m2, dequantize e4m3 bytes to f32 and bf16. */
+function fp8Cast(n: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const x = mem.alloc('f32', n, 'x').fill(() => (random() * 2 - 1) * 600);
+    const h = mem.alloc('f16', n, 'h').fill(() => (random() * 2 - 1) * 70000);
+    // every e4m3 byte but the NaNs 0x7F and 0xFF
+    const b = mem.alloc('f8E4M3FN', n, 'b');
+    (b.storage as Uint8Array).forEach((_, k, bytes) => {
+      const byte = Math.floor(random() * 256);
+      bytes[k] = (byte & 0x7f) === 0x7f ? 0 : byte;
+    });
+    const q4 = mem.alloc('f8E4M3FN', n, 'q4');
+    const q5 = mem.alloc('f8E5M2', n, 'q5');
+    const w = mem.alloc('f32', n, 'w').fill(() => -7);
+    const d = mem.alloc('bf16', n, 'd').fill(() => -7);
+    interpret(module, 'fp8_cast_kernel', { grid: [Math.ceil(n / 1024), 1, 1], args: [x, h, b, q4, q5, w, d, n, 0.5], memory: mem });
+    return [w.toNumbers(), q4.toNumbers(), q5.toNumbers(), d.toNumbers()];
+  };
+}
+
+/** matmul_w8_kernel: C = (A @ B) * scale, A f16 [M, K], B e4m3 [K, N], one program per 128 x 128 tile. */
+function matmulW8(m: number, n: number, k: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const a = mem.alloc('f16', m * k, 'a').fill(() => random() * 2 - 1);
+    const b = mem.alloc('f8E4M3FN', k * n, 'b').fill(() => (random() * 2 - 1) * 4);
+    const s = mem.alloc('f32', n, 's').fill(() => random() + 0.5);
+    const c = mem.alloc('f16', m * n, 'c').fill(() => -7);
+    interpret(module, 'matmul_w8_kernel', { grid: [Math.ceil(m / 128) * Math.ceil(n / 128), 1, 1], args: [a, b, s, c, m, n, k, k, n, n], memory: mem });
+    return [c.toNumbers()];
+  };
+}
+
 /** The passes that choose and change layouts, as the default pipeline runs them (arch sm_90a). */
 const layoutPipeline = (warps: number): string =>
   `canonicalize,cse,convert-to-gpu{num-warps=${warps} target=cuda:90},coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,licm`;
@@ -193,6 +233,10 @@ const RUNS: [stem: string, run: Runner][] = [
   ['join_split.d16', joinSplit(2048)],
   ['histogram.d16', histogram(2048)],
   ['gather.d16', gatherRows(32)],
+  // two programs of 1024, n a multiple of 16
+  ['fp8_cast.d16', fp8Cast(2048)],
+  // one 128 x 128 tile, two K iterations (BLOCK_K 64): the pipelined fp8 loads and the scaled epilogue
+  ['matmul_w8.d16', matmulW8(128, 128, 128)],
 ];
 
 const SEED = 1234;
