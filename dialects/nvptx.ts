@@ -76,7 +76,7 @@ const PLAIN: [string, string, number][] = [
   ['sqrt', 'square root', 1], ['rsqrt', 'reciprocal square root', 1], ['rcp', 'reciprocal', 1],
   ['ex2', 'base-2 exponential', 1], ['lg2', 'base-2 logarithm', 1], ['sin', 'sine', 1], ['cos', 'cosine', 1],
   ['tanh', 'hyperbolic tangent', 1], ['copysign', 'copy sign', 2], ['popc', 'population count', 1],
-  ['clz', 'count leading zeros', 1], ['brev', 'bit reverse', 1], ['testp', 'float class test into a predicate', 1],
+  ['clz', 'count leading zeros', 1], ['brev', 'bit reverse', 1], ['prmt', 'byte permute', 3], ['testp', 'float class test into a predicate', 1],
 ];
 
 /** The pure instructions of `PLAIN` (`nvptx.add`, `nvptx.setp`...), in its order. */

@@ -295,6 +295,11 @@ export const ExternElementwiseOp = defineTTOp({
     { name: 'pure', kind: BoolAttr },
   ],
   traits: [Elementwise, SameOperandsAndResultEncoding],
+  // no memory effects when `pure` is set, as Triton's op (libdevice calls are)
+  pureWhen: (op) => {
+    const pure = op.getAttr('pure');
+    return pure instanceof IntegerAttr && pure.value !== 0n;
+  },
   format: 'operands attr-dict `:` functional-type(operands, $result)',
   verify: verifyElementwiseShapes,
 });

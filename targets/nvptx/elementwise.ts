@@ -13,6 +13,7 @@ import * as math from '../../dialects/math.js';
 import * as tt from '../../dialects/tt/index.js';
 import { PropagateNan } from '../../dialects/tt/enums.js';
 import { extfFromFp8, fpToFp, fpToFpPair, isFp8, truncfToFp8 } from './fp8.js';
+import { externElementwise } from './libdevice.js';
 import { BF16, F16, F32, I1, I32, I64, PtxEmitter, bitsType, fromF32, isWideFloat, ptxType, targetError, toF32, widthOf } from './emitter.js';
 
 /** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
@@ -258,6 +259,7 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   [arith.ExtFOp.name]: floatCast,
   [arith.TruncFOp.name]: floatCast,
   [tt.FpToFpOp.name]: fpToFp,
+  [tt.ExternElementwiseOp.name]: externElementwise,
   [arith.ExtSIOp.name]: cast(true),
   [arith.ExtUIOp.name]: cast(false),
   [arith.TruncIOp.name]: cast(false),
