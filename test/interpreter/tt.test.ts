@@ -326,11 +326,47 @@ test('cf.br / cf.cond_br between blocks', () => {
 test('an op without an implementation is an error naming it', () => {
   const text = `module {
   tt.func @k(%x: i32) {
+    %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : i32 -> i32
+    tt.return
+  }
+}`;
+  throwsWith(() => run(text, () => [1]), "interpreter: no implementation for 'tt.elementwise_inline_asm'", 'test.ttir:3:', 'program (0, 0, 0)');
+});
+
+test('a libdevice call the interpreter does not compute is an error naming its symbol', () => {
+  const text = `module {
+  tt.func @k(%x: i32) {
     %y = tt.extern_elementwise %x {libname = "m", libpath = "/lib.bc", pure = true, symbol = "foo"} : (i32) -> i32
     tt.return
   }
 }`;
-  throwsWith(() => run(text, () => [1]), "interpreter: no implementation for 'tt.extern_elementwise'", 'test.ttir:3:', 'program (0, 0, 0)');
+  throwsWith(() => run(text, () => [1]), "no implementation for 'tt.extern_elementwise' of 'foo'", 'test.ttir:3:', 'program (0, 0, 0)');
+});
+
+test('libdevice calls: rounding, classification, bit functions', () => {
+  const text = `module {
+  tt.func @k(%a: !tt.ptr<f32>, %b: !tt.ptr<i32>, %o: !tt.ptr<f32>, %o2: !tt.ptr<i32>) {${L('x', 'a', 'f32', 4)}${L('k', 'b', 'i32', 4)}
+    %r = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_roundf"} : (tensor<4xf32>) -> tensor<4xf32>
+    %e = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_rintf"} : (tensor<4xf32>) -> tensor<4xf32>
+    %s = arith.addf %r, %e : tensor<4xf32>${S('s', 'o', 'f32', 4)}
+    %p = tt.extern_elementwise %k {libname = "", libpath = "", pure = true, symbol = "__nv_ffs"} : (tensor<4xi32>) -> tensor<4xi32>
+    %c = tt.extern_elementwise %k {libname = "", libpath = "", pure = true, symbol = "__nv_clz"} : (tensor<4xi32>) -> tensor<4xi32>
+    %sb = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_signbitf"} : (tensor<4xf32>) -> tensor<4xi32>
+    %c100 = arith.constant dense<100> : tensor<4xi32>
+    %c10000 = arith.constant dense<10000> : tensor<4xi32>
+    %cm = arith.muli %c, %c100 : tensor<4xi32>
+    %sm = arith.muli %sb, %c10000 : tensor<4xi32>
+    %q = arith.addi %p, %cm : tensor<4xi32>
+    %t = arith.addi %q, %sm : tensor<4xi32>${S('t', 'o2', 'i32', 4)}
+    tt.return
+  }
+}`;
+  const { mem } = run(text, (m) => [m.alloc('f32', 4).fill([2.5, -2.5, 1.25, -0.0]), m.alloc('i32', 4).fill([0, 8, -1, 0x10000]), m.alloc('f32', 4), m.alloc('i32', 4)]);
+  // round: halfway away from zero (3, -3); rint: to even (2, -2)
+  assert.equal(mem.buffers[2].toNumbers(), [5, -5, 2, 0]);
+  // ffs(0) = 0 and clz(0) = 32; ffs(8) = 4, clz(8) = 28; ffs(-1) = 1, clz(-1) = 0; ffs(2^16) = 17, clz = 15;
+  // signbit of -2.5 and of -0 is 1
+  assert.equal(mem.buffers[3].toNumbers(), [3200, 2804 + 10000, 1, 1517 + 10000]);
 });
 
 test('argument count and types are checked', () => {

@@ -1,6 +1,6 @@
 /**
  * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
- * transpose_mask, join_split, inline_asm, histogram, gather, fp8_cast, matmul_w8; Triton 3.6's TTIR).
+ * transpose_mask, join_split, inline_asm, histogram, gather, fp8_cast, matmul_w8, libdevice; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
  *    `ttg.convert_layout` ops on the path one launch takes (one copy of a versioned kernel) than
@@ -63,6 +63,8 @@ const CONVERTS: Record<string, [number, number, number]> = {
   // the accumulator's layout (the 128-element scale loaded again there) and converts f16
   'fp8_cast.d16': [4, 1, 1],
   'matmul_w8.d16': [8, 1, 1],
+  // libdevice calls are elementwise
+  'libdevice.d16': [4, 0, 0],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
@@ -208,6 +210,21 @@ function matmulW8(m: number, n: number, k: number): Runner {
   };
 }
 
+/** libdevice_kernel: round / rint / trunc, div_rn, fast_expf * fast_logf and integer bit functions. */
+function libdeviceCalls(n: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const x = mem.alloc('f32', n, 'x').fill((k) => (k % 4 === 0 ? Math.floor(random() * 80 - 40) + 0.5 : (random() * 2 - 1) * 40));
+    const y = mem.alloc('f32', n, 'y').fill(() => random() * 2 + 2);
+    const k = mem.alloc('i32', n, 'k').fill(() => Math.floor(random() * 2 ** 32) - 2 ** 31);
+    const outs = ['rnd', 'quo', 'fast'].map((name) => mem.alloc('f32', n, name).fill(() => -7));
+    const bits = mem.alloc('i32', n, 'bits').fill(() => -7);
+    interpret(module, 'libdevice_kernel', { grid: [Math.ceil(n / 1024), 1, 1], args: [x, y, k, ...outs, bits, n], memory: mem });
+    return [...outs.map((o) => o.toNumbers()), bits.toNumbers()];
+  };
+}
+
 /** The passes that choose and change layouts, as the default pipeline runs them (arch sm_90a). */
 const layoutPipeline = (warps: number): string =>
   `canonicalize,cse,convert-to-gpu{num-warps=${warps} target=cuda:90},coalesce{mask-aligned=true},mma-lowering,remove-layout-conversions,canonicalize,cse,licm`;
@@ -237,6 +254,7 @@ const RUNS: [stem: string, run: Runner][] = [
   ['fp8_cast.d16', fp8Cast(2048)],
   // one 128 x 128 tile, two K iterations (BLOCK_K 64): the pipelined fp8 loads and the scaled epilogue
   ['matmul_w8.d16', matmulW8(128, 128, 128)],
+  ['libdevice.d16', libdeviceCalls(2048)],
 ];
 
 const SEED = 1234;

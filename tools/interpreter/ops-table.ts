@@ -4,6 +4,7 @@ import { arithOps } from './ops-arith.js';
 import { computeOps } from './ops-compute.js';
 import { controlOps } from './ops-control.js';
 import { mathOps } from './ops-math.js';
+import { libdeviceOps } from './ops-libdevice.js';
 import { memoryOps } from './ops-memory.js';
 import { shapeOps } from './ops-shape.js';
 import { ttgOps } from './ops-ttg.js';
@@ -19,4 +20,4 @@ function merge(...tables: (readonly OpEntry[])[]): ReadonlyMap<string, OpImpl> {
 }
 
 /** Every op the interpreter implements. */
-export const OP_TABLE: ReadonlyMap<string, OpImpl> = merge(arithOps, mathOps, shapeOps, memoryOps, computeOps, controlOps, ttgOps);
+export const OP_TABLE: ReadonlyMap<string, OpImpl> = merge(arithOps, mathOps, libdeviceOps, shapeOps, memoryOps, computeOps, controlOps, ttgOps);
