@@ -1,7 +1,8 @@
-"""Accurate libdevice functions: `libdevice.exp` (`__nv_expf`) and `libdevice.tanh` (`__nv_tanhf`)
-in f32, BLOCK 1024, 4 warps: e = exp(x) over the whole finite range (subnormal results included),
-t = tanh(y) around the branch point 0.55 and far out. Checked against float64 to 3 ulp (libdevice
-documents 2 for both; err/tol x 3 reads as ulps). Triton specializes n on divisibility by 16.
+"""Accurate f32 functions: `libdevice.exp` (`__nv_expf`), `libdevice.tanh` (`__nv_tanhf`) and
+`tl.math.erf` (`math.erf`, which Triton computes with libdevice's `__nv_erff`), BLOCK 1024, 4 warps:
+e = exp(x) over the whole finite range (subnormal results included), t = tanh(y) around its branch
+point 0.55 and far out, r = erf(y) around its branch point 1. Checked against float64 to 3 ulp
+(libdevice documents 2; err/tol x 3 reads as ulps). Triton specializes n on divisibility by 16.
 """
 import triton
 import triton.language as tl
@@ -17,11 +18,11 @@ BUILDS = {
 
 ULP = 2.0 ** -23
 X_SPECIALS = [0.0, -0.0, 88.72, -87.3, -100.0, -103.9, 1e-30, -1e-30, 0.5, -0.5, 44.3, 1.0]
-Y_SPECIALS = [0.0, -0.0, 0.55, -0.55, 0.5499999, 0.5500001, 9.0, -9.0, 1e5, -1e5, 1e-30, 1e-20, 3.0, 0.1]
+Y_SPECIALS = [0.0, -0.0, 0.55, -0.55, 0.5499999, 0.5500001, 9.0, -9.0, 1e5, -1e5, 1e-30, 1e-20, 3.0, 0.1, 1.0, -1.0, 0.9999999, 3.92, 3.9, -4.0]
 
 
 @triton.jit
-def libdevice_math_kernel(x_ptr, y_ptr, e_ptr, t_ptr, n, BLOCK: tl.constexpr):
+def libdevice_math_kernel(x_ptr, y_ptr, e_ptr, t_ptr, r_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(axis=0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -29,6 +30,7 @@ def libdevice_math_kernel(x_ptr, y_ptr, e_ptr, t_ptr, n, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + offs, mask=mask)
     tl.store(e_ptr + offs, libdevice.exp(x), mask=mask)
     tl.store(t_ptr + offs, libdevice.tanh(y), mask=mask)
+    tl.store(r_ptr + offs, tl.math.erf(y), mask=mask)
 
 
 def with_specials(t, specials):
@@ -43,15 +45,15 @@ def with_specials(t, specials):
 
 
 class LibdeviceMath(casekit.Case):
-    """exp and tanh of two vectors; one program per 1024 elements."""
+    """exp, tanh and erf of two vectors; one program per 1024 elements."""
     kernel = libdevice_math_kernel
-    outputs = ['e', 't']
+    outputs = ['e', 't', 'r']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
     block = 1024
     params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('e_ptr', 'pointer', 'f32'),
-              ('t_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
+              ('t_ptr', 'pointer', 'f32'), ('r_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
 
     def variant(self, size):
         return 'd16' if size['n'] % 16 == 0 else 'odd'
@@ -64,10 +66,11 @@ class LibdeviceMath(casekit.Case):
         # exp: uniform over [-104, 88.7] (up to the largest finite result); tanh: mostly where it bends
         x = casekit.rand((n,), torch.float32, gen) * 192.7 - 104.0 if casekit.DEVICE != 'meta' else casekit.rand((n,), torch.float32, gen)
         return {'x': with_specials(x, X_SPECIALS), 'y': with_specials(casekit.randn(n, torch.float32, gen, scale=2.0), Y_SPECIALS),
-                'e': casekit.poisoned((n,), torch.float32), 't': casekit.poisoned((n,), torch.float32)}
+                'e': casekit.poisoned((n,), torch.float32), 't': casekit.poisoned((n,), torch.float32),
+                'r': casekit.poisoned((n,), torch.float32)}
 
     def args(self, t, size):
-        return [t['x'], t['y'], t['e'], t['t'], size['n']]
+        return [t['x'], t['y'], t['e'], t['t'], t['r'], size['n']]
 
     def grid(self, size):
         return (triton.cdiv(size['n'], self.block),)
@@ -75,10 +78,11 @@ class LibdeviceMath(casekit.Case):
     def reference(self, t, size):
         x, y = t['x'].double(), t['y'].double()
         # 3 ulp of each result (relative 3 * 2^-23 bounds it), and 3 of the smallest subnormal below
-        return {'e': (torch.exp(x), 3 * ULP, 3 * 2.0 ** -149), 't': (torch.tanh(y), 3 * ULP, 3 * 2.0 ** -149)}
+        return {'e': (torch.exp(x), 3 * ULP, 3 * 2.0 ** -149), 't': (torch.tanh(y), 3 * ULP, 3 * 2.0 ** -149),
+                'r': (torch.erf(y), 3 * ULP, 3 * 2.0 ** -149)}
 
     def bytes_moved(self, size):
-        return 16 * size['n']
+        return 20 * size['n']
 
 
 CASE = LibdeviceMath()

@@ -14,6 +14,7 @@ import * as tt from '../../dialects/tt/index.js';
 import { PropagateNan } from '../../dialects/tt/enums.js';
 import { extfFromFp8, fpToFp, fpToFpPair, isFp8, truncfToFp8 } from './fp8.js';
 import { externElementwise } from './libdevice.js';
+import { LN2, LOG2E, accurateErf } from './accurate-math.js';
 import { BF16, F16, F32, I1, I32, I64, PtxEmitter, bitsType, fromF32, isWideFloat, ptxType, targetError, toF32, widthOf } from './emitter.js';
 
 /** Computes one element of `op`'s result (of element type `to`) from one element of each operand. */
@@ -25,8 +26,6 @@ export type ElementRule = (e: PtxEmitter, args: Value[], to: Type, op: Operation
  */
 export type ElementPairRule = (e: PtxEmitter, first: Value[], second: Value[], to: Type, op: Operation) => [Value, Value] | null;
 
-const LOG2E = 1.4426950408889634;
-const LN2 = 0.6931471805599453;
 
 const isInt = (t: Type): boolean => t instanceof IntegerType;
 
@@ -148,20 +147,6 @@ function nanPropagating(e: PtxEmitter, opcode: 'max' | 'min', [a, b]: Value[], t
   return e.selp(either, e.op('add', `rn.${ptxType(t)}`, [a, b], t), m);
 }
 
-/** erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7). */
-function erf(e: PtxEmitter, x: Value): Value {
-  const c = (v: number) => e.imm(F32, v);
-  const ax = e.op('abs', 'f32', [x], F32);
-  const t = e.op('rcp', 'rn.f32', [e.op('fma', 'rn.f32', [ax, c(0.3275911), c(1)], F32)], F32);
-  let poly = c(1.061405429);
-  for (const a of [-1.453152027, 1.421413741, -0.284496736, 0.254829592]) poly = e.op('fma', 'rn.f32', [poly, t, c(a)], F32);
-  poly = e.op('mul', 'rn.f32', [poly, t], F32);
-  const x2 = e.op('mul', 'rn.f32', [ax, ax], F32);
-  const ex = e.op('ex2', 'approx.f32', [e.op('mul', 'rn.f32', [x2, c(-LOG2E)], F32)], F32);
-  const y = e.op('fma', 'rn.f32', [e.op('neg', 'f32', [poly], F32), ex, c(1)], F32);
-  return e.op('copysign', 'f32', [x, y], F32);
-}
-
 /** Every elementwise op the nvptx target computes, by op name (keyed by the op definitions' names). */
 export const ELEMENTWISE: Record<string, ElementRule> = {
   // ---- integers ----
@@ -245,7 +230,8 @@ export const ELEMENTWISE: Record<string, ElementRule> = {
   [math.Log2Op.name]: f32Only('log2', (e, [x]) => e.op('lg2', 'approx.f32', [x], F32)),
   [math.SinOp.name]: f32Only('sin', (e, [x]) => e.op('sin', 'approx.f32', [x], F32)),
   [math.CosOp.name]: f32Only('cos', (e, [x]) => e.op('cos', 'approx.f32', [x], F32)),
-  [math.ErfOp.name]: f32Only('erf', (e, [x]) => erf(e, x)),
+  // as Triton's (libdevice's __nv_erff), to about 2 ulp
+  [math.ErfOp.name]: f32Only('erf', (e, [x]) => accurateErf(e, x)),
   [math.FloorOp.name]: floatOp((e, [x], t) => e.op('cvt', `rmi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
   [math.CeilOp.name]: floatOp((e, [x], t) => e.op('cvt', `rpi.${ptxType(t)}.${ptxType(t)}`, [x], t)),
   [math.TruncOp.name]: floatOp((e, [x], t) => e.op('cvt', `rzi.${ptxType(t)}.${ptxType(t)}`, [x], t)),

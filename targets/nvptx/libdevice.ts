@@ -3,14 +3,15 @@
  * `__nv_*` symbol the target computes to the PTX of one element. It holds the functions that are
  * one instruction or an exact sequence (IEEE-rounded arithmetic, rounding to integral values,
  * classification, min/max, bit counts, conversions), the `fast_*` approximations, defined by
- * libdevice as the approximate instructions, and `__nv_expf` / `__nv_tanhf` to about libdevice's
- * accuracy. A symbol with no entry (`__nv_powf`, `__nv_logf`, `__nv_erff`, ...) is a located error.
+ * libdevice as the approximate instructions, and `__nv_expf` / `__nv_tanhf` / `__nv_erff` to about libdevice's
+ * accuracy (`accurate-math.ts`). A symbol with no entry (`__nv_powf`, `__nv_logf`, ...) is a located error.
  */
 import type { Value } from '../../ir/ir.js';
 import { type Type } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import { F32, F64, I1, I32, I64, PtxEmitter, ptxType, targetError } from './emitter.js';
 import type { ElementRule } from './elementwise.js';
+import { LN2, LOG2E, accurateErf, accurateExp, accurateTanh } from './accurate-math.js';
 
 /** One libdevice function: its operand types (by PTX suffix) and the PTX of one element. */
 interface Entry {
@@ -19,8 +20,6 @@ interface Entry {
   readonly emit: (e: PtxEmitter, xs: Value[]) => Value;
 }
 
-const LOG2E = 1.4426950408889634;
-const LN2 = 0.6931471805599453;
 const LOG2_10 = 3.321928094887362;
 const LOG10_2 = 0.30102999566398120;
 
@@ -39,47 +38,6 @@ function roundHalfAway(e: PtxEmitter, x: Value, t: Type): Value {
   const away = e.op('copysign', s, [x, e.imm(t, 1)], t);
   return e.selp(e.setp('ge', 'f', rest, e.imm(t, 0.5)), e.op('add', `rn.${s}`, [whole, away], t), whole);
 }
-
-/** ln 2 in two parts: the high one (15 significant bits) times any |j| <= 2^8 is exact. */
-const LN2_HI = 0.693145751953125;
-const LN2_LO = 1.428606765330187e-6;
-
-/**
- * e^x in f32 to about 2 ulp (libdevice's __nv_expf bound): x = j ln2 + f with j = rint(x log2 e)
- * and f reduced in two exact steps (|f| <= ln2 / 2), e^f = ex2.approx(f log2 e) (MUFU, about 2 ulp),
- * then times 2^j as two exact powers of two (so that subnormal results and overflow come out right).
- */
-function accurateExp(e: PtxEmitter, x: Value): Value {
-  const c = (v: number): Value => e.imm(F32, v);
-  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-104)], F32), c(89)], F32);
-  const j = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [clamped, c(LOG2E)], F32)], F32);
-  const f = e.op('fma', 'rn.f32', [j, c(-LN2_LO), e.op('fma', 'rn.f32', [j, c(-LN2_HI), clamped], F32)], F32);
-  const p = e.op('ex2', 'approx.ftz.f32', [e.op('mul', 'rn.f32', [f, c(LOG2E)], F32)], F32);
-  const ji = e.op('cvt', 'rzi.s32.f32', [j], I32);
-  const half = e.op('shr', 's32', [ji, e.imm(I32, 1)], I32);
-  const pow2 = (k: Value): Value => e.fromBits(e.shl(e.addImm(k, 127), 23), F32);
-  const scaled = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [p, pow2(half)], F32), pow2(e.sub(ji, half))], F32);
-  // NaN stays NaN (the clamp took it to a bound)
-  return e.selp(e.setp('nan', 'f', x, x), x, scaled);
-}
-
-/** tanh(x) in f32: an odd polynomial below |x| = 0.55 (a least-squares fit, 0.8 ulp), 1 - 2 / (e^2|x| + 1) above. */
-function accurateTanh(e: PtxEmitter, x: Value): Value {
-  const c = (v: number): Value => e.imm(F32, v);
-  const s = e.op('mul', 'rn.f32', [x, x], F32);
-  let poly = c(TANH_SMALL[TANH_SMALL.length - 1]);
-  for (let k = TANH_SMALL.length - 2; k >= 0; k--) poly = e.op('fma', 'rn.f32', [poly, s, c(TANH_SMALL[k])], F32);
-  const small = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [s, x], F32), poly, x], F32);
-  const a = e.op('min', 'f32', [e.op('abs', 'f32', [x], F32), c(9)], F32);
-  const big = accurateExp(e, e.op('add', 'rn.f32', [a, a], F32));
-  const q = e.op('div', 'rn.f32', [c(2), e.op('add', 'rn.f32', [big, c(1)], F32)], F32);
-  const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), q], F32)], F32);
-  const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(0.55)), small, large);
-  return e.selp(e.setp('nan', 'f', x, x), x, r);
-}
-
-/** (tanh(x) - x) / x^3 as a polynomial in x^2 on [0, 0.55^2] (least squares in relative error, f32 coefficients). */
-const TANH_SMALL = [-0.3333333134651184, 0.13333292305469513, -0.05395946651697159, 0.021781671792268753, -0.008410617709159851, 0.0023921895772218704];
 
 /** ffs(x): the 1-based index of the lowest set bit, 0 for 0. */
 function findFirstSet(e: PtxEmitter, x: Value, t: Type): Value {
@@ -141,6 +99,7 @@ export const LIBDEVICE: ReadonlyMap<string, Entry> = new Map<string, Entry>([
   // accurate (about 2 ulp, measured in bench/gpu/RESULTS.md)
   ['__nv_expf', entry([F32], F32, (e, [x]) => accurateExp(e, x))],
   ['__nv_tanhf', entry([F32], F32, (e, [x]) => accurateTanh(e, x))],
+  ['__nv_erff', entry([F32], F32, (e, [x]) => accurateErf(e, x))],
   ['__nv_fast_logf', entry([F32], F32, (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.ftz.f32', [x], F32), e.imm(F32, LN2)], F32))],
   ['__nv_fast_log2f', entry([F32], F32, (e, [x]) => e.op('lg2', 'approx.ftz.f32', [x], F32))],
   ['__nv_fast_log10f', entry([F32], F32, (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.ftz.f32', [x], F32), e.imm(F32, LOG10_2)], F32))],

@@ -1,0 +1,82 @@
+/**
+ * f32 functions computed to about libdevice's accuracy (2 ulp), for `math.erf` and the libdevice
+ * calls `__nv_expf`, `__nv_tanhf` and `__nv_erff`: argument reduction in exact steps, the MUFU
+ * `ex2.approx` where an exponential is needed, and polynomials fitted in relative error (least
+ * squares on Chebyshev nodes, f32 coefficients, simulated in f32 arithmetic before use).
+ */
+import type { Value } from '../../ir/ir.js';
+import { F32, I32, type PtxEmitter } from './emitter.js';
+
+/** log2(e) and ln(2), for the exponentials and logarithms of the target. */
+export const LOG2E = 1.4426950408889634;
+export const LN2 = 0.6931471805599453;
+
+/** ln 2 in two parts: the high one (15 significant bits) times any |j| <= 2^8 is exact. */
+const LN2_HI = 0.693145751953125;
+const LN2_LO = 1.428606765330187e-6;
+
+/**
+ * e^x in f32 to about 2 ulp (libdevice's __nv_expf bound): x = j ln2 + f with j = rint(x log2 e)
+ * and f reduced in two exact steps (|f| <= ln2 / 2), e^f = ex2.approx(f log2 e) (MUFU, about 2 ulp),
+ * then times 2^j as two exact powers of two (so that subnormal results and overflow come out right).
+ */
+export function accurateExp(e: PtxEmitter, x: Value): Value {
+  const c = (v: number): Value => e.imm(F32, v);
+  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-104)], F32), c(89)], F32);
+  const j = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [clamped, c(LOG2E)], F32)], F32);
+  const f = e.op('fma', 'rn.f32', [j, c(-LN2_LO), e.op('fma', 'rn.f32', [j, c(-LN2_HI), clamped], F32)], F32);
+  const p = e.op('ex2', 'approx.ftz.f32', [e.op('mul', 'rn.f32', [f, c(LOG2E)], F32)], F32);
+  const ji = e.op('cvt', 'rzi.s32.f32', [j], I32);
+  const half = e.op('shr', 's32', [ji, e.imm(I32, 1)], I32);
+  const pow2 = (k: Value): Value => e.fromBits(e.shl(e.addImm(k, 127), 23), F32);
+  const scaled = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [p, pow2(half)], F32), pow2(e.sub(ji, half))], F32);
+  // NaN stays NaN (the clamp took it to a bound)
+  return e.selp(e.setp('nan', 'f', x, x), x, scaled);
+}
+
+/** tanh(x) in f32: an odd polynomial below |x| = 0.55 (a least-squares fit, 0.8 ulp), 1 - 2 / (e^2|x| + 1) above. */
+export function accurateTanh(e: PtxEmitter, x: Value): Value {
+  const c = (v: number): Value => e.imm(F32, v);
+  const s = e.op('mul', 'rn.f32', [x, x], F32);
+  const poly = horner(e, TANH_SMALL, s);
+  const small = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [s, x], F32), poly, x], F32);
+  const a = e.op('min', 'f32', [e.op('abs', 'f32', [x], F32), c(9)], F32);
+  const big = accurateExp(e, e.op('add', 'rn.f32', [a, a], F32));
+  const q = e.op('div', 'rn.f32', [c(2), e.op('add', 'rn.f32', [big, c(1)], F32)], F32);
+  const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), q], F32)], F32);
+  const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(0.55)), small, large);
+  return e.selp(e.setp('nan', 'f', x, x), x, r);
+}
+
+/** (tanh(x) - x) / x^3 as a polynomial in x^2 on [0, 0.55^2] (least squares in relative error, f32 coefficients). */
+const TANH_SMALL = [-0.3333333134651184, 0.13333292305469513, -0.05395946651697159, 0.021781671792268753, -0.008410617709159851, 0.0023921895772218704];
+
+/** 2 / sqrt(pi) in f32. */
+const TWO_OVER_SQRT_PI = 1.1283791670955126;
+/** (erf(x) / x - 2 / sqrt(pi)) / x^2 as a polynomial in x^2 on [0, 1] (1.8 ulp simulated). */
+const ERF_SMALL = [-0.37612786889076233, 0.1128484308719635, -0.026896025985479355, 0.005257498938590288, -0.0008555965032428503, 9.514021076029167e-05];
+/** log(erfc(x)) as a polynomial in u = (x - 2.46) / 1.46 on [1, 3.92]. */
+const ERFC_LOG = [-7.594217777252197, -7.7047438621521, -2.009181499481201, -0.034891337156295776, 0.010230565443634987, -0.0029180271085351706, 0.0007806138601154089, -0.0001881503703771159, 3.921868119505234e-05, -5.104923275212059e-06, -2.1030950847489294e-06, 1.2745980484396568e-06];
+
+/** Horner's rule with fma in f32. */
+function horner(e: PtxEmitter, coefficients: readonly number[], t: Value): Value {
+  let p = e.imm(F32, coefficients[coefficients.length - 1]);
+  for (let k = coefficients.length - 2; k >= 0; k--) p = e.op('fma', 'rn.f32', [p, t, e.imm(F32, coefficients[k])], F32);
+  return p;
+}
+
+/**
+ * erf(x) in f32: x 2/sqrt(pi) + x^3 Q(x^2) below |x| = 1; above, 1 - e^(P(|x|)) with P fitted to
+ * log(erfc), the sign of x put back; from 3.92 on it rounds to 1.
+ */
+export function accurateErf(e: PtxEmitter, x: Value): Value {
+  const c = (v: number): Value => e.imm(F32, v);
+  const s = e.op('mul', 'rn.f32', [x, x], F32);
+  const small = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [x, s], F32), horner(e, ERF_SMALL, s), e.op('mul', 'rn.f32', [x, c(TWO_OVER_SQRT_PI)], F32)], F32);
+  const a = e.op('min', 'f32', [e.op('abs', 'f32', [x], F32), c(3.92)], F32);
+  const u = e.op('fma', 'rn.f32', [a, c(1 / 1.46), c(-2.46 / 1.46)], F32);
+  const erfc = accurateExp(e, horner(e, ERFC_LOG, u));
+  const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), erfc], F32)], F32);
+  const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(1)), small, large);
+  return e.selp(e.setp('nan', 'f', x, x), x, r);
+}
