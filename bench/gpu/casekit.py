@@ -184,6 +184,33 @@ class Case:
         return lambda: self.kernel[grid](*args, **kw)
 
 
+def with_specials(t, specials):
+    """`t` (1-D) with `specials` written at its start and again at a stride through it (when long enough)."""
+    if DEVICE == 'meta':
+        return t
+    s = torch.tensor(specials, dtype=t.dtype, device=t.device)
+    k = len(specials)
+    for start in range(0, t.numel() - k + 1, max(k, t.numel() // 7)):
+        t[start:start + k] = s
+    return t
+
+
+class BlockCase(Case):
+    """A kernel over n elements, one program per `block` of them (constexpr BLOCK). Triton specializes
+    n on divisibility by 16, so sizes that are multiples of 16 and the others have different TTIR:
+    variants 'd16' and 'odd'."""
+    block = 1024
+
+    def variant(self, size):
+        return 'd16' if size['n'] % 16 == 0 else 'odd'
+
+    def constexprs(self, size):
+        return {'BLOCK': self.block}
+
+    def grid(self, size):
+        return (-(-size['n'] // self.block),)
+
+
 class RowCase(Case):
     """A kernel run by one program per row of a rows x cols matrix, with BLOCK_SIZE = the next
     power of two of cols; its BUILDS variants are named `b<BLOCK_SIZE>`."""

@@ -39,40 +39,22 @@ def fp8_cast_kernel(x_ptr, h_ptr, b_ptr, q4_ptr, q5_ptr, w_ptr, d_ptr, n, scale,
     tl.store(d_ptr + offs, b.to(tl.bfloat16), mask=mask)
 
 
-def with_specials(t, specials):
-    """`t` with `specials` written at its start and again at a stride through it (when it is long enough)."""
-    if casekit.DEVICE == 'meta':
-        return t
-    s = torch.tensor(specials, dtype=t.dtype, device=t.device)
-    k = len(specials)
-    for start in range(0, t.numel() - k + 1, max(k, t.numel() // 7)):
-        t[start:start + k] = s
-    return t
-
-
-class Fp8Cast(casekit.Case):
+class Fp8Cast(casekit.BlockCase):
     """fp8 quantize / dequantize of four vectors; one program per 1024 elements."""
     kernel = fp8_cast_kernel
     outputs = ['q4', 'q5', 'w', 'd']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    block = 1024
     scale = 0.5
     params = [('x_ptr', 'pointer', 'f32'), ('h_ptr', 'pointer', 'f16'), ('b_ptr', 'pointer', 'f8E4M3FN'),
               ('q4_ptr', 'pointer', 'f8E4M3FN'), ('q5_ptr', 'pointer', 'f8E5M2'), ('w_ptr', 'pointer', 'f32'),
               ('d_ptr', 'pointer', 'bf16'), ('n', 'scalar', 'i32'), ('scale', 'scalar', 'f32')]
 
-    def variant(self, size):
-        return 'd16' if size['n'] % 16 == 0 else 'odd'
-
-    def constexprs(self, size):
-        return {'BLOCK': self.block}
-
     def make(self, size, gen):
         n = size['n']
-        x = with_specials(casekit.randn(n, torch.float32, gen, scale=300.0), X_SPECIALS)
-        h = with_specials(casekit.randn(n, torch.float16, gen, scale=20000.0), H_SPECIALS)
+        x = casekit.with_specials(casekit.randn(n, torch.float32, gen, scale=300.0), X_SPECIALS)
+        h = casekit.with_specials(casekit.randn(n, torch.float16, gen, scale=20000.0), H_SPECIALS)
         # every e4m3 byte but the two NaNs (0x7F, 0xFF), whose bytes a reference cannot compare
         raw = casekit.randint((n,), 0, 254, torch.int16, gen)
         raw = raw + (raw >= 0x7F).to(torch.int16)
@@ -83,9 +65,6 @@ class Fp8Cast(casekit.Case):
 
     def args(self, t, size):
         return [t['x'], t['h'], t['b'], t['q4'], t['q5'], t['w'], t['d'], size['n'], self.scale]
-
-    def grid(self, size):
-        return (triton.cdiv(size['n'], self.block),)
 
     def reference(self, t, size):
         # torch rounds to nearest even into fp8 (and overflows to NaN): clamping first gives the

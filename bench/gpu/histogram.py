@@ -25,19 +25,15 @@ def histogram_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr)
     tl.store(out_ptr + tl.program_id(axis=0) * BINS + tl.arange(0, BINS), h)
 
 
-class Histogram(casekit.Case):
+class Histogram(casekit.BlockCase):
     """out[p, b] = number of i in block p with x[i] == b, over n int32 values in [0, BINS)."""
     kernel = histogram_kernel
     outputs = ['out']
     sizes_time = [{'n': 1 << 24}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    block = 1024
     bins = 256
     params = [('x_ptr', 'pointer', 'i32'), ('out_ptr', 'pointer', 'i32'), ('n', 'scalar', 'i32')]
-
-    def variant(self, size):
-        return 'd16' if size['n'] % 16 == 0 else 'odd'
 
     def constexprs(self, size):
         return {'BLOCK': self.block, 'BINS': self.bins}
@@ -49,9 +45,6 @@ class Histogram(casekit.Case):
 
     def args(self, t, size):
         return [t['x'], t['out'], size['n']]
-
-    def grid(self, size):
-        return (triton.cdiv(size['n'], self.block),)
 
     def reference(self, t, size):
         n = size['n']

@@ -40,24 +40,17 @@ def inline_asm_kernel(x_ptr, h_ptr, b_ptr, f_ptr, y_ptr, s0_ptr, s1_ptr, h2_ptr,
     tl.store(f2_ptr + offs, f2, mask=mask)
 
 
-class InlineAsm(casekit.Case):
+class InlineAsm(casekit.BlockCase):
     """Five inline-asm forms (one and two results, packed 1, 2 and 4, `r` and `f` constraints)."""
     kernel = inline_asm_kernel
     outputs = ['y', 's0', 's1', 'h2', 'b2', 'f2']
     sizes_time = [{'n': 1 << 24}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    block = 1024
     params = [('x_ptr', 'pointer', 'i32'), ('h_ptr', 'pointer', 'f16'), ('b_ptr', 'pointer', 'i8'),
               ('f_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'i32'), ('s0_ptr', 'pointer', 'i32'),
               ('s1_ptr', 'pointer', 'i32'), ('h2_ptr', 'pointer', 'f16'), ('b2_ptr', 'pointer', 'i8'),
               ('f2_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
-
-    def variant(self, size):
-        return 'd16' if size['n'] % 16 == 0 else 'odd'
-
-    def constexprs(self, size):
-        return {'BLOCK': self.block}
 
     def make(self, size, gen):
         n = size['n']
@@ -71,9 +64,6 @@ class InlineAsm(casekit.Case):
 
     def args(self, t, size):
         return [t['x'], t['h'], t['b'], t['f'], t['y'], t['s0'], t['s1'], t['h2'], t['b2'], t['f2'], size['n']]
-
-    def grid(self, size):
-        return (triton.cdiv(size['n'], self.block),)
 
     def reference(self, t, size):
         # every result is exact: integer bit operations, f16 doubling, and f32 products rounded

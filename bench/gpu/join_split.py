@@ -34,23 +34,16 @@ def join_split_kernel(x_ptr, y_ptr, pairs_ptr, out_ptr, diff_ptr, prod_ptr, n, B
     tl.store(prod_ptr + offs, u * v, mask=mask)
 
 
-class JoinSplit(casekit.Case):
+class JoinSplit(casekit.BlockCase):
     """Interleave two vectors, subtract them back out, multiply loaded pairs; one program per 1024 elements."""
     kernel = join_split_kernel
     outputs = ['out', 'diff', 'prod']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    block = 1024
     params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('pairs_ptr', 'pointer', 'f32'),
               ('out_ptr', 'pointer', 'f32'), ('diff_ptr', 'pointer', 'f32'), ('prod_ptr', 'pointer', 'f32'),
               ('n', 'scalar', 'i32')]
-
-    def variant(self, size):
-        return 'd16' if size['n'] % 16 == 0 else 'odd'
-
-    def constexprs(self, size):
-        return {'BLOCK': self.block}
 
     def make(self, size, gen):
         n = size['n']
@@ -61,9 +54,6 @@ class JoinSplit(casekit.Case):
 
     def args(self, t, size):
         return [t['x'], t['y'], t['pairs'], t['out'], t['diff'], t['prod'], size['n']]
-
-    def grid(self, size):
-        return (triton.cdiv(size['n'], self.block),)
 
     def reference(self, t, size):
         x, y, pairs = t['x'].double(), t['y'].double(), t['pairs'].double()

@@ -33,23 +33,16 @@ def libdevice_kernel(x_ptr, y_ptr, k_ptr, rnd_ptr, quo_ptr, fast_ptr, bits_ptr, 
     tl.store(bits_ptr + offs, bits, mask=mask)
 
 
-class Libdevice(casekit.Case):
+class Libdevice(casekit.BlockCase):
     """Four libdevice expressions over vectors; one program per 1024 elements."""
     kernel = libdevice_kernel
     outputs = ['rnd', 'quo', 'fast', 'bits']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    block = 1024
     params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('k_ptr', 'pointer', 'i32'),
               ('rnd_ptr', 'pointer', 'f32'), ('quo_ptr', 'pointer', 'f32'), ('fast_ptr', 'pointer', 'f32'),
               ('bits_ptr', 'pointer', 'i32'), ('n', 'scalar', 'i32')]
-
-    def variant(self, size):
-        return 'd16' if size['n'] % 16 == 0 else 'odd'
-
-    def constexprs(self, size):
-        return {'BLOCK': self.block}
 
     def make(self, size, gen):
         n = size['n']
@@ -64,9 +57,6 @@ class Libdevice(casekit.Case):
 
     def args(self, t, size):
         return [t['x'], t['y'], t['k'], t['rnd'], t['quo'], t['fast'], t['bits'], size['n']]
-
-    def grid(self, size):
-        return (triton.cdiv(size['n'], self.block),)
 
     def reference(self, t, size):
         x, y = t['x'].double(), t['y'].double()

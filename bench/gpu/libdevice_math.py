@@ -33,47 +33,26 @@ def libdevice_math_kernel(x_ptr, y_ptr, e_ptr, t_ptr, r_ptr, n, BLOCK: tl.conste
     tl.store(r_ptr + offs, tl.math.erf(y), mask=mask)
 
 
-def with_specials(t, specials):
-    """`t` with `specials` written at its start and again at a stride through it."""
-    if casekit.DEVICE == 'meta':
-        return t
-    s = torch.tensor(specials, dtype=t.dtype, device=t.device)
-    k = len(specials)
-    for start in range(0, t.numel() - k + 1, max(k, t.numel() // 7)):
-        t[start:start + k] = s
-    return t
-
-
-class LibdeviceMath(casekit.Case):
+class LibdeviceMath(casekit.BlockCase):
     """exp, tanh and erf of two vectors; one program per 1024 elements."""
     kernel = libdevice_math_kernel
     outputs = ['e', 't', 'r']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    block = 1024
     params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('e_ptr', 'pointer', 'f32'),
               ('t_ptr', 'pointer', 'f32'), ('r_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
-
-    def variant(self, size):
-        return 'd16' if size['n'] % 16 == 0 else 'odd'
-
-    def constexprs(self, size):
-        return {'BLOCK': self.block}
 
     def make(self, size, gen):
         n = size['n']
         # exp: uniform over [-104, 88.7] (up to the largest finite result); tanh: mostly where it bends
         x = casekit.rand((n,), torch.float32, gen) * 192.7 - 104.0 if casekit.DEVICE != 'meta' else casekit.rand((n,), torch.float32, gen)
-        return {'x': with_specials(x, X_SPECIALS), 'y': with_specials(casekit.randn(n, torch.float32, gen, scale=2.0), Y_SPECIALS),
+        return {'x': casekit.with_specials(x, X_SPECIALS), 'y': casekit.with_specials(casekit.randn(n, torch.float32, gen, scale=2.0), Y_SPECIALS),
                 'e': casekit.poisoned((n,), torch.float32), 't': casekit.poisoned((n,), torch.float32),
                 'r': casekit.poisoned((n,), torch.float32)}
 
     def args(self, t, size):
         return [t['x'], t['y'], t['e'], t['t'], t['r'], size['n']]
-
-    def grid(self, size):
-        return (triton.cdiv(size['n'], self.block),)
 
     def reference(self, t, size):
         x, y = t['x'].double(), t['y'].double()

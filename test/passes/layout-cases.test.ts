@@ -65,6 +65,7 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'matmul_w8.d16': [8, 1, 1],
   // libdevice calls are elementwise
   'libdevice.d16': [4, 0, 0],
+  'libdevice_math.d16': [4, 0, 0],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;
