@@ -1,7 +1,8 @@
 """Accurate f32 functions: `libdevice.exp` (`__nv_expf`), `libdevice.tanh` (`__nv_tanhf`) and
-`tl.math.erf` (`math.erf`, which Triton computes with libdevice's `__nv_erff`), BLOCK 1024, 4 warps:
-e = exp(x) over the whole finite range (subnormal results included), t = tanh(y) around its branch
-point 0.55 and far out, r = erf(y) around its branch point 1. Checked against float64 to 3 ulp
+`tl.math.erf` (`math.erf`, which Triton computes with libdevice's `__nv_erff`) and `libdevice.log`
+(`__nv_logf`), BLOCK 1024, 4 warps: e = exp(x) over the whole finite range (subnormal results
+included), t = tanh(y) around its branch point 0.55 and far out, r = erf(y) around its branch point
+1, g = log(z) over every positive binade (subnormals included). Checked against float64 to 3 ulp
 (libdevice documents 2; err/tol x 3 reads as ulps). Triton specializes n on divisibility by 16.
 """
 import triton
@@ -18,11 +19,12 @@ BUILDS = {
 
 ULP = 2.0 ** -23
 X_SPECIALS = [0.0, -0.0, 88.72, -87.3, -100.0, -103.9, 1e-30, -1e-30, 0.5, -0.5, 44.3, 1.0]
+Z_SPECIALS = [1.0, 2.0, 0.5, 1.4142135, 1.4142137, 0.70710677, 1e-40, 1e-45, 3.4e38, 1.0000001, 0.99999994]
 Y_SPECIALS = [0.0, -0.0, 0.55, -0.55, 0.5499999, 0.5500001, 9.0, -9.0, 1e5, -1e5, 1e-30, 1e-20, 3.0, 0.1, 1.0, -1.0, 0.9999999, 3.92, 3.9, -4.0]
 
 
 @triton.jit
-def libdevice_math_kernel(x_ptr, y_ptr, e_ptr, t_ptr, r_ptr, n, BLOCK: tl.constexpr):
+def libdevice_math_kernel(x_ptr, y_ptr, z_ptr, e_ptr, t_ptr, r_ptr, g_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(axis=0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -31,17 +33,20 @@ def libdevice_math_kernel(x_ptr, y_ptr, e_ptr, t_ptr, r_ptr, n, BLOCK: tl.conste
     tl.store(e_ptr + offs, libdevice.exp(x), mask=mask)
     tl.store(t_ptr + offs, libdevice.tanh(y), mask=mask)
     tl.store(r_ptr + offs, tl.math.erf(y), mask=mask)
+    z = tl.load(z_ptr + offs, mask=mask)
+    tl.store(g_ptr + offs, libdevice.log(z), mask=mask)
 
 
 class LibdeviceMath(casekit.BlockCase):
-    """exp, tanh and erf of two vectors; one program per 1024 elements."""
+    """exp, tanh, erf and log of three vectors; one program per 1024 elements."""
     kernel = libdevice_math_kernel
-    outputs = ['e', 't', 'r']
+    outputs = ['e', 't', 'r', 'g']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
-    params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('e_ptr', 'pointer', 'f32'),
-              ('t_ptr', 'pointer', 'f32'), ('r_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
+    params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('z_ptr', 'pointer', 'f32'),
+              ('e_ptr', 'pointer', 'f32'), ('t_ptr', 'pointer', 'f32'), ('r_ptr', 'pointer', 'f32'),
+              ('g_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
 
     def make(self, size, gen):
         n = size['n']
@@ -49,19 +54,22 @@ class LibdeviceMath(casekit.BlockCase):
         x = casekit.rand((n,), torch.float32, gen) * 192.7 - 104.0 if casekit.DEVICE != 'meta' else casekit.rand((n,), torch.float32, gen)
         return {'x': casekit.with_specials(x, X_SPECIALS), 'y': casekit.with_specials(casekit.randn(n, torch.float32, gen, scale=2.0), Y_SPECIALS),
                 'e': casekit.poisoned((n,), torch.float32), 't': casekit.poisoned((n,), torch.float32),
-                'r': casekit.poisoned((n,), torch.float32)}
+                'r': casekit.poisoned((n,), torch.float32), 'g': casekit.poisoned((n,), torch.float32),
+                # log: log-uniform over the positive floats, subnormals included
+                'z': casekit.with_specials(torch.exp(casekit.rand((n,), torch.float32, gen).double() * 190.0 - 102.0).float()
+                                           if casekit.DEVICE != 'meta' else casekit.rand((n,), torch.float32, gen), Z_SPECIALS)}
 
     def args(self, t, size):
-        return [t['x'], t['y'], t['e'], t['t'], t['r'], size['n']]
+        return [t['x'], t['y'], t['z'], t['e'], t['t'], t['r'], t['g'], size['n']]
 
     def reference(self, t, size):
         x, y = t['x'].double(), t['y'].double()
         # 3 ulp of each result (relative 3 * 2^-23 bounds it), and 3 of the smallest subnormal below
         return {'e': (torch.exp(x), 3 * ULP, 3 * 2.0 ** -149), 't': (torch.tanh(y), 3 * ULP, 3 * 2.0 ** -149),
-                'r': (torch.erf(y), 3 * ULP, 3 * 2.0 ** -149)}
+                'r': (torch.erf(y), 3 * ULP, 3 * 2.0 ** -149), 'g': (torch.log(t['z'].double()), 3 * ULP, 3 * 2.0 ** -149)}
 
     def bytes_moved(self, size):
-        return 20 * size['n']
+        return 28 * size['n']
 
 
 CASE = LibdeviceMath()

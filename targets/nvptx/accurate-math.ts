@@ -5,7 +5,7 @@
  * squares on Chebyshev nodes, f32 coefficients, simulated in f32 arithmetic before use).
  */
 import type { Value } from '../../ir/ir.js';
-import { F32, I32, type PtxEmitter } from './emitter.js';
+import { F32, I1, I32, type PtxEmitter } from './emitter.js';
 
 /** log2(e) and ln(2), for the exponentials and logarithms of the target. */
 export const LOG2E = 1.4426950408889634;
@@ -79,4 +79,34 @@ export function accurateErf(e: PtxEmitter, x: Value): Value {
   const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), erfc], F32)], F32);
   const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(1)), small, large);
   return e.selp(e.setp('nan', 'f', x, x), x, r);
+}
+
+/** (log1p(f) - f + f^2 / 2) / f^3 as a polynomial in f on [sqrt(1/2) - 1, sqrt(2) - 1] (logf: 1.1 ulp simulated). */
+const LOG1P_REST = [0.3333335518836975, -0.2500085234642029, 0.19999825954437256, -0.16621370613574982, 0.14227114617824554, -0.13202103972434998, 0.1262032836675644, -0.07362869381904602];
+
+/**
+ * ln(x) in f32: x = m 2^e with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23 first), then
+ * e ln2 (in two parts) + log1p(m - 1), the latter f - f^2/2 + f^3 P(f); 0 gives -inf, negatives NaN,
+ * inf and NaN themselves.
+ */
+export function accurateLog(e: PtxEmitter, x: Value): Value {
+  const c = (v: number): Value => e.imm(F32, v);
+  const tiny = e.setp('lt', 'f', x, c(2 ** -126));
+  const scaled = e.selp(tiny, e.op('mul', 'rn.f32', [x, c(2 ** 23)], F32), x);
+  const bits = e.bits(scaled);
+  const exponent = e.sub(e.sub(e.shrU(bits, 23), e.imm(I32, 127)), e.selp(tiny, e.imm(I32, 23), e.imm(I32, 0)));
+  const m1 = e.fromBits(e.or(e.and(bits, e.imm(I32, 0x7fffff)), e.imm(I32, 0x3f800000)), F32);
+  const big = e.setp('gt', 'f', m1, c(Math.SQRT2));
+  const m = e.selp(big, e.op('mul', 'rn.f32', [m1, c(0.5)], F32), m1);
+  const exp = e.add(exponent, e.selp(big, e.imm(I32, 1), e.imm(I32, 0)));
+  const f = e.op('sub', 'rn.f32', [m, c(1)], F32);
+  const half = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [f, c(-0.5)], F32), f, f], F32);
+  const cube = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [f, f], F32), f], F32);
+  const l = e.op('fma', 'rn.f32', [cube, horner(e, LOG1P_REST, f), half], F32);
+  const ef = e.op('cvt', 'rn.f32.s32', [exp], F32);
+  const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), l], F32)], F32);
+  // 0 -> -inf, negative -> NaN, inf and NaN -> themselves
+  const special = e.selp(e.setp('eq', 'f', x, c(0)), c(-Infinity), e.selp(e.setp('lt', 'f', x, c(0)), c(NaN), x));
+  const ordinary = e.op('and', 'pred', [e.setp('gt', 'f', x, c(0)), e.setp('lt', 'f', x, c(Infinity))], I1);
+  return e.selp(ordinary, r, special);
 }
