@@ -427,6 +427,8 @@ export const REGISTER_INSTRUCTIONS: [string, Translate][] = [
   ['nvptx.popc', bitCount('ctpop')],
   ['nvptx.clz', bitCount('ctlz')],
   ['nvptx.brev', bitCount('bitreverse')],
+  // prmt has no LLVM 14 intrinsic: the instruction itself as inline asm
+  ['nvptx.prmt', asmOf],
   ['nvptx.testp', testp],
   ['nvptx.imm', imm],
   ['nvptx.pack', pack],
