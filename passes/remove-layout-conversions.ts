@@ -10,15 +10,19 @@
  * constants, 1-D tt.make_range, tt.broadcast, tt.expand_dims and tt.trans (blocked) are recreated in
  * the needed layout (operand layouts: the same for elementwise/broadcast, `#ttg.slice<{dim = axis,
  * parent = L}>` for expand_dims, the inverse transposition for trans), which may be any register
- * layout but an mma operand's. Anything else (block arguments, loads, dots, reductions, loop
- * results) stops the plan, and the convert stays. Before all of it, layouts are propagated forward
- * from loads and dots (support/layout-propagation.ts).
+ * layout but an mma operand's, and so is a load over fewer elements than the CTA has threads, in
+ * the convert's block (Triton's cheap load; support/rematerialize.ts). Anything else (block
+ * arguments, other loads, dots, reductions, loop results) stops the plan, and the convert stays.
+ * Before all of it, layouts are propagated forward from loads and dots (support/layout-propagation.ts).
  * Before that, a `tt.scan` of converted operands is moved to their source layout (converting its
  * results instead), and so is a `tt.trans` of a converted blocked operand (its result takes the
  * source layout transposed, as Triton infers it), so the converts around them fold away.
- * A convert read only by a narrowing cast (`arith.truncf`, `arith.trunci`) moves after the cast:
- * the exchange then carries the narrow values (an f32 mma accumulator goes to the store layout
- * as f16, half the shared-memory traffic, as Triton's epilogue does).
+ * Then a convert read only by an elementwise op whose other operands can be recreated in the
+ * convert's source layout moves after that op (a scaled epilogue, `acc * scale[None, :]`, runs in
+ * the accumulator's layout), and last a convert read only by a narrowing cast (`arith.truncf`,
+ * `arith.trunci`) moves after the cast: the exchange then carries the narrow values (an f32 mma
+ * accumulator goes to the store layout as f16, half the shared-memory traffic, as Triton's
+ * epilogue does; support/sink-converts.ts).
  * Originals are kept while other ops use them; ops left dead are erased afterwards.
  */
 import { Builder } from '../ir/builder.js';
