@@ -2,7 +2,8 @@
 `tl.math.erf` (`math.erf`, which Triton computes with libdevice's `__nv_erff`) and `libdevice.log`
 (`__nv_logf`), BLOCK 1024, 4 warps: e = exp(x) over the whole finite range (subnormal results
 included), t = tanh(y) around its branch point 0.55 and far out, r = erf(y) around its branch point
-1, g = log(z) over every positive binade (subnormals included). Checked against float64 to 3 ulp
+1, g = log(z) over every positive binade (subnormals included), p = log1p(|y| - 0.75) and
+q = expm1(min(y, 80)) on both sides of their branch points. Checked against float64 to 3 ulp
 (libdevice documents 2; err/tol x 3 reads as ulps). Triton specializes n on divisibility by 16.
 """
 import triton
@@ -24,7 +25,7 @@ Y_SPECIALS = [0.0, -0.0, 0.55, -0.55, 0.5499999, 0.5500001, 9.0, -9.0, 1e5, -1e5
 
 
 @triton.jit
-def libdevice_math_kernel(x_ptr, y_ptr, z_ptr, e_ptr, t_ptr, r_ptr, g_ptr, n, BLOCK: tl.constexpr):
+def libdevice_math_kernel(x_ptr, y_ptr, z_ptr, e_ptr, t_ptr, r_ptr, g_ptr, p_ptr, q_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(axis=0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -35,18 +36,20 @@ def libdevice_math_kernel(x_ptr, y_ptr, z_ptr, e_ptr, t_ptr, r_ptr, g_ptr, n, BL
     tl.store(r_ptr + offs, tl.math.erf(y), mask=mask)
     z = tl.load(z_ptr + offs, mask=mask)
     tl.store(g_ptr + offs, libdevice.log(z), mask=mask)
+    tl.store(p_ptr + offs, libdevice.log1p(tl.abs(y) - 0.75), mask=mask)
+    tl.store(q_ptr + offs, libdevice.expm1(tl.minimum(y, 80.0)), mask=mask)
 
 
 class LibdeviceMath(casekit.BlockCase):
-    """exp, tanh, erf and log of three vectors; one program per 1024 elements."""
+    """exp, tanh, erf, log, log1p and expm1 of three vectors; one program per 1024 elements."""
     kernel = libdevice_math_kernel
-    outputs = ['e', 't', 'r', 'g']
+    outputs = ['e', 't', 'r', 'g', 'p', 'q']
     sizes_time = [{'n': 1 << 26}, {'n': 50_000_017}]
     sizes_check = sizes_time + [{'n': 1_000_003}]
     sizes_sanitize = [{'n': 10_007}, {'n': 16_384}]
     params = [('x_ptr', 'pointer', 'f32'), ('y_ptr', 'pointer', 'f32'), ('z_ptr', 'pointer', 'f32'),
               ('e_ptr', 'pointer', 'f32'), ('t_ptr', 'pointer', 'f32'), ('r_ptr', 'pointer', 'f32'),
-              ('g_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
+              ('g_ptr', 'pointer', 'f32'), ('p_ptr', 'pointer', 'f32'), ('q_ptr', 'pointer', 'f32'), ('n', 'scalar', 'i32')]
 
     def make(self, size, gen):
         n = size['n']
@@ -55,21 +58,25 @@ class LibdeviceMath(casekit.BlockCase):
         return {'x': casekit.with_specials(x, X_SPECIALS), 'y': casekit.with_specials(casekit.randn(n, torch.float32, gen, scale=2.0), Y_SPECIALS),
                 'e': casekit.poisoned((n,), torch.float32), 't': casekit.poisoned((n,), torch.float32),
                 'r': casekit.poisoned((n,), torch.float32), 'g': casekit.poisoned((n,), torch.float32),
+                'p': casekit.poisoned((n,), torch.float32), 'q': casekit.poisoned((n,), torch.float32),
                 # log: log-uniform over the positive floats, subnormals included
                 'z': casekit.with_specials(torch.exp(casekit.rand((n,), torch.float32, gen).double() * 190.0 - 102.0).float()
                                            if casekit.DEVICE != 'meta' else casekit.rand((n,), torch.float32, gen), Z_SPECIALS)}
 
     def args(self, t, size):
-        return [t['x'], t['y'], t['z'], t['e'], t['t'], t['r'], t['g'], size['n']]
+        return [t['x'], t['y'], t['z'], t['e'], t['t'], t['r'], t['g'], t['p'], t['q'], size['n']]
 
     def reference(self, t, size):
         x, y = t['x'].double(), t['y'].double()
         # 3 ulp of each result (relative 3 * 2^-23 bounds it), and 3 of the smallest subnormal below
         return {'e': (torch.exp(x), 3 * ULP, 3 * 2.0 ** -149), 't': (torch.tanh(y), 3 * ULP, 3 * 2.0 ** -149),
-                'r': (torch.erf(y), 3 * ULP, 3 * 2.0 ** -149), 'g': (torch.log(t['z'].double()), 3 * ULP, 3 * 2.0 ** -149)}
+                'r': (torch.erf(y), 3 * ULP, 3 * 2.0 ** -149), 'g': (torch.log(t['z'].double()), 3 * ULP, 3 * 2.0 ** -149),
+                # the kernel's arguments, computed in f32 as it does (IEEE, so the same values)
+                'p': (torch.log1p((t['y'].abs() - 0.75).double()), 3 * ULP, 3 * 2.0 ** -149),
+                'q': (torch.expm1(torch.clamp(t['y'], max=80.0).double()), 3 * ULP, 3 * 2.0 ** -149)}
 
     def bytes_moved(self, size):
-        return 28 * size['n']
+        return 36 * size['n']
 
 
 CASE = LibdeviceMath()

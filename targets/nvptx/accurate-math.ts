@@ -84,6 +84,13 @@ export function accurateErf(e: PtxEmitter, x: Value): Value {
 /** (log1p(f) - f + f^2 / 2) / f^3 as a polynomial in f on [sqrt(1/2) - 1, sqrt(2) - 1] (logf: 1.1 ulp simulated). */
 const LOG1P_REST = [0.3333335518836975, -0.2500085234642029, 0.19999825954437256, -0.16621370613574982, 0.14227114617824554, -0.13202103972434998, 0.1262032836675644, -0.07362869381904602];
 
+/** log1p(f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: f - f^2/2 + f^3 P(f). */
+function log1pNear0(e: PtxEmitter, f: Value): Value {
+  const half = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [f, e.imm(F32, -0.5)], F32), f, f], F32);
+  const cube = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [f, f], F32), f], F32);
+  return e.op('fma', 'rn.f32', [cube, horner(e, LOG1P_REST, f), half], F32);
+}
+
 /**
  * ln(x) in f32: x = m 2^e with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23 first), then
  * e ln2 (in two parts) + log1p(m - 1), the latter f - f^2/2 + f^3 P(f); 0 gives -inf, negatives NaN,
@@ -99,14 +106,51 @@ export function accurateLog(e: PtxEmitter, x: Value): Value {
   const big = e.setp('gt', 'f', m1, c(Math.SQRT2));
   const m = e.selp(big, e.op('mul', 'rn.f32', [m1, c(0.5)], F32), m1);
   const exp = e.add(exponent, e.selp(big, e.imm(I32, 1), e.imm(I32, 0)));
-  const f = e.op('sub', 'rn.f32', [m, c(1)], F32);
-  const half = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [f, c(-0.5)], F32), f, f], F32);
-  const cube = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [f, f], F32), f], F32);
-  const l = e.op('fma', 'rn.f32', [cube, horner(e, LOG1P_REST, f), half], F32);
+  const l = log1pNear0(e, e.op('sub', 'rn.f32', [m, c(1)], F32));
   const ef = e.op('cvt', 'rn.f32.s32', [exp], F32);
   const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), l], F32)], F32);
   // 0 -> -inf, negative -> NaN, inf and NaN -> themselves
   const special = e.selp(e.setp('eq', 'f', x, c(0)), c(-Infinity), e.selp(e.setp('lt', 'f', x, c(0)), c(NaN), x));
   const ordinary = e.op('and', 'pred', [e.setp('gt', 'f', x, c(0)), e.setp('lt', 'f', x, c(Infinity))], I1);
   return e.selp(ordinary, r, special);
+}
+
+/**
+ * log1p(x) in f32: the fitted polynomial itself where x is in [sqrt(1/2) - 1, sqrt(2) - 1]; else
+ * ln(u) for u = 1 + x rounded, plus the rounding's correction (x - (u - 1)) / u. Outside the
+ * ordinary range (u <= 0, infinities, NaN) it is ln(u)'s special value.
+ */
+export function accurateLog1p(e: PtxEmitter, x: Value): Value {
+  const c = (v: number): Value => e.imm(F32, v);
+  const u = e.op('add', 'rn.f32', [x, c(1)], F32);
+  const lnU = accurateLog(e, u);
+  const correction = e.op('div', 'rn.f32', [e.op('sub', 'rn.f32', [x, e.op('sub', 'rn.f32', [u, c(1)], F32)], F32), u], F32);
+  const far = e.op('add', 'rn.f32', [lnU, correction], F32);
+  const ordinary = e.op('and', 'pred', [e.setp('gt', 'f', u, c(0)), e.setp('lt', 'f', u, c(Infinity))], I1);
+  const near = e.op('and', 'pred', [e.setp('ge', 'f', x, c(Math.SQRT1_2 - 1)), e.setp('le', 'f', x, c(Math.SQRT2 - 1))], I1);
+  return e.selp(near, log1pNear0(e, x), e.selp(ordinary, far, lnU));
+}
+
+/** (expm1(f) - f - f^2/2) / f^3 as a polynomial in f on [-ln2/2, ln2/2] (1.0 ulp simulated). */
+const EXPM1_REST = [0.1666666567325592, 0.04166647791862488, 0.008333500474691391, 0.0013933562440797687, 0.00019778874411713332];
+
+/**
+ * e^x - 1 in f32: with x = j ln2 + f (|f| <= ln2 / 2, j = rint(x log2 e), |x| <= 10), it is
+ * 2^j expm1(f) + (2^j - 1), expm1(f) = f + f^2/2 + f^3 P(f) and 2^j - 1 exact; beyond 10 in
+ * magnitude e^x - 1 itself loses nothing.
+ */
+export function accurateExpm1(e: PtxEmitter, x: Value): Value {
+  const c = (v: number): Value => e.imm(F32, v);
+  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-10)], F32), c(10)], F32);
+  const j = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [clamped, c(LOG2E)], F32)], F32);
+  const f = e.op('fma', 'rn.f32', [j, c(-LN2_LO), e.op('fma', 'rn.f32', [j, c(-LN2_HI), clamped], F32)], F32);
+  const half = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [f, c(0.5)], F32), f, f], F32);
+  const em = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [f, f], F32), f], F32), horner(e, EXPM1_REST, f), half], F32);
+  const pow2 = e.fromBits(e.shl(e.addImm(e.op('cvt', 'rzi.s32.f32', [j], I32), 127), 23), F32);
+  const near = e.op('fma', 'rn.f32', [pow2, em, e.op('sub', 'rn.f32', [pow2, c(1)], F32)], F32);
+  const far = e.op('sub', 'rn.f32', [accurateExp(e, x), c(1)], F32);
+  const inRange = e.setp('le', 'f', e.op('abs', 'f32', [x], F32), c(10));
+  // NaN fails the range test and goes through exp, which keeps it; -0 stays -0
+  const r = e.selp(inRange, near, far);
+  return e.selp(e.setp('eq', 'f', x, c(0)), x, r);
 }

@@ -4,14 +4,14 @@
  * one instruction or an exact sequence (IEEE-rounded arithmetic, rounding to integral values,
  * classification, min/max, bit counts, conversions), the `fast_*` approximations, defined by
  * libdevice as the approximate instructions, and `__nv_expf` / `__nv_tanhf` / `__nv_erff` to about libdevice's
- * accuracy (`accurate-math.ts`), and `__nv_logf`. A symbol with no entry (`__nv_powf`, `__nv_log1pf`, ...) is a located error.
+ * accuracy (`accurate-math.ts`), and `__nv_logf`, `__nv_log1pf`, `__nv_expm1f`. A symbol with no entry (`__nv_powf`, `__nv_sinf`, ...) is a located error.
  */
 import type { Value } from '../../ir/ir.js';
 import { type Type } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import { F32, F64, I1, I32, I64, PtxEmitter, ptxType, targetError } from './emitter.js';
 import type { ElementRule } from './elementwise.js';
-import { LN2, LOG2E, accurateErf, accurateExp, accurateLog, accurateTanh } from './accurate-math.js';
+import { LN2, LOG2E, accurateErf, accurateExp, accurateExpm1, accurateLog, accurateLog1p, accurateTanh } from './accurate-math.js';
 
 /** One libdevice function: its operand types (by PTX suffix) and the PTX of one element. */
 interface Entry {
@@ -101,6 +101,8 @@ export const LIBDEVICE: ReadonlyMap<string, Entry> = new Map<string, Entry>([
   ['__nv_tanhf', entry([F32], F32, (e, [x]) => accurateTanh(e, x))],
   ['__nv_erff', entry([F32], F32, (e, [x]) => accurateErf(e, x))],
   ['__nv_logf', entry([F32], F32, (e, [x]) => accurateLog(e, x))],
+  ['__nv_log1pf', entry([F32], F32, (e, [x]) => accurateLog1p(e, x))],
+  ['__nv_expm1f', entry([F32], F32, (e, [x]) => accurateExpm1(e, x))],
   ['__nv_fast_logf', entry([F32], F32, (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.ftz.f32', [x], F32), e.imm(F32, LN2)], F32))],
   ['__nv_fast_log2f', entry([F32], F32, (e, [x]) => e.op('lg2', 'approx.ftz.f32', [x], F32))],
   ['__nv_fast_log10f', entry([F32], F32, (e, [x]) => e.op('mul', 'rn.f32', [e.op('lg2', 'approx.ftz.f32', [x], F32), e.imm(F32, LOG10_2)], F32))],

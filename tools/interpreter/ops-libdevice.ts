@@ -50,7 +50,7 @@ const FUNCTIONS = new Map<string, Fn>([
   ['__nv_isinff', ([x]) => +(Math.abs(x) === Infinity)], ['__nv_isinfd', ([x]) => +(Math.abs(x) === Infinity)],
   ['__nv_finitef', ([x]) => +Number.isFinite(x)], ['__nv_isfinited', ([x]) => +Number.isFinite(x)],
   ['__nv_signbitf', ([x]) => signbit(x)], ['__nv_signbitd', ([x]) => signbit(x)],
-  ['__nv_expf', ([x]) => Math.exp(x)], ['__nv_tanhf', ([x]) => Math.tanh(x)], ['__nv_erff', ([x]) => erf(x)], ['__nv_logf', ([x]) => Math.log(x)], ['__nv_fast_expf', ([x]) => Math.exp(x)], ['__nv_fast_exp10f', ([x]) => 10 ** x], ['__nv_exp2f', ([x]) => 2 ** x],
+  ['__nv_expf', ([x]) => Math.exp(x)], ['__nv_tanhf', ([x]) => Math.tanh(x)], ['__nv_erff', ([x]) => erf(x)], ['__nv_logf', ([x]) => Math.log(x)], ['__nv_log1pf', ([x]) => Math.log1p(x)], ['__nv_expm1f', ([x]) => Math.expm1(x)], ['__nv_fast_expf', ([x]) => Math.exp(x)], ['__nv_fast_exp10f', ([x]) => 10 ** x], ['__nv_exp2f', ([x]) => 2 ** x],
   ['__nv_fast_logf', ([x]) => Math.log(x)], ['__nv_fast_log2f', ([x]) => Math.log2(x)], ['__nv_fast_log10f', ([x]) => Math.log10(x)],
   ['__nv_fast_sinf', ([x]) => Math.sin(x)], ['__nv_fast_cosf', ([x]) => Math.cos(x)], ['__nv_fast_tanf', ([x]) => Math.tan(x)],
   ['__nv_fast_powf', ([x, y]) => x ** y], ['__nv_fast_fdividef', ([a, b]) => a / b],
