@@ -21,18 +21,31 @@ const LN2_LO = 1.428606765330187e-6;
  * then times 2^j as two exact powers of two (so that subnormal results and overflow come out right).
  */
 export function accurateExp(e: PtxEmitter, x: Value): Value {
-  const c = (v: number): Value => e.imm(F32, v);
-  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-104)], F32), c(89)], F32);
-  const j = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [clamped, c(LOG2E)], F32)], F32);
-  const f = e.op('fma', 'rn.f32', [j, c(-LN2_LO), e.op('fma', 'rn.f32', [j, c(-LN2_HI), clamped], F32)], F32);
-  const p = e.op('ex2', 'approx.ftz.f32', [e.op('mul', 'rn.f32', [f, c(LOG2E)], F32)], F32);
-  const ji = e.op('cvt', 'rzi.s32.f32', [j], I32);
-  const half = e.op('shr', 's32', [ji, e.imm(I32, 1)], I32);
-  const pow2 = (k: Value): Value => e.fromBits(e.shl(e.addImm(k, 127), 23), F32);
-  const scaled = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [p, pow2(half)], F32), pow2(e.sub(ji, half))], F32);
+  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, e.imm(F32, -104)], F32), e.imm(F32, 89)], F32);
+  const { p, j } = expReduced(e, clamped);
+  const half = e.op('shr', 's32', [j, e.imm(I32, 1)], I32);
+  const scaled = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [p, powerOfTwo(e, half)], F32), powerOfTwo(e, e.sub(j, half))], F32);
   // NaN stays NaN (the clamp took it to a bound)
   return e.selp(e.setp('nan', 'f', x, x), x, scaled);
 }
+
+/** e^x for x known to lie in [-87, 88] (no NaN): the same reduction, one scaling. */
+function boundedExp(e: PtxEmitter, x: Value): Value {
+  const { p, j } = expReduced(e, x);
+  return e.op('mul', 'rn.f32', [p, powerOfTwo(e, j)], F32);
+}
+
+/** x = j ln2 + f: e^f (from ex2.approx) and j (i32). */
+function expReduced(e: PtxEmitter, x: Value): { p: Value; j: Value } {
+  const c = (v: number): Value => e.imm(F32, v);
+  const jf = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [x, c(LOG2E)], F32)], F32);
+  const f = e.op('fma', 'rn.f32', [jf, c(-LN2_LO), e.op('fma', 'rn.f32', [jf, c(-LN2_HI), x], F32)], F32);
+  const p = e.op('ex2', 'approx.ftz.f32', [e.op('mul', 'rn.f32', [f, c(LOG2E)], F32)], F32);
+  return { p, j: e.op('cvt', 'rzi.s32.f32', [jf], I32) };
+}
+
+/** 2^k as an f32 (k an i32 in [-126, 127]). */
+const powerOfTwo = (e: PtxEmitter, k: Value): Value => e.fromBits(e.shl(e.addImm(k, 127), 23), F32);
 
 /** tanh(x) in f32: an odd polynomial below |x| = 0.55 (a least-squares fit, 0.8 ulp), 1 - 2 / (e^2|x| + 1) above. */
 export function accurateTanh(e: PtxEmitter, x: Value): Value {
@@ -41,7 +54,7 @@ export function accurateTanh(e: PtxEmitter, x: Value): Value {
   const poly = horner(e, TANH_SMALL, s);
   const small = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [s, x], F32), poly, x], F32);
   const a = e.op('min', 'f32', [e.op('abs', 'f32', [x], F32), c(9)], F32);
-  const big = accurateExp(e, e.op('add', 'rn.f32', [a, a], F32));
+  const big = boundedExp(e, e.op('add', 'rn.f32', [a, a], F32));
   const q = e.op('div', 'rn.f32', [c(2), e.op('add', 'rn.f32', [big, c(1)], F32)], F32);
   const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), q], F32)], F32);
   const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(0.55)), small, large);
@@ -75,7 +88,8 @@ export function accurateErf(e: PtxEmitter, x: Value): Value {
   const small = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [x, s], F32), horner(e, ERF_SMALL, s), e.op('mul', 'rn.f32', [x, c(TWO_OVER_SQRT_PI)], F32)], F32);
   const a = e.op('min', 'f32', [e.op('abs', 'f32', [x], F32), c(3.92)], F32);
   const u = e.op('fma', 'rn.f32', [a, c(1 / 1.46), c(-2.46 / 1.46)], F32);
-  const erfc = accurateExp(e, horner(e, ERFC_LOG, u));
+  // log(erfc) is in [-17.1, -1.85] on [1, 3.92]
+  const erfc = boundedExp(e, horner(e, ERFC_LOG, u));
   const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), erfc], F32)], F32);
   const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(1)), small, large);
   return e.selp(e.setp('nan', 'f', x, x), x, r);
@@ -98,59 +112,73 @@ function log1pNear0(e: PtxEmitter, f: Value): Value {
  */
 export function accurateLog(e: PtxEmitter, x: Value): Value {
   const c = (v: number): Value => e.imm(F32, v);
+  const { f, exponent } = splitForLog(e, x);
+  const ef = e.op('cvt', 'rn.f32.s32', [exponent], F32);
+  const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), log1pNear0(e, f)], F32)], F32);
+  return e.selp(ordinaryForLog(e, x), r, specialOfLog(e, x));
+}
+
+/** x = (1 + f) 2^exponent with 1 + f in [sqrt(1/2), sqrt(2)) (a subnormal x scaled by 2^23 first). */
+function splitForLog(e: PtxEmitter, x: Value): { f: Value; exponent: Value } {
+  const c = (v: number): Value => e.imm(F32, v);
   const tiny = e.setp('lt', 'f', x, c(2 ** -126));
   const scaled = e.selp(tiny, e.op('mul', 'rn.f32', [x, c(2 ** 23)], F32), x);
   const bits = e.bits(scaled);
-  const exponent = e.sub(e.sub(e.shrU(bits, 23), e.imm(I32, 127)), e.selp(tiny, e.imm(I32, 23), e.imm(I32, 0)));
+  const biased = e.sub(e.sub(e.shrU(bits, 23), e.imm(I32, 127)), e.selp(tiny, e.imm(I32, 23), e.imm(I32, 0)));
   const m1 = e.fromBits(e.or(e.and(bits, e.imm(I32, 0x7fffff)), e.imm(I32, 0x3f800000)), F32);
   const big = e.setp('gt', 'f', m1, c(Math.SQRT2));
   const m = e.selp(big, e.op('mul', 'rn.f32', [m1, c(0.5)], F32), m1);
-  const exp = e.add(exponent, e.selp(big, e.imm(I32, 1), e.imm(I32, 0)));
-  const l = log1pNear0(e, e.op('sub', 'rn.f32', [m, c(1)], F32));
-  const ef = e.op('cvt', 'rn.f32.s32', [exp], F32);
-  const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), l], F32)], F32);
-  // 0 -> -inf, negative -> NaN, inf and NaN -> themselves
-  const special = e.selp(e.setp('eq', 'f', x, c(0)), c(-Infinity), e.selp(e.setp('lt', 'f', x, c(0)), c(NaN), x));
-  const ordinary = e.op('and', 'pred', [e.setp('gt', 'f', x, c(0)), e.setp('lt', 'f', x, c(Infinity))], I1);
-  return e.selp(ordinary, r, special);
+  return { f: e.op('sub', 'rn.f32', [m, c(1)], F32), exponent: e.add(biased, e.selp(big, e.imm(I32, 1), e.imm(I32, 0))) };
 }
 
+/** Whether ln(x) is an ordinary value (0 < x < inf). */
+const ordinaryForLog = (e: PtxEmitter, x: Value): Value =>
+  e.op('and', 'pred', [e.setp('gt', 'f', x, e.imm(F32, 0)), e.setp('lt', 'f', x, e.imm(F32, Infinity))], I1);
+
+/** ln(x) outside the ordinary range: 0 -> -inf, negative -> NaN, inf and NaN -> themselves. */
+const specialOfLog = (e: PtxEmitter, x: Value): Value =>
+  e.selp(e.setp('eq', 'f', x, e.imm(F32, 0)), e.imm(F32, -Infinity), e.selp(e.setp('lt', 'f', x, e.imm(F32, 0)), e.imm(F32, NaN), x));
+
 /**
- * log1p(x) in f32: the fitted polynomial itself where x is in [sqrt(1/2) - 1, sqrt(2) - 1]; else
- * ln(u) for u = 1 + x rounded, plus the rounding's correction (x - (u - 1)) / u. Outside the
- * ordinary range (u <= 0, infinities, NaN) it is ln(u)'s special value.
+ * log1p(x) in f32 with one polynomial: where x is in [sqrt(1/2) - 1, sqrt(2) - 1] the fitted
+ * log1p(x) itself; elsewhere u = 1 + x rounded is split as ln's argument is (u = m 2^e) and the
+ * rounding's correction (x - (u - 1)) / u is added. Outside the ordinary range (u <= 0,
+ * infinities, NaN) it is ln(u)'s special value.
  */
 export function accurateLog1p(e: PtxEmitter, x: Value): Value {
   const c = (v: number): Value => e.imm(F32, v);
   const u = e.op('add', 'rn.f32', [x, c(1)], F32);
-  const lnU = accurateLog(e, u);
-  const correction = e.op('div', 'rn.f32', [e.op('sub', 'rn.f32', [x, e.op('sub', 'rn.f32', [u, c(1)], F32)], F32), u], F32);
-  const far = e.op('add', 'rn.f32', [lnU, correction], F32);
-  const ordinary = e.op('and', 'pred', [e.setp('gt', 'f', u, c(0)), e.setp('lt', 'f', u, c(Infinity))], I1);
   const near = e.op('and', 'pred', [e.setp('ge', 'f', x, c(Math.SQRT1_2 - 1)), e.setp('le', 'f', x, c(Math.SQRT2 - 1))], I1);
-  return e.selp(near, log1pNear0(e, x), e.selp(ordinary, far, lnU));
+  const split = splitForLog(e, u);
+  const f = e.selp(near, x, split.f);
+  const exp = e.selp(near, e.imm(I32, 0), split.exponent);
+  const correction = e.selp(near, c(0), e.op('div', 'rn.f32', [e.op('sub', 'rn.f32', [x, e.op('sub', 'rn.f32', [u, c(1)], F32)], F32), u], F32));
+  const l = e.op('add', 'rn.f32', [log1pNear0(e, f), correction], F32);
+  const ef = e.op('cvt', 'rn.f32.s32', [exp], F32);
+  const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), l], F32)], F32);
+  return e.selp(e.op('or', 'pred', [near, ordinaryForLog(e, u)], I1), r, specialOfLog(e, u));
 }
 
 /** (expm1(f) - f - f^2/2) / f^3 as a polynomial in f on [-ln2/2, ln2/2] (1.0 ulp simulated). */
 const EXPM1_REST = [0.1666666567325592, 0.04166647791862488, 0.008333500474691391, 0.0013933562440797687, 0.00019778874411713332];
 
 /**
- * e^x - 1 in f32: with x = j ln2 + f (|f| <= ln2 / 2, j = rint(x log2 e), |x| <= 10), it is
- * 2^j expm1(f) + (2^j - 1), expm1(f) = f + f^2/2 + f^3 P(f) and 2^j - 1 exact; beyond 10 in
- * magnitude e^x - 1 itself loses nothing.
+ * e^x - 1 in f32 with one reduction: x = j ln2 + f (|f| <= ln2 / 2, j = rint(x log2 e)), then
+ * 2 (2^(j-1) expm1(f) + (2^(j-1) - 1/2)) with expm1(f) = f + f^2/2 + f^3 P(f): exact where it
+ * matters (small j), and 2^(j-1) representable for every j of a finite result. Past 88.72 it is
+ * inf, below -86 it rounds to -1; -0 and NaN stay.
  */
 export function accurateExpm1(e: PtxEmitter, x: Value): Value {
   const c = (v: number): Value => e.imm(F32, v);
-  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-10)], F32), c(10)], F32);
+  const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-86)], F32), c(88.72)], F32);
   const j = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [clamped, c(LOG2E)], F32)], F32);
   const f = e.op('fma', 'rn.f32', [j, c(-LN2_LO), e.op('fma', 'rn.f32', [j, c(-LN2_HI), clamped], F32)], F32);
   const half = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [f, c(0.5)], F32), f, f], F32);
   const em = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [f, f], F32), f], F32), horner(e, EXPM1_REST, f), half], F32);
-  const pow2 = e.fromBits(e.shl(e.addImm(e.op('cvt', 'rzi.s32.f32', [j], I32), 127), 23), F32);
-  const near = e.op('fma', 'rn.f32', [pow2, em, e.op('sub', 'rn.f32', [pow2, c(1)], F32)], F32);
-  const far = e.op('sub', 'rn.f32', [accurateExp(e, x), c(1)], F32);
-  const inRange = e.setp('le', 'f', e.op('abs', 'f32', [x], F32), c(10));
-  // NaN fails the range test and goes through exp, which keeps it; -0 stays -0
-  const r = e.selp(inRange, near, far);
-  return e.selp(e.setp('eq', 'f', x, c(0)), x, r);
+  const pow2h = e.fromBits(e.shl(e.addImm(e.op('cvt', 'rzi.s32.f32', [j], I32), 126), 23), F32);
+  const halfResult = e.op('fma', 'rn.f32', [pow2h, em, e.op('sub', 'rn.f32', [pow2h, c(0.5)], F32)], F32);
+  const r = e.op('add', 'rn.f32', [halfResult, halfResult], F32);
+  const big = e.selp(e.setp('gt', 'f', x, c(88.7228394)), c(Infinity), r);
+  // -0 and NaN stay themselves
+  return e.selp(e.op('or', 'pred', [e.setp('eq', 'f', x, c(0)), e.setp('nan', 'f', x, x)], I1), x, big);
 }
