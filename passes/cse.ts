@@ -7,9 +7,11 @@
  * Dominance is taken structurally: ops earlier in a block dominate later ones and everything
  * nested in them; the entry block of a region dominates its other blocks (so those see the
  * entry block's table, but not each other's). Regions of `IsolatedFromAbove` ops start empty.
- * Ops with memory effects (tt.load, tt.store, atomics, calls, anything not Pure) never merge, except
+ * Ops with memory effects (tt.store, atomics, calls, anything not Pure) never merge, except
  * `ttg.local_alloc`s of the same tensor into immutable buffers (support/staging.ts): one buffer serves
- * both (attention's Q, staged for each of its two loops).
+ * both (attention's Q, staged for each of its two loops), and ops that only read memory (a
+ * non-volatile `tt.load`, `ttg.local_load`: `readOnlyWhen`), which merge with an equal read earlier
+ * in the same block when no op that may write memory lies between them, as in MLIR's CSE.
  */
 import type { Block, Operation, Region, Value } from '../ir/ir.js';
 import { isSideEffectFree } from '../ir/patterns.js';
@@ -205,11 +207,29 @@ class CseWalker {
   }
 
   private block(b: Block, scope: Scope): void {
+    // Ops that only read memory (a non-volatile tt.load, ttg.local_load) merge with an equal one
+    // earlier in the same block when nothing that may write memory lies between them (MLIR's CSE
+    // of read-only ops): any other op with effects empties this table.
+    let reads = new Scope(null);
     for (let op = b.first; op; ) {
       const next = op.next;
-      this.op(op, scope);
+      if (op.spec?.decl.readOnlyWhen?.(op) && op.regions.length === 0) {
+        this.read(op, reads);
+      } else {
+        this.op(op, scope);
+        if (!isSideEffectFree(op)) reads = new Scope(null);
+      }
       op = next;
     }
+  }
+
+  // %1 = tt.load %p ; (no write) ; %2 = tt.load %p -> uses of %2 use %1
+  private read(op: Operation, reads: Scope): void {
+    const hash = hashOf(op, this.ids);
+    const twin = reads.lookup(hash, op, this.ids);
+    if (!twin) return reads.insert(hash, op);
+    this.rw.replaceOp(op, twin.results);
+    this.ctx.bump('num-cse');
   }
 
   private op(op: Operation, scope: Scope): void {
