@@ -6,6 +6,7 @@ import type { AsmPrinter } from './asm.js';
 import { FloatType, IndexType, IntegerType, ShapedType, Type, plainText, i } from './types.js';
 import { freshId, unique } from './uniquer.js';
 import { miniFloatBits, miniFloatFormat, miniFloatValue, roundToMiniFloat } from './minifloat.js';
+import { binaryExponent, roundHalfEven } from './float-rounding.js';
 
 /** Base of every attribute. */
 export abstract class Attribute {
@@ -602,9 +603,7 @@ function to16Bits(v: number, expBits: number, mantBits: number): number {
   const minNormal = 1 - bias;
   // Subnormals and zero, in units of the smallest subnormal (may round up to the smallest normal).
   if (a < 2 ** minNormal) return sign | roundHalfEven(a / 2 ** (minNormal - mantBits));
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
+  let e = binaryExponent(a);
   let m = roundHalfEven((a / 2 ** e - 1) * 2 ** mantBits);
   if (m === 2 ** mantBits) {
     m = 0;
@@ -617,11 +616,6 @@ function to16Bits(v: number, expBits: number, mantBits: number): number {
 /** IEEE half-precision bits of `v`, rounding to nearest even. */
 export function numberToHalfBits(v: number): number {
   return to16Bits(v, 5, 10);
-}
-
-function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 /** The value of IEEE half-precision bits. */

@@ -3,6 +3,7 @@
  * into them. One owner for these facts: constants (APFloat's rounding, overflow to infinity or
  * NaN), the interpreter and the nvptx target (the hardware's saturating conversion) all read them here.
  */
+import { binaryExponent, roundHalfEven } from './float-rounding.js';
 
 /**
  * How a format spells its special values: `ieee` has infinities and NaNs in the all-ones exponent;
@@ -63,11 +64,6 @@ export interface MiniFloatRounding {
   readonly saturate?: boolean;
 }
 
-function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
-
 /** The bits (0..255) of `v` in format `f`, rounded once from the exact double. */
 export function miniFloatBits(f: MiniFloatFormat, v: number, rounding: MiniFloatRounding = {}): number {
   if (Number.isNaN(v)) return nanBits(f);
@@ -79,21 +75,16 @@ export function miniFloatBits(f: MiniFloatFormat, v: number, rounding: MiniFloat
     if (f.specials === 'ieee') return signBit | (((1 << f.expBits) - 1) << f.mantBits);
     return nanBits(f);
   };
-  if (a === Infinity) return rounding.saturate ? (negative ? 0x80 : 0) | encode(f, max) : overflow();
+  // the largest finite value with v's sign
+  const largest = (): number => (negative ? 0x80 : 0) | encode(f, max);
+  if (a === Infinity) return rounding.saturate ? largest() : overflow();
   const minNormalExp = 1 - f.bias;
-  let ulpExp: number;
-  if (a < 2 ** minNormalExp) ulpExp = minNormalExp - f.mantBits;
-  else {
-    let e = Math.floor(Math.log2(a));
-    if (2 ** e > a) e--;
-    if (2 ** (e + 1) <= a) e++;
-    ulpExp = e - f.mantBits;
-  }
+  const ulpExp = (a < 2 ** minNormalExp ? minNormalExp : binaryExponent(a)) - f.mantBits;
   const q = a / 2 ** ulpExp;
   const r = (rounding.towardZero ? Math.floor(q) : roundHalfEven(q)) * 2 ** ulpExp;
   if (r > max) {
     // Rounding toward zero never reaches infinity: a finite value past the range is the largest.
-    if (rounding.saturate || rounding.towardZero) return (negative ? 0x80 : 0) | encode(f, max);
+    if (rounding.saturate || rounding.towardZero) return largest();
     return overflow();
   }
   if (r === 0) return signBit;
@@ -104,9 +95,7 @@ export function miniFloatBits(f: MiniFloatFormat, v: number, rounding: MiniFloat
 function encode(f: MiniFloatFormat, r: number): number {
   const minNormalExp = 1 - f.bias;
   if (r < 2 ** minNormalExp) return r / 2 ** (minNormalExp - f.mantBits);
-  let exp = Math.floor(Math.log2(r));
-  if (2 ** exp > r) exp--;
-  if (2 ** (exp + 1) <= r) exp++;
+  const exp = binaryExponent(r);
   return ((exp + f.bias) << f.mantBits) | ((r / 2 ** exp - 1) * 2 ** f.mantBits);
 }
 

@@ -214,7 +214,8 @@ class CseWalker {
     for (let op = b.first; op; ) {
       const next = op.next;
       if (op.spec?.decl.readOnlyWhen?.(op) && op.regions.length === 0) {
-        this.read(op, reads);
+        // %1 = tt.load %p ; (no write) ; %2 = tt.load %p -> uses of %2 use %1
+        this.mergeOrRecord(op, reads);
       } else {
         this.op(op, scope);
         if (!isSideEffectFree(op)) reads = new Scope(null);
@@ -223,11 +224,11 @@ class CseWalker {
     }
   }
 
-  // %1 = tt.load %p ; (no write) ; %2 = tt.load %p -> uses of %2 use %1
-  private read(op: Operation, reads: Scope): void {
+  /** Replaces `op` by its twin in `table`, or records it there. */
+  private mergeOrRecord(op: Operation, table: Scope): void {
     const hash = hashOf(op, this.ids);
-    const twin = reads.lookup(hash, op, this.ids);
-    if (!twin) return reads.insert(hash, op);
+    const twin = table.lookup(hash, op, this.ids);
+    if (!twin) return table.insert(hash, op);
     this.rw.replaceOp(op, twin.results);
     this.ctx.bump('num-cse');
   }
@@ -238,12 +239,8 @@ class CseWalker {
     const inner = op.hasTrait(IsolatedFromAbove) ? null : scope;
     for (const r of op.regions) this.region(r, inner);
     if (!mergeable(op, this.ids)) return;
-    const hash = hashOf(op, this.ids);
-    const twin = scope.lookup(hash, op, this.ids);
-    if (!twin) return scope.insert(hash, op);
     // %1 = arith.addi %a, %b ; %2 = arith.addi %b, %a -> uses of %2 use %1
-    this.rw.replaceOp(op, twin.results);
-    this.ctx.bump('num-cse');
+    this.mergeOrRecord(op, scope);
   }
 }
 

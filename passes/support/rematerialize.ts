@@ -103,9 +103,14 @@ export class Rematerializer {
     if (!def) return false;
     if (ttg.ConvertLayoutOp.match(def)) return true;
     if (depth >= MAX_DEPTH || !rematTarget(t) || ++this.planned > MAX_OPS) return false;
-    const types = operandTypesFor(def, t) ?? this.cheapLoadTypes(def, t);
+    const types = this.operandTypes(def, t);
     if (!types) return false;
     return def.operandValues().every((o, k) => !(o.type instanceof RankedTensorType) || this.canRemat(o, types[k], depth + 1));
+  }
+
+  /** The operand types `def` needs to give `t`: an op `operandTypesFor` knows, or a cheap load. */
+  private operandTypes(def: Operation, t: RankedTensorType): Type[] | null {
+    return operandTypesFor(def, t) ?? this.cheapLoadTypes(def, t);
   }
 
   /** The operand types a cheap load in the root's block needs to load in `t`, else null. */
@@ -152,7 +157,7 @@ export class Rematerializer {
   // just before the use: a chain feeding one loop is not kept alive across the loops before it
   // (licm then hoists what is invariant to just before its loop).
   private buildOp(def: Operation, t: Type, before: Operation): Value {
-    const types = operandTypesFor(def, t as RankedTensorType) ?? this.cheapLoadTypes(def, t as RankedTensorType)!;
+    const types = this.operandTypes(def, t as RankedTensorType)!;
     const op = def.clone();
     op.result(0).type = t;
     const constant = arith.ConstantOp.match(def);

@@ -1,6 +1,7 @@
 /**
  * f32 functions computed to about libdevice's accuracy (2 ulp), for `math.erf` and the libdevice
- * calls `__nv_expf`, `__nv_tanhf` and `__nv_erff`: argument reduction in exact steps, the MUFU
+ * calls `__nv_expf`, `__nv_tanhf`, `__nv_erff`, `__nv_logf`, `__nv_log1pf` and `__nv_expm1f`:
+ * argument reduction in exact steps, the MUFU
  * `ex2.approx` where an exponential is needed, and polynomials fitted in relative error (least
  * squares on Chebyshev nodes, f32 coefficients, simulated in f32 arithmetic before use).
  */
@@ -26,7 +27,23 @@ export function accurateExp(e: PtxEmitter, x: Value): Value {
   const half = e.op('shr', 's32', [j, e.imm(I32, 1)], I32);
   const scaled = e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [p, powerOfTwo(e, half)], F32), powerOfTwo(e, e.sub(j, half))], F32);
   // NaN stays NaN (the clamp took it to a bound)
-  return e.selp(e.setp('nan', 'f', x, x), x, scaled);
+  return keepNaN(e, x, scaled);
+}
+
+/** `r`, or `x` itself where `x` is NaN. */
+const keepNaN = (e: PtxEmitter, x: Value, r: Value): Value => e.selp(e.setp('nan', 'f', x, x), x, r);
+
+/** x = j ln2 + f with j = rint(x log2 e) (as an f32) and f = x - j ln2 in two exact steps (|f| <= ln2 / 2). */
+function reduceByLn2(e: PtxEmitter, x: Value): { jf: Value; f: Value } {
+  const jf = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [x, e.imm(F32, LOG2E)], F32)], F32);
+  const f = e.op('fma', 'rn.f32', [jf, e.imm(F32, -LN2_LO), e.op('fma', 'rn.f32', [jf, e.imm(F32, -LN2_HI), x], F32)], F32);
+  return { jf, f };
+}
+
+/** exponent ln2 + l, ln2 in two parts (exponent an i32). */
+function plusExponentLn2(e: PtxEmitter, exponent: Value, l: Value): Value {
+  const ef = e.op('cvt', 'rn.f32.s32', [exponent], F32);
+  return e.op('fma', 'rn.f32', [ef, e.imm(F32, LN2_HI), e.op('fma', 'rn.f32', [ef, e.imm(F32, LN2_LO), l], F32)], F32);
 }
 
 /** e^x for x known to lie in [-87, 88] (no NaN): the same reduction, one scaling. */
@@ -37,15 +54,13 @@ function boundedExp(e: PtxEmitter, x: Value): Value {
 
 /** x = j ln2 + f: e^f (from ex2.approx) and j (i32). */
 function expReduced(e: PtxEmitter, x: Value): { p: Value; j: Value } {
-  const c = (v: number): Value => e.imm(F32, v);
-  const jf = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [x, c(LOG2E)], F32)], F32);
-  const f = e.op('fma', 'rn.f32', [jf, c(-LN2_LO), e.op('fma', 'rn.f32', [jf, c(-LN2_HI), x], F32)], F32);
-  const p = e.op('ex2', 'approx.ftz.f32', [e.op('mul', 'rn.f32', [f, c(LOG2E)], F32)], F32);
+  const { jf, f } = reduceByLn2(e, x);
+  const p = e.op('ex2', 'approx.ftz.f32', [e.op('mul', 'rn.f32', [f, e.imm(F32, LOG2E)], F32)], F32);
   return { p, j: e.op('cvt', 'rzi.s32.f32', [jf], I32) };
 }
 
-/** 2^k as an f32 (k an i32 in [-126, 127]). */
-const powerOfTwo = (e: PtxEmitter, k: Value): Value => e.fromBits(e.shl(e.addImm(k, 127), 23), F32);
+/** 2^(k + plus) as an f32 (k an i32, k + plus in [-126, 127]). */
+const powerOfTwo = (e: PtxEmitter, k: Value, plus = 0): Value => e.fromBits(e.shl(e.addImm(k, 127 + plus), 23), F32);
 
 /** tanh(x) in f32: an odd polynomial below |x| = 0.55 (a least-squares fit, 0.8 ulp), 1 - 2 / (e^2|x| + 1) above. */
 export function accurateTanh(e: PtxEmitter, x: Value): Value {
@@ -58,7 +73,7 @@ export function accurateTanh(e: PtxEmitter, x: Value): Value {
   const q = e.op('div', 'rn.f32', [c(2), e.op('add', 'rn.f32', [big, c(1)], F32)], F32);
   const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), q], F32)], F32);
   const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(0.55)), small, large);
-  return e.selp(e.setp('nan', 'f', x, x), x, r);
+  return keepNaN(e, x, r);
 }
 
 /** (tanh(x) - x) / x^3 as a polynomial in x^2 on [0, 0.55^2] (least squares in relative error, f32 coefficients). */
@@ -92,7 +107,7 @@ export function accurateErf(e: PtxEmitter, x: Value): Value {
   const erfc = boundedExp(e, horner(e, ERFC_LOG, u));
   const large = e.op('copysign', 'f32', [x, e.op('sub', 'rn.f32', [c(1), erfc], F32)], F32);
   const r = e.selp(e.setp('lt', 'f', e.op('abs', 'f32', [x], F32), c(1)), small, large);
-  return e.selp(e.setp('nan', 'f', x, x), x, r);
+  return keepNaN(e, x, r);
 }
 
 /** (log1p(f) - f + f^2 / 2) / f^3 as a polynomial in f on [sqrt(1/2) - 1, sqrt(2) - 1] (logf: 1.1 ulp simulated). */
@@ -111,10 +126,8 @@ function log1pNear0(e: PtxEmitter, f: Value): Value {
  * inf and NaN themselves.
  */
 export function accurateLog(e: PtxEmitter, x: Value): Value {
-  const c = (v: number): Value => e.imm(F32, v);
   const { f, exponent } = splitForLog(e, x);
-  const ef = e.op('cvt', 'rn.f32.s32', [exponent], F32);
-  const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), log1pNear0(e, f)], F32)], F32);
+  const r = plusExponentLn2(e, exponent, log1pNear0(e, f));
   return e.selp(ordinaryForLog(e, x), r, specialOfLog(e, x));
 }
 
@@ -153,9 +166,7 @@ export function accurateLog1p(e: PtxEmitter, x: Value): Value {
   const f = e.selp(near, x, split.f);
   const exp = e.selp(near, e.imm(I32, 0), split.exponent);
   const correction = e.selp(near, c(0), e.op('div', 'rn.f32', [e.op('sub', 'rn.f32', [x, e.op('sub', 'rn.f32', [u, c(1)], F32)], F32), u], F32));
-  const l = e.op('add', 'rn.f32', [log1pNear0(e, f), correction], F32);
-  const ef = e.op('cvt', 'rn.f32.s32', [exp], F32);
-  const r = e.op('fma', 'rn.f32', [ef, c(LN2_HI), e.op('fma', 'rn.f32', [ef, c(LN2_LO), l], F32)], F32);
+  const r = plusExponentLn2(e, exp, e.op('add', 'rn.f32', [log1pNear0(e, f), correction], F32));
   return e.selp(e.op('or', 'pred', [near, ordinaryForLog(e, u)], I1), r, specialOfLog(e, u));
 }
 
@@ -171,11 +182,10 @@ const EXPM1_REST = [0.1666666567325592, 0.04166647791862488, 0.00833350047469139
 export function accurateExpm1(e: PtxEmitter, x: Value): Value {
   const c = (v: number): Value => e.imm(F32, v);
   const clamped = e.op('min', 'f32', [e.op('max', 'f32', [x, c(-86)], F32), c(88.72)], F32);
-  const j = e.op('cvt', 'rni.f32.f32', [e.op('mul', 'rn.f32', [clamped, c(LOG2E)], F32)], F32);
-  const f = e.op('fma', 'rn.f32', [j, c(-LN2_LO), e.op('fma', 'rn.f32', [j, c(-LN2_HI), clamped], F32)], F32);
+  const { jf, f } = reduceByLn2(e, clamped);
   const half = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [f, c(0.5)], F32), f, f], F32);
   const em = e.op('fma', 'rn.f32', [e.op('mul', 'rn.f32', [e.op('mul', 'rn.f32', [f, f], F32), f], F32), horner(e, EXPM1_REST, f), half], F32);
-  const pow2h = e.fromBits(e.shl(e.addImm(e.op('cvt', 'rzi.s32.f32', [j], I32), 126), 23), F32);
+  const pow2h = powerOfTwo(e, e.op('cvt', 'rzi.s32.f32', [jf], I32), -1);
   const halfResult = e.op('fma', 'rn.f32', [pow2h, em, e.op('sub', 'rn.f32', [pow2h, c(0.5)], F32)], F32);
   const r = e.op('add', 'rn.f32', [halfResult, halfResult], F32);
   const big = e.selp(e.setp('gt', 'f', x, c(88.7228394)), c(Infinity), r);

@@ -5,7 +5,8 @@
  */
 import type { Builder } from '../../ir/builder.js';
 import { Block, type Operation, type Region, type Value } from '../../ir/ir.js';
-import { FloatType, IndexType, RankedTensorType, type Type } from '../../ir/types.js';
+import { IndexType, RankedTensorType, type Type } from '../../ir/types.js';
+import { isFp8 } from './fp8.js';
 import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import { AsyncTokenType, MemDescType } from '../../dialects/ttg/types.js';
 import { I8, I32, I64, PtxEmitter, internalError, targetError, type Arch } from './emitter.js';
@@ -47,7 +48,7 @@ export function registerType(t: Type): Type {
   // A shared-memory descriptor is its tile's address; an async token carries nothing (a dummy word).
   if (elt instanceof MemDescType || elt instanceof AsyncTokenType) return I32;
   // An fp8 element is its byte (targets/nvptx/fp8.ts).
-  if (elt instanceof FloatType && elt.width === 8) return I8;
+  if (isFp8(elt)) return I8;
   return elt;
 }
 

@@ -236,7 +236,7 @@ export class PtxEmitter {
     return this.op('and', 'pred', [a, b], I1);
   }
 
-  // ---- memory and synchronization ----  // ---- memory and synchronization ----
+  // ---- memory and synchronization ----
 
   /** A (possibly guarded, vector) load of `types.length` registers. */
   ld(ptx: string, addr: Value, types: readonly Type[], guard?: Value, other?: readonly Value[]): Value[] {

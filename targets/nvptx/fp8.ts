@@ -56,14 +56,10 @@ function toFp8Saturating(e: PtxEmitter, x: Value, pair: string): Value {
 /** An fp8 value widened to float type `to` (exact). */
 function widen(e: PtxEmitter, x: Value, from: FloatType, to: Type, op: Operation): Value {
   const half = fp8ToF16(e, x, pairOf(e, op, from));
-  if (to === F16) return half;
-  // exact: an fp8 significand fits bf16's
-  if (to === BF16) return e.op('cvt', 'rn.bf16.f16', [half], BF16);
-  const single = e.op('cvt', 'f32.f16', [half], F32);
-  if (to === F32) return single;
-  if (to === F64) return e.op('cvt', 'f64.f32', [single], F64);
   if (isFp8(to)) return toFp8Saturating(e, half, pairOf(e, op, to));
-  throw targetError(op, `cannot convert '${from}' to '${to}'`);
+  const wide = fromHalf(e, half, to);
+  if (!wide) throw targetError(op, `cannot convert '${from}' to '${to}'`);
+  return wide;
 }
 
 /** A non-fp8 float `x` (of element type `from`) as an f16 or f32 register that an fp8 `cvt` reads with one rounding. */
@@ -98,9 +94,10 @@ export const fpToFp: ElementRule = (e, [x], to, op) => {
   return e.op('cvt', `${cvt.rounding === 'rtz' ? 'rz' : 'rn'}.${ptxType(dst)}.${ptxType(from)}`, [x], to);
 };
 
-/** f16 `half` widened (exactly) to float type `to` (f16, bf16, f32, f64). */
+/** f16 `half` (an fp8 value) widened exactly to float type `to` (f16, bf16, f32, f64), else null. */
 function fromHalf(e: PtxEmitter, half: Value, to: Type): Value | null {
   if (to === F16) return half;
+  // exact: an fp8 significand fits bf16's
   if (to === BF16) return e.op('cvt', 'rn.bf16.f16', [half], BF16);
   const single = e.op('cvt', 'f32.f16', [half], F32);
   if (to === F32) return single;

@@ -9,7 +9,7 @@
 import type { Value } from '../../ir/ir.js';
 import { type Type } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
-import { F32, F64, I1, I32, I64, PtxEmitter, ptxType, targetError } from './emitter.js';
+import { F32, F64, I32, I64, PtxEmitter, bitsType, ptxType, targetError } from './emitter.js';
 import type { ElementRule } from './elementwise.js';
 import { LN2, LOG2E, accurateErf, accurateExp, accurateExpm1, accurateLog, accurateLog1p, accurateTanh } from './accurate-math.js';
 
@@ -41,10 +41,15 @@ function roundHalfAway(e: PtxEmitter, x: Value, t: Type): Value {
 
 /** ffs(x): the 1-based index of the lowest set bit, 0 for 0. */
 function findFirstSet(e: PtxEmitter, x: Value, t: Type): Value {
-  const below = e.op('xor', `b${t === I64 ? 64 : 32}`, [x, e.op('sub', ptxType(t, 's'), [x, e.imm(t, 1)], t)], t);
-  const count = e.op('popc', `b${t === I64 ? 64 : 32}`, [below], I32);
+  const below = e.op('xor', bitsType(t), [x, e.op('sub', ptxType(t, 's'), [x, e.imm(t, 1)], t)], t);
+  const count = e.op('popc', bitsType(t), [below], I32);
   return e.selp(e.setp('eq', 'b', x, e.imm(t, 0)), e.imm(I32, 0), count);
 }
+
+/** libdevice's rounding suffixes and PTX's modifiers for them: to a float, and to an integral value. */
+const ROUNDINGS = ['rn', 'rz', 'rd', 'ru'] as const;
+const FLOAT_ROUNDING = { rn: 'rn', rz: 'rz', rd: 'rm', ru: 'rp' } as const;
+const INTEGRAL_ROUNDING = { rn: 'rni', rz: 'rzi', rd: 'rmi', ru: 'rpi' } as const;
 
 /** Conversions `cvt.<rnd>.<to>.<from>` for float2int_rn and the like. */
 const convert = (from: Type, to: Type, rnd: string, kind: 's' | 'u' = 's'): Entry =>
@@ -53,8 +58,8 @@ const convert = (from: Type, to: Type, rnd: string, kind: 's' | 'u' = 's'): Entr
 /** Every libdevice function the target computes, by symbol. */
 export const LIBDEVICE: ReadonlyMap<string, Entry> = new Map<string, Entry>([
   // IEEE arithmetic with an explicit rounding
-  ...(['rn', 'rz', 'rd', 'ru'] as const).flatMap((r): [string, Entry][] => {
-    const mode = { rn: 'rn', rz: 'rz', rd: 'rm', ru: 'rp' }[r];
+  ...ROUNDINGS.flatMap((r): [string, Entry][] => {
+    const mode = FLOAT_ROUNDING[r];
     return [
       [`__nv_fadd_${r}`, plain(F32, 2, 'add', `${mode}.`)], [`__nv_dadd_${r}`, plain(F64, 2, 'add', `${mode}.`)],
       [`__nv_fsub_${r}`, plain(F32, 2, 'sub', `${mode}.`)], [`__nv_dsub_${r}`, plain(F64, 2, 'sub', `${mode}.`)],
@@ -124,9 +129,9 @@ export const LIBDEVICE: ReadonlyMap<string, Entry> = new Map<string, Entry>([
   ['__nv_ffs', entry([I32], I32, (e, [x]) => findFirstSet(e, x, I32))], ['__nv_ffsll', entry([I64], I32, (e, [x]) => findFirstSet(e, x, I64))],
   ['__nv_byte_perm', entry([I32, I32, I32], I32, (e, xs) => e.op('prmt', 'b32', xs, I32))],
   // conversions
-  ...(['rn', 'rz', 'rd', 'ru'] as const).flatMap((r): [string, Entry][] => {
-    const mode = { rn: 'rni', rz: 'rzi', rd: 'rmi', ru: 'rpi' }[r];
-    const fmode = { rn: 'rn', rz: 'rz', rd: 'rm', ru: 'rp' }[r];
+  ...ROUNDINGS.flatMap((r): [string, Entry][] => {
+    const mode = INTEGRAL_ROUNDING[r];
+    const fmode = FLOAT_ROUNDING[r];
     return [
       [`__nv_float2int_${r}`, convert(F32, I32, mode)], [`__nv_float2uint_${r}`, convert(F32, I32, mode, 'u')],
       [`__nv_float2ll_${r}`, convert(F32, I64, mode)], [`__nv_float2ull_${r}`, convert(F32, I64, mode, 'u')],
@@ -151,6 +156,5 @@ export const externElementwise: ElementRule = (e, args, to, op) => {
   if (types.length !== fn.args.length || types.some((t, k) => t !== fn.args[k]) || to !== fn.result) {
     throw targetError(op, `calls '${symbol}' with (${types.join(', ')}) -> ${to}; libdevice's takes (${fn.args.join(', ')}) -> ${fn.result}`);
   }
-  if (types.includes(I1)) throw targetError(op, `calls '${symbol}' on i1 values`);
   return fn.emit(e, args);
 };

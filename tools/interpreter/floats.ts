@@ -4,6 +4,7 @@
  * nearest even after each operation.
  */
 import { miniFloatBits, miniFloatFormat, miniFloatValue, roundToMiniFloat } from '../../ir/minifloat.js';
+import { binaryExponent, roundHalfEven } from '../../ir/float-rounding.js';
 import { halfBitsToNumber, numberToHalfBits, bf16BitsToNumber, numberToBf16Bits } from '../../ir/attributes.js';
 
 const f32 = new Float32Array(1);
@@ -23,19 +24,10 @@ export function roundF16(v: number): number {
 export function roundBf16(v: number): number {
   if (!Number.isFinite(v) || v === 0) return v;
   const a = Math.abs(v);
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  const ulp = 2 ** Math.max(e - 7, -133);
+  const ulp = 2 ** Math.max(binaryExponent(a) - 7, -133);
   const r = roundHalfEven(a / ulp) * ulp;
   const out = r >= 2 ** 128 - 2 ** 119 ? Infinity : r;
   return v < 0 ? -out : out;
-}
-
-/** Rounds to the nearest integer, ties to even. */
-export function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 /** Rounds to tf32 (10 explicit mantissa bits, f32 range). */
@@ -43,10 +35,7 @@ export function roundTf32(v: number): number {
   const x = Math.fround(v);
   if (!Number.isFinite(x) || x === 0) return x;
   const a = Math.abs(x);
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  const ulp = 2 ** Math.max(e - 10, -149);
+  const ulp = 2 ** Math.max(binaryExponent(a) - 10, -149);
   const r = Math.fround(roundHalfEven(a / ulp) * ulp);
   return x < 0 ? -r : r;
 }

@@ -7,7 +7,8 @@
 import * as tt from '../../dialects/tt/index.js';
 import { impl, type OpEntry } from './op-impl.js';
 import { fromFunction } from './elementwise.js';
-import { erf, rounderFor, roundAway, roundHalfEven } from './floats.js';
+import { erf, rounderFor, roundAway } from './floats.js';
+import { roundHalfEven } from '../../ir/float-rounding.js';
 import { asTensor, eltClass, elementOf } from './values.js';
 import { fail } from './errors.js';
 

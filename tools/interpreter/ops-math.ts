@@ -2,7 +2,8 @@
 import type { OpDef } from '../../ir/op-def.js';
 import * as math from '../../dialects/math.js';
 import { family, impl, type OpEntry } from './op-impl.js';
-import { erf, roundAway, roundHalfEven } from './floats.js';
+import { erf, roundAway } from './floats.js';
+import { roundHalfEven } from '../../ir/float-rounding.js';
 import { floatBinary, floatPredicate, floatRounder, floatTernary, floatUnary, fromFunction, intUnary } from './elementwise.js';
 import { asTensor, eltClass, elementOf, signedOf, unsignedOf } from './values.js';
 import { fail } from './errors.js';
