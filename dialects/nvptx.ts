@@ -178,10 +178,10 @@ export const ShflOp = defineOp({
   format: PLAIN_FORMAT,
   verify: (op) => (op.numOperands === 4 ? undefined : `expects 4 operands (value, lane, clamp, member mask), got ${op.numOperands}`),
 });
-/** `nvptx.bar`: a block barrier (`bar.sync 0;`). */
+/** `nvptx.bar`: a block barrier (`bar.sync 0;`), or with `warp.sync` a barrier of the warp's lanes (`bar.warp.sync -1;`). */
 export const BarOp = defineOp({
   name: 'nvptx.bar',
-  summary: 'a block barrier (`bar.sync 0;`)',
+  summary: 'a block barrier (`bar.sync 0;`), or with `warp.sync` the warp\'s (`bar.warp.sync -1;`)',
   attrs: [{ name: 'ptx', kind: StrAttr, default: StringAttr.get('sync') }],
   format: '($ptx^)? attr-dict',
 });
@@ -340,6 +340,58 @@ export const BulkGroupOp = defineOp({
   attrs: [PTX],
   format: '$ptx (`if` $guard^)? attr-dict',
 });
+/**
+ * The fields `nvptx.tensormap_replace` writes (PTX ISA, `tensormap.replace.tile`): whether each takes
+ * a dim (`ord`) and whether its value must be an immediate (the encoding fields).
+ */
+export const TENSORMAP_FIELDS: Readonly<Record<string, { ord: boolean; immediate: boolean }>> = {
+  global_address: { ord: false, immediate: false }, rank: { ord: false, immediate: false },
+  box_dim: { ord: true, immediate: false }, global_dim: { ord: true, immediate: false },
+  global_stride: { ord: true, immediate: false }, element_stride: { ord: true, immediate: false },
+  elemtype: { ord: false, immediate: true }, interleave_layout: { ord: false, immediate: true },
+  swizzle_mode: { ord: false, immediate: true }, fill_mode: { ord: false, immediate: true },
+};
+/**
+ * `nvptx.tensormap_replace`: writes one field of a tensor map in shared memory
+ * (`tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [addr], 1, %r;`), predicated by `guard`
+ * when present; `ord` is the dim (innermost first) of the per-dim fields. The value is the `value`
+ * register, or the `immediate` attribute (which the encoding fields require).
+ */
+export const TensormapReplaceOp = defineOp({
+  name: 'nvptx.tensormap_replace',
+  summary: 'writes one field of a tensor map in shared memory (`tensormap.replace.tile.<field>.shared::cta.b1024.b32 [addr], value;`)',
+  operands: [{ name: 'addr', type: AnyType }, { name: 'value', kind: 'optional', type: AnyType }, { name: 'guard', kind: 'optional', type: I1 }],
+  attrs: [{ name: 'field', kind: StrAttr }, { name: 'ord', kind: I32Attr, optional: true }, { name: 'immediate', kind: I32Attr, optional: true }],
+  format: '$field $addr (`,` $value^)? (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+  verify: (op) => {
+    const field = (op.getAttr('field') as StringAttr).value;
+    const f = TENSORMAP_FIELDS[field];
+    if (!f) return `unknown tensor map field '${field}' (one of ${Object.keys(TENSORMAP_FIELDS).join(', ')})`;
+    if (f.ord !== (op.getAttr('ord') !== undefined)) return f.ord ? `field '${field}' needs the dim it writes ('ord')` : `field '${field}' takes no 'ord'`;
+    const immediate = op.getAttr('immediate') !== undefined;
+    const view = TensormapReplaceOp.view(op);
+    if (immediate === Boolean(view.value)) return 'expects either a value register or an immediate';
+    if (f.immediate && !immediate) return `field '${field}' takes an immediate`;
+  },
+});
+/**
+ * `nvptx.tensormap_copy`: copies a 128-byte tensor map from shared to global memory and releases it
+ * to the tensormap proxy, by a whole warp
+ * (`tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst], [src], 128;`).
+ */
+export const TensormapCopyOp = defineOp({
+  name: 'nvptx.tensormap_copy',
+  summary: 'copies a tensor map from shared to global memory and releases it to the tensormap proxy (`tensormap.cp_fenceproxy...`)',
+  operands: [{ name: 'dst', type: AnyType }, { name: 'src', type: AnyType }, { name: 'guard', kind: 'optional', type: I1 }],
+  format: '$dst `,` $src (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+});
+/** `nvptx.tensormap_acquire`: makes the tensor map at a global address visible to this thread's TMA copies (`fence.proxy.tensormap::generic.acquire.gpu [addr], 128;`). */
+export const TensormapAcquireOp = defineOp({
+  name: 'nvptx.tensormap_acquire',
+  summary: 'acquire fence of the tensormap proxy on a tensor map in global memory (`fence.proxy.tensormap::generic.acquire.gpu [addr], 128;`)',
+  operands: [{ name: 'addr', type: AnyType }, { name: 'guard', kind: 'optional', type: I1 }],
+  format: '$addr (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
+});
 /** `nvptx.trap`: aborts the kernel (`trap;`). */
 export const TrapOp = defineOp({
   name: 'nvptx.trap',
@@ -456,6 +508,9 @@ export const nvptxDialect: DialectDecl = {
     TmaLoadOp,
     TmaStoreOp,
     BulkGroupOp,
+    TensormapReplaceOp,
+    TensormapCopyOp,
+    TensormapAcquireOp,
     TrapOp,
     PrintfOp,
     AssertfailOp,

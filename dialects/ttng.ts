@@ -2,12 +2,15 @@
  * The TritonNvidiaGPU (`ttng`) dialect: Hopper warp-group MMA, async fences, mbarriers and
  * TMA copies, with Triton 3.6's assembly formats.
  */
-import { AnyTensor, BoolAttr, I1, I32, I32Attr, anyOf, typeIs } from '../ir/constraints.js';
+import { AnyTensor, BoolAttr, I1, I32, I32Attr, I64, anyOf, typeIs } from '../ir/constraints.js';
 import { IntegerAttr, boolAttr } from '../ir/attributes.js';
 import type { DialectDecl } from '../ir/op-spec.js';
 import { i, type RankedTensorType, type Type } from '../ir/types.js';
 import { TensorDescType } from './tt/types.js';
-import { CacheModifier, EvictionPolicy, InputPrecision } from './tt/enums.js';
+import { CacheModifier, EvictionPolicy, InputPrecision, TTPtr } from './tt/enums.js';
+import { TMA_MAX_RANK } from './ttg/target.js';
+import { Pure } from '../ir/traits.js';
+import type { Operation } from '../ir/ir.js';
 import { MemDesc, MemDescType } from './ttg/index.js';
 import { defineOp, type OpDef } from '../ir/op-def.js';
 
@@ -182,6 +185,71 @@ export const WarpGroupDotWaitOp = defineOp({
   },
 });
 
+/**
+ * The largest value each `ttng.tensormap_create` field attribute takes (PTX ISA, `tensormap.replace`):
+ * the element type (0-15), the interleave (none, 16 or 32 bytes), the swizzle (none, 32, 64 or 128
+ * bytes) and the fill of out-of-bounds elements (zeros or NaNs).
+ */
+const TENSORMAP_FIELD_MAX: ReadonlyArray<[string, number]> = [['elem_type', 15], ['interleave_layout', 2], ['swizzle_mode', 3], ['fill_mode', 1]];
+
+/** Operand-group checks of `ttng.tensormap_create`: a rank of 1 to 5, one global stride fewer than dims, attributes in range. */
+function verifyTensormapCreate(op: Operation): string | void {
+  const view = TensormapCreateOp.view(op);
+  const rank = view.box_dim.length;
+  if (rank < 1 || rank > TMA_MAX_RANK) return `a tensor map has 1 to ${TMA_MAX_RANK} dims; got ${rank} box dims`;
+  if (view.global_dim.length !== rank || view.element_stride.length !== rank) return `expects ${rank} global dims and element strides (one per box dim), got ${view.global_dim.length} and ${view.element_stride.length}`;
+  if (view.global_stride.length !== rank - 1) return `expects ${rank - 1} global strides (every dim but the innermost), got ${view.global_stride.length}`;
+  for (const [name, max] of TENSORMAP_FIELD_MAX) {
+    const v = Number((op.getAttr(name) as IntegerAttr).value);
+    if (v < 0 || v > max) return `attribute '${name}' must be between 0 and ${max}, got ${v}`;
+  }
+}
+
+/**
+ * `ttng.tensormap_create`: writes a TMA tensor map (128 bytes at `desc_ptr`, global memory) on the
+ * device: the tensor at `global_address`, its dims and byte strides innermost first, the box each
+ * copy moves and the encoding fields. Reads and writes global memory.
+ */
+export const TensormapCreateOp = defineOp({
+  name: 'ttng.tensormap_create',
+  summary: 'writes a TMA tensor map into global memory on the device',
+  operands: [
+    { name: 'desc_ptr', type: TTPtr },
+    { name: 'global_address', type: TTPtr },
+    { name: 'box_dim', kind: 'variadic', type: I32 },
+    { name: 'global_dim', kind: 'variadic', type: I32 },
+    { name: 'global_stride', kind: 'variadic', type: I64 },
+    { name: 'element_stride', kind: 'variadic', type: I32 },
+  ],
+  attrs: [
+    { name: 'elem_type', kind: I32Attr },
+    { name: 'interleave_layout', kind: I32Attr },
+    { name: 'swizzle_mode', kind: I32Attr },
+    { name: 'fill_mode', kind: I32Attr },
+  ],
+  format: '$desc_ptr `,` $global_address `,` `[` $box_dim `]` `,` `[` $global_dim `]` `,` `[` $global_stride `]` `,` `[` $element_stride `]` attr-dict `:` functional-type(operands, results)',
+  verify: (op) => verifyTensormapCreate(op),
+});
+/** `ttng.tensormap_fenceproxy_acquire`: makes a tensor map written on the device visible to the TMA unit (the tensormap proxy) before copies read it. */
+export const TensormapFenceproxyAcquireOp = defineOp({
+  name: 'ttng.tensormap_fenceproxy_acquire',
+  summary: 'acquire fence on a tensor map written on the device',
+  operands: [{ name: 'desc_ptr', type: TTPtr }],
+  format: '$desc_ptr attr-dict `:` qualified(type($desc_ptr))',
+});
+/** `ttng.reinterpret_tensor_descriptor`: the tensor map at a pointer as a tensor descriptor. */
+export const ReinterpretTensorDescOp = defineOp({
+  name: 'ttng.reinterpret_tensor_descriptor',
+  summary: 'reinterprets a pointer to a tensor map as a tensor descriptor',
+  operands: [{ name: 'rawDesc', type: TTPtr }],
+  results: [{ name: 'result', type: TensorDesc }],
+  traits: [Pure],
+  format: '$rawDesc attr-dict `:` qualified(type($rawDesc)) `to` qualified(type($result))',
+});
+
+/** Ops that write tensor maps on the device. */
+const tensormapOps: OpDef[] = [TensormapCreateOp, TensormapFenceproxyAcquireOp, ReinterpretTensorDescOp];
+
 /** The TritonNvidiaGPU op table. */
 export const ttngOps: OpDef[] = [
   FenceAsyncSharedOp,
@@ -191,6 +259,7 @@ export const ttngOps: OpDef[] = [
   WarpGroupDotWaitOp,
   ...mbarrierOps,
   ...tmaOps,
+  ...tensormapOps,
 ];
 
 /** The TritonNvidiaGPU dialect table. */

@@ -11,9 +11,9 @@
  *    layout;
  *  - `tt.descriptor_store` stores its block to a tile, publishes it to the async proxy
  *    (`ttng.fence_async_shared`), copies it out by TMA and waits until the copy has read it.
- * A descriptor made on the device (`tt.make_tensor_descriptor`, which needs the tensor map written
- * to global memory at run time) and the gather, scatter and reduce forms are errors at the op, as
- * is any descriptor on a GPU without TMA.
+ *  - a descriptor made on the device (`tt.make_tensor_descriptor`) gets the same layout rule and
+ *    becomes a tensor map the CTA writes into its global scratch (support/tensormap-create.ts).
+ * The gather, scatter and reduce forms are errors at the op, as is any descriptor on a GPU without TMA.
  */
 import { IntegerAttr, TypeAttr, boolAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
@@ -33,11 +33,11 @@ import * as ttng from '../dialects/ttng.js';
 import { nvmmaSharedFor } from './support/wgmma-lowering.js';
 import { slot } from './support/pipeline-emit.js';
 import { barrierBufferType, blockBytes } from './support/pipeline-tma.js';
+import { expandMakeTensorDescriptor } from './support/tensormap-create.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** Descriptor ops this pass does not lower, with why. */
 const UNSUPPORTED: ReadonlyMap<string, string> = new Map([
-  [tt.MakeTensorDescriptorOp.name, 'a descriptor made on the device needs its tensor map written to global memory at run time, which the nvptx target does not do yet; pass a host-side TensorDescriptor instead'],
   [tt.DescriptorReduceOp.name, 'reducing stores through a descriptor are not supported yet'],
   ['tt.descriptor_gather', 'gathers through a descriptor are not supported yet'],
   ['tt.descriptor_scatter', 'scatters through a descriptor are not supported yet'],
@@ -78,23 +78,27 @@ function copiesLayout(desc: Value, ctx: PassContext): Attribute | null {
 }
 
 /**
- * Gives each descriptor parameter of `fn` its block's shared layout (in its type and the
- * function's signature): !tt.tensordesc<tensor<128x64xf16>> -> !tt.tensordesc<tensor<128x64xf16, #shared>>
+ * Gives descriptor `desc` its block's shared layout, in its type: the layout its copies use, else
+ * the one it has, else the default; returns whether the type changed.
+ *   !tt.tensordesc<tensor<128x64xf16>> -> !tt.tensordesc<tensor<128x64xf16, #shared>>
  */
-function assignLayouts(fn: Operation, ctx: PassContext): number {
+function assignLayout(desc: Value, at: Operation, ctx: PassContext): boolean {
+  const t = desc.type as TensorDescType;
+  const block = t.blockType;
+  const user = desc.users()[0] ?? at;
+  const layout = copiesLayout(desc, ctx) ?? block.encoding ?? defaultLayout(t, user, ctx);
+  if (block.encoding && block.encoding !== layout) ctx.fail(user, `copies a block whose descriptor has layout ${block.encoding} into a tile of layout ${layout}`);
+  if (block.encoding === layout) return false;
+  desc.type = TensorDescType.get(RankedTensorType.get(block.shape, block.elementType, layout));
+  return true;
+}
+
+/** Gives each descriptor parameter of `fn` its layout (in its type and the function's signature); returns how many changed. */
+function assignParamLayouts(fn: Operation, ctx: PassContext): number {
   const entry = fn.regions[0]?.blocks[0];
   if (!entry) return 0;
   let changed = 0;
-  for (const arg of entry.args) {
-    if (!(arg.type instanceof TensorDescType)) continue;
-    const block = arg.type.blockType;
-    const user = arg.users()[0] ?? fn;
-    const layout = copiesLayout(arg, ctx) ?? block.encoding ?? defaultLayout(arg.type, user, ctx);
-    if (block.encoding && block.encoding !== layout) ctx.fail(user, `copies a block whose descriptor has layout ${block.encoding} into a tile of layout ${layout}`);
-    if (block.encoding === layout) continue;
-    arg.type = TensorDescType.get(RankedTensorType.get(block.shape, block.elementType, layout));
-    changed++;
-  }
+  for (const arg of entry.args) if (arg.type instanceof TensorDescType && assignLayout(arg, fn, ctx)) changed++;
   if (!changed) return 0;
   const ft = functionTypeOf(fn);
   fn.setAttr('function_type', TypeAttr.get(FunctionType.get(entry.args.map((a) => a.type), ft.results)));
@@ -203,25 +207,38 @@ export const tmaLowering: PassDecl = {
   summary: 'Lower tensor-descriptor loads and stores to TMA copies tracked by mbarriers (sm_90 and later)',
   anchor: 'function',
   statistics: {
-    'descriptors-laid-out': 'number of tensor-descriptor parameters given a shared layout',
+    'descriptors-laid-out': 'number of tensor descriptors (parameters and made ones) given a shared layout',
+    'descriptors-made': 'number of tt.make_tensor_descriptor written as tensor maps on the device',
     'loads-lowered': 'number of tt.descriptor_load lowered outside a software pipeline',
     'stores-lowered': 'number of tt.descriptor_store lowered to TMA stores',
   },
   run(fn, ctx) {
     const ops: Operation[] = [];
-    fn.walk((op) => void ((tt.DescriptorLoadOp.is(op) || tt.DescriptorStoreOp.is(op) || UNSUPPORTED.has(op.name)) && ops.push(op)), 'pre');
+    const makes: Operation[] = [];
+    fn.walk((op) => {
+      if (tt.MakeTensorDescriptorOp.is(op)) makes.push(op);
+      else if (tt.DescriptorLoadOp.is(op) || tt.DescriptorStoreOp.is(op) || UNSUPPORTED.has(op.name)) ops.push(op);
+    }, 'pre');
     const hasDescArgs = fn.regions[0]?.blocks[0]?.args.some((a) => a.type instanceof TensorDescType) ?? false;
-    if (!ops.length && !hasDescArgs) return ctx.preserve();
+    if (!ops.length && !makes.length && !hasDescArgs) return ctx.preserve();
     const target = targetOf(fn);
-    for (const op of ops) {
+    for (const op of [...makes, ...ops]) {
       const why = UNSUPPORTED.get(op.name);
       if (why) ctx.fail(op, why);
       if (!target.limits?.tma) ctx.fail(op, `needs TMA, which this GPU (ttg.target = ${target.name}) does not have; tensor descriptors need sm_90a`);
       const desc = op.operand(0);
-      if (!(desc instanceof BlockArgument) || desc.owner !== fn.regions[0].blocks[0]) ctx.fail(op, 'copies through a descriptor that is not a kernel parameter; only host-side descriptors are supported');
+      const param = desc instanceof BlockArgument && desc.owner === fn.regions[0].blocks[0];
+      if (!makes.includes(op) && !param && !tt.MakeTensorDescriptorOp.is(desc.definingOp)) ctx.fail(op, 'copies through a descriptor that is neither a kernel parameter nor made by tt.make_tensor_descriptor');
     }
-    ctx.bump('descriptors-laid-out', assignLayouts(fn, ctx));
+    let laidOut = assignParamLayouts(fn, ctx);
+    for (const make of makes) if (assignLayout(make.result(0), make, ctx)) laidOut++;
+    ctx.bump('descriptors-laid-out', laidOut);
     const rw = ctx.rewriter();
+    for (const make of makes) {
+      const why = expandMakeTensorDescriptor(make, rw);
+      if (why) ctx.fail(make, why);
+      ctx.bump('descriptors-made');
+    }
     for (const op of ops) {
       if (tt.DescriptorLoadOp.is(op)) {
         lowerLoad(op, rw);

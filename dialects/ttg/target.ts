@@ -32,6 +32,12 @@ export interface ArchLimits {
 /** The alignment, in bytes, TMA requires of a tensor's base address and strides (PTX ISA, tensor maps). */
 export const TMA_ALIGN_BYTES = 16;
 
+/** The most elements a TMA box has along one dim (PTX ISA, tensor maps: `boxDim` at most 256). */
+export const TMA_MAX_BOX_DIM = 256;
+
+/** The bytes of one TMA tensor map (a CUtensorMap; PTX's `.b1024` tensormap object). */
+export const TENSOR_MAP_BYTES = 128;
+
 /** The most dims a TMA tensor map (and a copy through it) has (PTX ISA, `cp.async.bulk.tensor.{1-5}d`). */
 export const TMA_MAX_RANK = 5;
 

@@ -25,6 +25,8 @@ import { toLinearLayout } from '../../dialects/ttg/layout-lib.js';
 import { dimName, standardDims } from '../../dialects/ttg/layout-linear.js';
 import * as tt from '../../dialects/tt/index.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
+import { TENSOR_MAP_BYTES } from '../../dialects/ttg/target.js';
 
 /** Bytes one element of `t` takes in shared memory (sub-byte types round up to 1, pointers 8). */
 export function elementBytes(t: Type): number {
@@ -112,6 +114,9 @@ export function scratchBytes(op: Operation): number {
       const t = op.result(0).type;
       return t instanceof RankedTensorType ? t.shape[0] * elementBytes(t.elementType) : 0;
     }
+    // the tensor map thread 0 writes before warp 0 copies it to global memory
+    case ttng.TensormapCreateOp.name:
+      return TENSOR_MAP_BYTES;
     case tt.AtomicRmwOp.name:
     case tt.AtomicCasOp.name: {
       const r = op.result(0);

@@ -23,6 +23,13 @@ export const PTX_ARCHES: Readonly<Record<Arch, PtxArch>> = {
   sm_90a: { name: 'sm_90a', capability: 90, ptxVersion: '8.0' },
 };
 
+/**
+ * The PTX ISA version of a module that writes tensor maps on the device (`tensormap.replace` needs
+ * 8.3). 8.7 (CUDA 12.8): before 8.6, ptxas took a replaced `global_stride` in units of 16 bytes
+ * (Triton shifts the stride right by 4 there); from 8.6 on it is in bytes, as the PTX ISA says.
+ */
+export const TENSORMAP_PTX_VERSION = '8.7';
+
 /** The names `--arch` accepts, in order. */
 export const ARCHES: readonly Arch[] = Object.keys(PTX_ARCHES) as Arch[];
 

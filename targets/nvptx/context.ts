@@ -52,8 +52,20 @@ export function registerType(t: Type): Type {
   return elt;
 }
 
+/**
+ * A kernel's global scratch: a hidden pointer parameter to `bytesPerProgram` bytes per program
+ * (the launcher allocates them for the whole grid), and each `ttg.global_scratch_alloc`'s offset there.
+ */
+export interface GlobalScratch {
+  base: Value;
+  bytesPerProgram: number;
+  offsets: ReadonlyMap<Operation, number>;
+}
+
 /** Per-kernel lowering state. */
 export class LoweringContext {
+  /** The kernel's global scratch (`ttg.global_scratch_alloc`), when it has any: set by the kernel's lowering. */
+  globalScratch: GlobalScratch | null = null;
   private readonly regs = new Map<Value, Value[]>();
   private readonly hoisted = new Map<string, Value>();
   private readonly blocks = new Map<Block, Block>();

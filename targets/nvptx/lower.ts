@@ -28,16 +28,18 @@ import { GATHER_RULES } from './gather.js';
 import { DOT_RULES } from './dot.js';
 import { ELEMENTWISE, ELEMENT_PAIRS, type ElementPairRule, type ElementRule } from './elementwise.js';
 import { FP8_REGISTER_OPS, isFp8 } from './fp8.js';
-import { I32, TENSOR_MAP_ATTR, internalError, targetError, type Arch } from './emitter.js';
+import { I32, I64, TENSOR_MAP_ATTR, internalError, targetError, type Arch } from './emitter.js';
 import { PTX_ARCHES, archMismatch, limitsOf } from './arch.js';
-import { hasTarget, targetOf } from '../../dialects/ttg/target.js';
+import { TENSOR_MAP_BYTES, hasTarget, targetOf } from '../../dialects/ttg/target.js';
 import { MEMORY_RULES } from './memory.js';
 import { REDUCE_RULES } from './reduce.js';
 import { SCAN_RULES } from './scan.js';
 import { SHARED_RULES } from './shared.js';
 import { TENSOR_RULES } from './tensor.js';
 import { WGMMA_RULES } from './wgmma.js';
-import { TMA_RULES, tmaGeometry } from './tma.js';
+import { TMA_RULES } from './tma.js';
+import { TENSORMAP_RULES, globalScratchLayout } from './tensormap.js';
+import { tmaGeometry } from '../../dialects/ttg/tma-geometry.js';
 import { registerBudget, registersCanLimitResidency, residencyHint } from './residency.js';
 import { kernelVersions, type KernelVersions } from './versions.js';
 import { checkElementsPerThread } from './register-limit.js';
@@ -46,20 +48,24 @@ import { AxisInfoAnalysis } from '../../passes/analysis/axis-info.js';
 
 
 /** Every non-elementwise rule, by op name. */
-const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...TMA_RULES, ...CONTROL_RULES, ...DEBUG_RULES, ...INLINE_ASM_RULES, ...HISTOGRAM_RULES, ...GATHER_RULES]);
+const RULES = loweringTable([...TENSOR_RULES, ...MEMORY_RULES, ...REDUCE_RULES, ...SCAN_RULES, ...SHARED_RULES, ...DOT_RULES, ...WGMMA_RULES, ...TMA_RULES, ...CONTROL_RULES, ...DEBUG_RULES, ...INLINE_ASM_RULES, ...HISTOGRAM_RULES, ...GATHER_RULES, ...TENSORMAP_RULES]);
 
 /** One kernel parameter as the launcher sees it. */
 export interface KernelParam {
   name: string;
   /**
-   * A pointer, a scalar, a tensor descriptor (a CUtensorMap passed by value, see `tma`), or a
-   * hidden tensor map the launcher builds from other parameters (`from`; the caller passes nothing).
+   * A pointer, a scalar, a tensor descriptor (a CUtensorMap passed by value, see `tma`), a
+   * hidden tensor map the launcher builds from other parameters (`from`; the caller passes nothing),
+   * or the hidden global scratch: a pointer to `bytesPerProgram` bytes for each program of the grid,
+   * which the launcher allocates (tensor maps the kernel writes, see tensormap.ts).
    */
-  kind: 'pointer' | 'scalar' | 'tensordesc' | 'tensormap';
+  kind: 'pointer' | 'scalar' | 'tensordesc' | 'tensormap' | 'global_scratch';
   /** The element type for pointers and descriptors, the value type for scalars (`f32`, `i32`, ...). */
   type: string;
   /** `tt.divisibility` when given. */
   divisibility?: number;
+  /** For the global scratch: the bytes each program uses (the launcher allocates grid size times this). */
+  bytesPerProgram?: number;
   /** For a tensor descriptor or hidden tensor map: how the launcher encodes its tensor map. */
   tma?: TensorMapInfo;
   /**
@@ -96,6 +102,9 @@ export interface KernelInfo {
    */
   versions?: { divisor: number; params: number[]; otherwise: KernelInfo };
 }
+
+/** The name of the hidden global scratch parameter (last; launchers leave out trailing `__` parameters). */
+export const GLOBAL_SCRATCH_PARAM = '__global_scratch';
 
 /** The name suffix of a versioned kernel's second kernel, its original copy alone (see versions.ts). */
 export const UNALIGNED_SUFFIX = '__unaligned';
@@ -238,11 +247,17 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     p.from = { base: params[h.base].name, shape, strides: h.strides.map((j) => params[j].name), ...(h.positive.length ? { positive: h.positive.map((j) => params[j].name) } : {}) };
   });
   const paramTypes = entry.args.map((a) => registerType(a.type));
+  // the program's global scratch: a hidden last parameter (the names of `__` parameters are the launcher's)
+  const scratch = globalScratchLayout(fn);
+  if (scratch.bytesPerProgram) {
+    params.push({ name: GLOBAL_SCRATCH_PARAM, kind: 'global_scratch', type: 'i8', divisibility: TENSOR_MAP_BYTES, bytesPerProgram: scratch.bytesPerProgram });
+    paramTypes.push(I64);
+  }
   const b = new Builder();
   b.setInsertionPointToEnd(into);
   const kernelAttrs = params.map((p) => {
     if (p.kind === 'tensordesc' || p.kind === 'tensormap') return DictionaryAttr.get([[TENSOR_MAP_ATTR, UnitAttr.get()]]);
-    return DictionaryAttr.get(p.kind === 'pointer' && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []);
+    return DictionaryAttr.get((p.kind === 'pointer' || p.kind === 'global_scratch') && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []);
   });
   const kernel = func.FuncOp.build(b, {
     sym_name: StringAttr.get(name),
@@ -263,6 +278,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   region.addBlock(start);
   const ctx = new LoweringContext(b, opts.arch, numWarps, threadsPerWarp, sharedBytes, jump, region, lowerOp, axis);
   entry.args.forEach((a, k) => ctx.set(a, [prologue.args[k]]));
+  if (scratch.bytesPerProgram) ctx.globalScratch = { base: prologue.args[entry.args.length], bytesPerProgram: scratch.bytesPerProgram, offsets: scratch.offsets };
   for (const src of body.blocks) {
     const dest = src === entry ? start : ctx.blockFor(src, fn);
     b.setInsertionPointToEnd(dest);

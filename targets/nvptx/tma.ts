@@ -16,45 +16,12 @@ import type { Operation, Value } from '../../ir/ir.js';
 import { bitWidth } from '../../ir/types.js';
 import { TensorDescType } from '../../dialects/tt/types.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
-import { nvmmaOf, offsetFromBases, sharedOffsetBases } from '../../dialects/ttg/shared-layout.js';
+import { offsetFromBases, sharedOffsetBases } from '../../dialects/ttg/shared-layout.js';
+import { tmaGeometry, type TmaGeometry } from '../../dialects/ttg/tma-geometry.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as ttng from '../../dialects/ttng.js';
 import { lowering, type Lowering, type LoweringContext } from './context.js';
 import { I32, targetError } from './emitter.js';
-
-/** The most elements a TMA box has along one dim. */
-const MAX_BOX = 256;
-
-/** How a descriptor's block moves: the box the tensor map describes and where each box of the block starts. */
-export interface TmaGeometry {
-  /** The box, outermost dim first (as the block's shape; any dims before the last two are 1). */
-  box: number[];
-  /** The swizzle of the box rows in shared memory, in bytes (0: none). */
-  swizzleBytes: number;
-  /** The block coordinates where each box starts (the block's rank). */
-  origins: number[][];
-}
-
-/**
- * The TMA geometry of a descriptor of type `t`, or why it has none: its block needs to be 2-d
- * (or have 1s before its last two dims, which land in a 2-d tile), a non-transposed
- * `#ttg.nvmma_shared` layout (tma-lowering gives it one), and rows of a multiple of 16 bytes.
- */
-export function tmaGeometry(t: TensorDescType): TmaGeometry | string {
-  const block = t.blockType;
-  const nvmma = nvmmaOf(block.encoding);
-  if (t.tileShape.length !== 2 || !nvmma || nvmma.transposed) return `a TMA copy needs a 2-d block (or 1s before its last two dims) in a non-transposed #ttg.nvmma_shared layout; '${t}' has none (run tma-lowering)`;
-  const bytes = bitWidth(block.elementType) / 8;
-  const [rows, cols] = t.tileShape;
-  // the dims before the last two are 1 (a box of length 1 at the block's coordinate there)
-  const lead = block.rank - 2;
-  const inner = nvmma.swizzleBytes ? Math.min(cols, nvmma.swizzleBytes / bytes) : cols;
-  if ((inner * bytes) % 16 || inner > MAX_BOX) return `a TMA box row must be a multiple of 16 bytes and at most ${MAX_BOX} elements; '${t}' gives ${inner * bytes} bytes`;
-  const box = [...new Array<number>(lead).fill(1), Math.min(rows, MAX_BOX), inner];
-  const origins: number[][] = [];
-  for (let c = 0; c < cols; c += inner) for (let r = 0; r < rows; r += MAX_BOX) origins.push([...new Array<number>(lead).fill(0), r, c]);
-  return { box, swizzleBytes: nvmma.swizzleBytes, origins };
-}
 
 /** The geometry of descriptor `desc` used by `op`, or a located error. */
 function geometryAt(desc: Value, op: Operation): TmaGeometry {
