@@ -107,6 +107,8 @@ export function metadataJson(kernels: readonly KernelInfo[], arch: Arch): string
       ...(p.tma ? { block: p.tma.block, box: p.tma.box, swizzle_bytes: p.tma.swizzleBytes } : {}),
       // a hidden tensor map: the parameters the launcher builds it from
       ...(p.from ? { from: p.from } : {}),
+      // the global scratch: the bytes the launcher allocates per program of the grid
+      ...(p.bytesPerProgram ? { bytes_per_program: p.bytesPerProgram } : {}),
     })),
   });
   const first = one(kernels[0]);

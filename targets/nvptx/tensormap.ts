@@ -15,6 +15,7 @@
  * bytes. The module's PTX is printed at `TENSORMAP_PTX_VERSION` (arch.ts).
  */
 import type { Operation, Value } from '../../ir/ir.js';
+import { Pure } from '../../ir/traits.js';
 import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
 import * as nvptx from '../../dialects/nvptx.js';
@@ -54,6 +55,15 @@ function firstWarp(ctx: LoweringContext): Value {
   return ctx.hoist('warp0', () => ctx.e.setp('lt', 'u', ctx.tid(), ctx.e.imm(I32, ctx.threadsPerWarp)));
 }
 
+/** Whether the last op emitted that is not pure arithmetic is `bar.sync` (the barrier of a previous tensor map's acquire). */
+function afterBarrier(ctx: LoweringContext): boolean {
+  const ip = ctx.b.insertionPoint;
+  let op = ip ? (ip.before ? ip.before.prev : ip.block.last) : null;
+  while (op && op.hasTrait(Pure)) op = op.prev;
+  const bar = nvptx.BarOp.match(op);
+  return bar !== null && (bar.ptx || 'sync') === 'sync';
+}
+
 /** ttg.global_scratch_alloc -> %scratch + linear_pid * bytesPerProgram + offset */
 const lowerGlobalScratchAlloc = lowering(ttg.GlobalScratchAllocOp, (ctx, { op, result }) => {
   const scratch = ctx.globalScratch;
@@ -78,8 +88,8 @@ const lowerTensormapCreate = lowering(ttng.TensormapCreateOp, (ctx, create) => {
     nvptx.TensormapReplaceOp.build(ctx.b, { addr: map, guard: thread0, field, ...given, ...(ord === undefined ? {} : { ord }) });
   };
   const regs = (vs: readonly Value[]) => vs.map((v) => ctx.scalar(v, op));
-  // earlier readers of this scratch are done before it is zeroed
-  e.barrier();
+  // earlier readers of this scratch are done before it is zeroed (unless a barrier just passed)
+  if (!afterBarrier(ctx)) e.barrier();
   storeShared(ctx, e.add(smem, e.shl(ctx.laneId(), 2)), e.imm(I32, 0), warp0);
   warpSync();
   replace('global_address', ctx.scalar(create.global_address, op));

@@ -1,6 +1,6 @@
 /**
  * Tensor descriptors in the CPU interpreter: Triton's host-side descriptor kernels (bench/gpu/kernels:
- * tma_copy, matmul_tma, attention_tma) run on the TTIR as Triton wrote it and after the `default`
+ * tma_copy, matmul_tma, attention_tma, and matmul_desc with descriptors made on the device) run on the TTIR as Triton wrote it and after the `default`
  * pipeline for sm_90a, where their loads and stores are TMA copies, mbarriers and a software pipeline.
  * The outputs must be the same, and match an independent float64 computation; blocks past the
  * tensor's edge read zeros and are not written.
@@ -90,6 +90,30 @@ test('matmul_tma: the pipelined TMA matmul computes what the TTIR does, with a K
   const got = run(after);
   assert.equal(got.c, before.c);
   checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [77, 200], [135, 0]]);
+});
+
+test('matmul_desc: descriptors made on the device compute what the TTIR does, through the tensor maps the kernel writes', () => {
+  // Triton's TTIR of a kernel calling tl.make_tensor_descriptor: after the pipeline the descriptors
+  // are tensor maps written into global scratch and read back by ttng.reinterpret_tensor_descriptor.
+  const [M, N, K] = [144, 272, 80]; // 128x256x64 blocks: partial along M, N and K
+  const after = compiled('matmul_desc.f16', 8);
+  assert.ok(usesTma(after), 'the pipeline should copy the loads by TMA');
+  let maps = 0;
+  after.walk((op) => void (op.name === 'ttng.tensormap_create' && maps++));
+  assert.is(maps, 3, 'one tensor map per descriptor');
+  const run = (module: Operation) => {
+    const random = rng(9);
+    const mem = new Memory();
+    const a = mem.alloc('f16', M * K, 'a').fill(() => random() * 2 - 1);
+    const b = mem.alloc('f16', K * N, 'b').fill(() => random() * 2 - 1);
+    const c = mem.alloc('f16', M * N, 'c').fill(() => -7);
+    interpret(module, 'matmul_desc_kernel', { grid: [Math.ceil(M / 128) * Math.ceil(N / 256), 1, 1], args: [a, b, c, M, N, K], memory: mem });
+    return { a: a.toNumbers(), b: b.toNumbers(), c: c.toNumbers() };
+  };
+  const before = run(load('matmul_desc.f16'));
+  const got = run(after);
+  assert.equal(got.c, before.c);
+  checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [77, 200], [143, 0], [130, 260]]);
 });
 
 test("matmul (pointers): pointer-to-tma's copies compute what the TTIR does, wrapped rows and columns included", () => {

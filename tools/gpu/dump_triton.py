@@ -79,9 +79,14 @@ def metadata_for(case, size, compiled, ptx):
     name, ptx_params = runner.ptx_entry_params(ptx)
     ours = case.params_for(size)
     params = [{'name': n, 'kind': kind, 'type': ty} for n, kind, ty in ours]
-    for i in range(len(params), len(ptx_params)):
-        params.append({'name': f'__triton_extra_{i - len(ours)}', 'kind': 'pointer', 'type': 'i8'})
     md = compiled.metadata
+    scratch = getattr(md, 'global_scratch_size', 0)
+    for i in range(len(params), len(ptx_params)):
+        if i == len(ours) and scratch:
+            # Triton's global scratch (tensor maps it writes on the device): the runner allocates it
+            params.append({'name': '__triton_global_scratch', 'kind': 'global_scratch', 'type': 'i8', 'bytes_per_program': scratch})
+            continue
+        params.append({'name': f'__triton_extra_{i - len(ours)}', 'kind': 'pointer', 'type': 'i8'})
     return {'name': name, 'arch': 'sm_90a', 'num_warps': md.num_warps, 'threads_per_block': 32 * md.num_warps,
             'shared_bytes': md.shared, 'params': params}
 
@@ -116,9 +121,9 @@ def dump_case(case, opts, summary):
         ptx = compiled.asm['ptx']
         md = compiled.metadata
         extra = {k: getattr(md, k, 0) for k in ('global_scratch_size', 'profile_scratch_size')}
-        if any(extra.values()):
+        if extra['profile_scratch_size']:
             problems += 1
-            print(f'ERROR {stem}: Triton needs scratch memory {extra}; the runner passes null pointers')
+            print(f'ERROR {stem}: Triton needs profile scratch memory {extra}; the runner passes a null pointer')
         if case.dump_ttir:
             with open(os.path.join(opts.out, 'kernels', stem + '.ttir'), 'w') as f:
                 f.write(ttir)

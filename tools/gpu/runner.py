@@ -139,7 +139,7 @@ def check_signature(meta, ptx):
             if ptype != 'b8':
                 problems.append(f'parameter {p["name"]}: PTX .{ptype} for a {p["kind"]} (a .b8 [128] tensor map)')
             continue
-        want = 8 if p['kind'] == 'pointer' else TYPE_BYTES[p['type']]
+        want = 8 if p['kind'] in ('pointer', 'global_scratch') else TYPE_BYTES[p['type']]
         width = re.search(r'(\d+)$', ptype)
         have = int(width.group(1)) // 8 if width else None
         if ptype == 'pred' or have is None or (have != want and not (want == 1 and have in (1, 2))):
@@ -300,16 +300,29 @@ def encode_hidden_tensor_map(p, given):
 
 
 def is_hidden(p):
-    """Whether the caller may leave out parameter `p` when it is trailing: a "tensormap" (the launcher
-    builds it) or a name starting with '__' (Triton's scratch pointers: null / zero)."""
-    return p['kind'] == 'tensormap' or p['name'].startswith('__')
+    """Whether the caller may leave out parameter `p` when it is trailing: a "tensormap" or the
+    "global_scratch" (the launcher builds them) or a name starting with '__' (Triton's scratch
+    pointers: null / zero)."""
+    return p['kind'] in ('tensormap', 'global_scratch') or p['name'].startswith('__')
 
 
-def hidden_argument(p, given):
+def global_scratch(p, grid):
+    """The kernel's global scratch for a launch on `grid`: `bytes_per_program` bytes for each program
+    (the tensor maps the kernel writes on the device live there). Its contents need no initialization."""
+    programs = 1
+    for n in grid:
+        programs *= int(n)
+    return torch.empty(programs * int(p['bytes_per_program']), dtype=torch.uint8, device='cuda')
+
+
+def hidden_argument(p, given, grid=(1,)):
     """What the launcher passes for a hidden parameter `p` the caller left out: the tensor map of a
-    "tensormap" (from the `given` arguments, by name), else a null pointer or zero."""
+    "tensormap" (from the `given` arguments, by name), the scratch of "global_scratch" for `grid`,
+    else a null pointer or zero."""
     if p['kind'] == 'tensormap':
         return encode_hidden_tensor_map(p, given)
+    if p['kind'] == 'global_scratch':
+        return global_scratch(p, grid)
     return None if p['kind'] == 'pointer' else 0
 
 
@@ -323,6 +336,8 @@ def pack_arg(p, value):
         if not isinstance(value, TensorMap):
             raise TypeError(f'{p["name"]}: a hidden tensor map, which the launcher builds; pass nothing for it')
         return value
+    if p['kind'] == 'global_scratch':
+        return ctypes.c_uint64(value.data_ptr())
     if p['kind'] == 'pointer':
         if value is None:
             return ctypes.c_uint64(0)
@@ -469,7 +484,7 @@ class Kernel:
             return self.otherwise.bind(grid, args, stream)
         given = {p['name']: a for p, a in zip(self.params, args)}
         while len(args) < len(self.params) and is_hidden(self.params[len(args)]):
-            args.append(hidden_argument(self.params[len(args)], given))
+            args.append(hidden_argument(self.params[len(args)], given, grid))
         if len(args) != len(self.params):
             raise TypeError(f'{self.name} takes {len(self.params)} arguments, got {len(args)}')
         values = [pack_arg(p, a) for p, a in zip(self.params, args)]
@@ -485,6 +500,7 @@ class Kernel:
             check(cu.cuLaunchKernel(fn, g[0], g[1], g[2], threads, one, one, shared, s, pointers, None),
                   f'cuLaunchKernel({self.name})')
         run.packed = values  # the packed arguments (tensor maps included) live as long as the launcher
+        run.args = args  # and the tensors behind them (the global scratch included)
         return run
 
     def launch(self, grid, args, stream=None):

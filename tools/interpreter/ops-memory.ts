@@ -4,14 +4,14 @@
  */
 import type { Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
-import { PointerType } from '../../dialects/tt/types.js';
+import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import type { Interpreter } from './interpreter.js';
 import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import type { Buffer } from './memory.js';
 import { rounderFor } from './floats.js';
-import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, coordsOf, elementOf, shapeOfType, tensor, unsignedOf } from './values.js';
+import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, coordsOf, elementOf, readElt, scalarNumber, shapeOfType, tensor, unsignedOf } from './values.js';
 
 /** The runtime value of an optional operand (undefined when it is absent). */
 export function optional(it: Interpreter, v: Value | undefined): RtValue | undefined {
@@ -149,6 +149,16 @@ export const indices = (it: Interpreter, vs: readonly Value[]): number[] => vs.m
 
 const descriptorLoad = impl(tt.DescriptorLoadOp, (load, it) => [readBlock(it, descriptor(it, load.desc), indices(it, load.indices), load.result.type)]);
 
+/** tt.make_tensor_descriptor %p, [shape], [strides]: the tensor of that shape and element strides at %p. */
+const makeDescriptor = impl(tt.MakeTensorDescriptorOp, (make, it) => {
+  const rank = (make.result.type as TensorDescType).blockType.rank;
+  const base = readElt(asTensor(it.get(make.base)).data, 0);
+  if (typeof base !== 'object') return fail('tt.make_tensor_descriptor of a value that is not a pointer');
+  const ints = make.rest.map((v) => scalarNumber(it.get(v)));
+  const desc: DescValue = { kind: 'desc', buf: base.buf, base: base.off, elt: (make.base.type as PointerType).pointee, shape: ints.slice(0, rank), strides: ints.slice(rank) };
+  return [desc];
+});
+
 const descriptorStore = impl(tt.DescriptorStoreOp, (store, it) => {
   writeBlock(it, descriptor(it, store.desc), indices(it, store.indices), asTensor(it.get(store.src)));
   return [];
@@ -263,4 +273,4 @@ const atomicCas = impl(tt.AtomicCasOp, (op, it) => {
 });
 
 /** The global-memory op table. */
-export const memoryOps: OpEntry[] = [addptr, load, store, descriptorLoad, descriptorStore, atomicRmw, atomicCas, ptrToInt, intToPtr];
+export const memoryOps: OpEntry[] = [addptr, load, store, makeDescriptor, descriptorLoad, descriptorStore, atomicRmw, atomicCas, ptrToInt, intToPtr];

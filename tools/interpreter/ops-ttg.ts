@@ -4,7 +4,8 @@
  * waits and mbarriers are no-ops.
  */
 import type { Value } from '../../ir/ir.js';
-import { RankedTensorType } from '../../ir/types.js';
+import { IntegerType, RankedTensorType, bitWidth } from '../../ir/types.js';
+import { PointerType } from '../../dialects/tt/types.js';
 import * as gpu from '../../dialects/gpu.js';
 import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
@@ -15,7 +16,7 @@ import { fail } from './errors.js';
 import { dotProduct } from './ops-compute.js';
 import { descriptor, indices, loadLanes, optional, readBlock, writeBlock } from './ops-memory.js';
 import { stridedCopy, stridedWrite } from './ops-shape.js';
-import { type MemDescValue, type RtValue, type Tensor, allocData, asTensor, numel, shapeOfType, stridesOf, tensor, zeros } from './values.js';
+import { type DescValue, type MemDescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, numel, readElt, scalarNumber, shapeOfType, stridesOf, tensor, zeros } from './values.js';
 
 const TOKEN: RtValue = { kind: 'token' };
 
@@ -126,6 +127,38 @@ const tmaStore = impl(ttng.AsyncTmaCopyLocalToGlobalOp, (copy, it) => {
   return [];
 });
 
+/** The tensor maps written by ttng.tensormap_create in each run, by the global scratch buffer holding them. */
+const tensorMaps = new WeakMap<Interpreter, Map<number, DescValue>>();
+
+/** ttg.global_scratch_alloc: a fresh buffer of its bytes (programs run one at a time; each gets its own). */
+const globalScratchAlloc = impl(ttg.GlobalScratchAllocOp, (alloc, it) => {
+  const b = it.memory.alloc(IntegerType.get(8), alloc.nbytes, 'global_scratch');
+  return [tensor([], alloc.result.type, new PtrData(Int32Array.of(b.id), Float64Array.of(0)))];
+});
+
+/** ttng.tensormap_create: records the descriptor its fields describe (dims and byte strides innermost first) under its scratch buffer. */
+const tensormapCreate = impl(ttng.TensormapCreateOp, (create, it) => {
+  const at = readElt(asTensor(it.get(create.desc_ptr)).data, 0);
+  const base = readElt(asTensor(it.get(create.global_address)).data, 0);
+  if (typeof at !== 'object' || typeof base !== 'object') return fail('ttng.tensormap_create through a value that is not a pointer');
+  const elt = (create.global_address.type as PointerType).pointee;
+  const bytes = bitWidth(elt) / 8;
+  const dims = create.global_dim.map((v) => scalarNumber(it.get(v))).reverse();
+  const strides = [...create.global_stride.map((v) => scalarNumber(it.get(v)) / bytes).reverse(), 1];
+  if (!strides.every(Number.isInteger)) return fail(`ttng.tensormap_create with byte strides that are not multiples of the ${bytes}-byte element`);
+  let maps = tensorMaps.get(it);
+  if (!maps) tensorMaps.set(it, (maps = new Map()));
+  maps.set(at.buf, { kind: 'desc', buf: base.buf, base: base.off, elt, shape: dims, strides });
+  return [];
+});
+
+/** ttng.reinterpret_tensor_descriptor: the descriptor tensormap_create wrote at the pointer. */
+const reinterpretDescriptor = impl(ttng.ReinterpretTensorDescOp, (cast, it) => {
+  const at = readElt(asTensor(it.get(cast.rawDesc)).data, 0);
+  const desc = typeof at === 'object' ? tensorMaps.get(it)?.get(at.buf) : undefined;
+  return desc ? [desc] : fail('ttng.reinterpret_tensor_descriptor of memory no ttng.tensormap_create wrote');
+});
+
 const none = (): RtValue[] => [];
 const token = (): RtValue[] => [TOKEN];
 
@@ -153,6 +186,11 @@ export const ttgOps: OpEntry[] = [
   [ttng.InvalBarrierOp.name, none],
   [ttng.BarrierExpectOp.name, none],
   [ttng.WaitBarrierOp.name, none],
+  // tensor maps written on the device: the fence has nothing to order
+  globalScratchAlloc,
+  tensormapCreate,
+  [ttng.TensormapFenceproxyAcquireOp.name, none],
+  reinterpretDescriptor,
   // Programs run one at a time, each as a single thread of control: a barrier has nothing to wait for.
   [gpu.BarrierOp.name, none],
 ];
