@@ -33,12 +33,11 @@
  * (2026-11-28, bench/gpu/RESULTS.md): Triton's tutorial matmul 1.016-1.024x faster than with
  * `cp.async`, 1.002-1.014x Triton JIT.
  */
-import { IntegerAttr, NameLoc, ArrayAttr, DictionaryAttr, TypeAttr, type Attribute } from '../ir/attributes.js';
+import { IntegerAttr, NameLoc } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value, ValueMapping } from '../ir/ir.js';
-import { FunctionType, IntegerType, RankedTensorType } from '../ir/types.js';
+import { IntegerType, RankedTensorType } from '../ir/types.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import { constantInt } from '../ir/patterns.js';
-import { functionTypeOf } from '../ir/function-syntax.js';
 import * as arith from '../dialects/arith.js';
 import * as scf from '../dialects/scf.js';
 import * as tt from '../dialects/tt/index.js';
@@ -48,6 +47,7 @@ import { AxisInfoAnalysis } from './analysis/axis-info.js';
 import { feedsDot, readPointerBox, tmaElementBits, type PointerBox } from './support/pointer-box.js';
 import { cloneWithOpMap, markVersions } from './support/versioned-if.js';
 import { wrapIsUnobserved } from './support/unobserved-wrap.js';
+import { HiddenTensorMaps } from './support/hidden-tensormaps.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 const I32 = IntegerType.get(32);
@@ -67,46 +67,21 @@ function tmaBox(load: Operation, loop: Operation, axis: AxisInfoAnalysis): Point
   return box;
 }
 
-/** The hidden tensor-map parameters of a kernel, one per distinct tensor and block. */
-class TensorMaps {
-  private readonly made = new Map<string, BlockArgument>();
-  private readonly attrs: Attribute[] = [];
-  constructor(private readonly fn: Operation) {}
-
-  /** The parameter describing `box`'s tensor with blocks of its load's type (its other dims 1). */
-  get(box: PointerBox): BlockArgument {
-    const block = box.load.result(0).type as RankedTensorType;
-    // the box in memory order: the scalar dims, the rows, then the contiguous columns
-    const dims = box.transposed ? [box.dims[1], box.dims[0]] : box.dims;
-    const outer = box.scalarDims.map(() => 1);
-    const type = tt.TensorDescType.get(RankedTensorType.get([...outer, ...dims.map((d) => d.length)], block.elementType));
-    const spec = {
-      base: box.base.index,
-      shape: [...box.scalarDims.map(() => tt.UNBOUNDED), ...dims.map((d) => d.extent?.index ?? tt.UNBOUNDED)],
-      strides: [...box.scalarDims.map((d) => d.stride.index), box.rowStride.index],
-      positive: box.positive.map((p) => p.index).sort((x, y) => x - y),
-    };
-    const key = `${type}|${JSON.stringify(spec)}`;
-    const hit = this.made.get(key);
-    if (hit) return hit;
-    const entry = this.fn.regions[0].blocks[0];
-    const name = box.base.loc instanceof NameLoc ? box.base.loc.name : box.base.nameHint ?? `arg${box.base.index}`;
-    const arg = entry.addArgument(type, NameLoc.get(`__tma_${name}_${this.made.size}`));
-    this.made.set(key, arg);
-    this.attrs[arg.index] = DictionaryAttr.get([[tt.TENSORMAP_ATTR, tt.tensormapAttr(spec)]]);
-    return arg;
-  }
-
-  /** Writes the new parameters into the function's type and argument attributes. */
-  commit(): number {
-    if (!this.made.size) return 0;
-    const args = this.fn.regions[0].blocks[0].args;
-    const old = this.fn.getAttr('arg_attrs');
-    const attrs = args.map((_, k) => this.attrs[k] ?? (old instanceof ArrayAttr ? old.value[k] : undefined) ?? DictionaryAttr.get([]));
-    this.fn.setAttr('arg_attrs', ArrayAttr.get(attrs));
-    this.fn.setAttr('function_type', TypeAttr.get(FunctionType.get(args.map((a) => a.type), functionTypeOf(this.fn).results)));
-    return this.made.size;
-  }
+/** The hidden tensor-map parameter describing `box`'s tensor with blocks of its load's type (its other dims 1). */
+function tensorMapOf(maps: HiddenTensorMaps, box: PointerBox): BlockArgument {
+  const block = box.load.result(0).type as RankedTensorType;
+  // the box in memory order: the scalar dims, the rows, then the contiguous columns
+  const dims = box.transposed ? [box.dims[1], box.dims[0]] : box.dims;
+  const outer = box.scalarDims.map(() => 1);
+  const type = tt.TensorDescType.get(RankedTensorType.get([...outer, ...dims.map((d) => d.length)], block.elementType));
+  const spec = {
+    base: box.base.index,
+    shape: [...box.scalarDims.map(() => tt.UNBOUNDED), ...dims.map((d) => d.extent?.index ?? tt.UNBOUNDED)],
+    strides: [...box.scalarDims.map((d) => d.stride.index), box.rowStride.index],
+    positive: box.positive.map((p) => p.index).sort((x, y) => x - y),
+  };
+  const name = box.base.loc instanceof NameLoc ? box.base.loc.name : box.base.nameHint ?? `arg${box.base.index}`;
+  return maps.get(type, spec, 'tma', name);
 }
 
 /** `%fits`: every wrapped dim of `boxes` starts in [0, D - n], built before `loop`; null when none wraps. */
@@ -246,7 +221,7 @@ function run(fn: Operation, ctx: PassContext): void {
     if (boxes.length) loops.push([loop, boxes]);
   });
   if (!loops.length) return ctx.preserve();
-  const maps = new TensorMaps(fn);
+  const maps = new HiddenTensorMaps(fn);
   const rw = ctx.rewriter();
   for (const [loop, boxes] of loops) {
     const fits = fitsCondition(boxes, loop, rw);
@@ -254,7 +229,7 @@ function run(fn: Operation, ctx: PassContext): void {
     const target = versioned?.copy ?? loop;
     for (const box of boxes) {
       const load = versioned ? versioned.cloneOf.get(box.load)! : box.load;
-      copyByTma(box, load, maps.get(box), versioned?.cloneOf ?? null, rw);
+      copyByTma(box, load, tensorMapOf(maps, box), versioned?.cloneOf ?? null, rw);
       ctx.bump('loads-copied');
     }
     dropInvariantIterArgs(target, rw);

@@ -69,6 +69,7 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
       'num-warps': { type: 'int', default: 4, description: 'warps per CTA (ttg.num-warps)' },
       'num-stages': { type: 'int', default: 3, description: 'software-pipelining stages of the loads feeding a dot' },
       'tma-pointer-loads': { type: 'bool', default: true, description: 'on a GPU with TMA, copy the pointer loads that read a box by TMA (pointer-to-tma); false keeps cp.async' },
+      'host-tensor-maps': { type: 'bool', default: true, description: 'a tensor descriptor the kernel makes from its parameters alone becomes a tensor map the launcher builds (tma-lowering{host-maps}); false writes every one on the device' },
     },
     // Issue 7's order: tensor cores, then software pipelining, then shared-memory layout and sizes.
     expand: (o) => {
@@ -78,7 +79,7 @@ export const NAMED_PIPELINES: Record<string, NamedPipeline> = {
         'canonicalize', 'cse', 'heavy-programs-first', 'unroll-loops', 'version-alignment', ...(archLimits(cc)?.tma && o['tma-pointer-loads'] ? [`pointer-to-tma{target=${targetName(cc)} num-warps=${o['num-warps']}}`] : []),
         `convert-to-gpu{num-warps=${o['num-warps']} target=${targetName(cc)}}`, 'coalesce{mask-aligned=true}',
         'mma-lowering', 'remove-layout-conversions', 'canonicalize', 'licm', 'cse', `software-pipeline{num-stages=${o['num-stages']}}`,
-        'tma-lowering', 'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',
+        `tma-lowering{host-maps=${o['host-tensor-maps']}}`, 'vectorize', 'pad-shared', 'fence-async-shared', 'alloc-shared', 'insert-barriers',
       ].join(',');
     },
   },

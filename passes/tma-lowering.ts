@@ -11,11 +11,13 @@
  *    layout;
  *  - `tt.descriptor_store` stores its block to a tile, publishes it to the async proxy
  *    (`ttng.fence_async_shared`), copies it out by TMA and waits until the copy has read it.
- *  - a descriptor made on the device (`tt.make_tensor_descriptor`) gets the same layout rule and
- *    becomes a tensor map the CTA writes into its global scratch (support/tensormap-create.ts).
+ *  - a descriptor made on the device (`tt.make_tensor_descriptor`) from kernel parameters alone
+ *    becomes a hidden tensor-map parameter the launcher builds (`host-maps`, on by default); any
+ *    other gets the same layout rule and becomes a tensor map the CTA writes into its global
+ *    scratch (support/tensormap-create.ts).
  * The gather, scatter and reduce forms are errors at the op, as is any descriptor on a GPU without TMA.
  */
-import { IntegerAttr, TypeAttr, boolAttr } from '../ir/attributes.js';
+import { IntegerAttr, NameLoc, TypeAttr, boolAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
 import type { Attribute } from '../ir/attributes.js';
@@ -33,7 +35,8 @@ import * as ttng from '../dialects/ttng.js';
 import { nvmmaSharedFor } from './support/wgmma-lowering.js';
 import { slot } from './support/pipeline-emit.js';
 import { barrierBufferType, blockBytes } from './support/pipeline-tma.js';
-import { expandMakeTensorDescriptor } from './support/tensormap-create.js';
+import { expandMakeTensorDescriptor, hostTensormapOf } from './support/tensormap-create.js';
+import { HiddenTensorMaps } from './support/hidden-tensormaps.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** Descriptor ops this pass does not lower, with why. */
@@ -200,14 +203,39 @@ function lowerStore(op: Operation, rw: Rewriter): void {
   if (cvt && !cvt.result.hasUses) rw.eraseOp(cvt.op);
 }
 
+/**
+ * Replaces each descriptor of `makes` made from kernel parameters alone by a hidden tensor-map
+ * parameter (one per distinct map); returns the others, which are written on the device.
+ *   %d = tt.make_tensor_descriptor %a_ptr, [%M, %K], [%sK, %c1] -> %__desc_a_ptr_0: !tt.tensordesc<..> {tir.tensormap = {base = 0, shape = [3, 5], strides = [5]}}
+ */
+function hoistToParameters(fn: Operation, makes: readonly Operation[], rw: Rewriter, ctx: PassContext): Operation[] {
+  const entry = fn.regions[0].blocks[0];
+  const maps = new HiddenTensorMaps(fn);
+  const rest = makes.filter((make) => {
+    const spec = hostTensormapOf(make, entry);
+    if (!spec) return true;
+    const base = entry.args[spec.base];
+    const name = base.loc instanceof NameLoc ? base.loc.name : base.nameHint ?? `arg${spec.base}`;
+    rw.replaceAllUsesWith(make.result(0), maps.get(make.result(0).type as TensorDescType, spec, 'desc', name));
+    rw.eraseOp(make);
+    return false;
+  });
+  ctx.bump('descriptors-hoisted', maps.commit());
+  return rest;
+}
+
 /** The `tma-lowering` pass. */
 export const tmaLowering: PassDecl = {
   name: 'tma-lowering',
   aliases: ['triton-nvidia-tma-lowering'],
   summary: 'Lower tensor-descriptor loads and stores to TMA copies tracked by mbarriers (sm_90 and later)',
   anchor: 'function',
+  options: {
+    'host-maps': { type: 'bool', default: true, description: 'a descriptor made from kernel parameters alone becomes a hidden tensor map the launcher builds (false: every one is written on the device, as Triton does)' },
+  },
   statistics: {
     'descriptors-laid-out': 'number of tensor descriptors (parameters and made ones) given a shared layout',
+    'descriptors-hoisted': 'number of hidden tensor-map parameters standing for tt.make_tensor_descriptor of kernel parameters',
     'descriptors-made': 'number of tt.make_tensor_descriptor written as tensor maps on the device',
     'loads-lowered': 'number of tt.descriptor_load lowered outside a software pipeline',
     'stores-lowered': 'number of tt.descriptor_store lowered to TMA stores',
@@ -230,11 +258,12 @@ export const tmaLowering: PassDecl = {
       const param = desc instanceof BlockArgument && desc.owner === fn.regions[0].blocks[0];
       if (!makes.includes(op) && !param && !tt.MakeTensorDescriptorOp.is(desc.definingOp)) ctx.fail(op, 'copies through a descriptor that is neither a kernel parameter nor made by tt.make_tensor_descriptor');
     }
-    let laidOut = assignParamLayouts(fn, ctx);
-    for (const make of makes) if (assignLayout(make.result(0), make, ctx)) laidOut++;
-    ctx.bump('descriptors-laid-out', laidOut);
     const rw = ctx.rewriter();
-    for (const make of makes) {
+    const onDevice = ctx.options['host-maps'] ? hoistToParameters(fn, makes, rw, ctx) : makes;
+    let laidOut = assignParamLayouts(fn, ctx);
+    for (const make of onDevice) if (assignLayout(make.result(0), make, ctx)) laidOut++;
+    ctx.bump('descriptors-laid-out', laidOut);
+    for (const make of onDevice) {
       const why = expandMakeTensorDescriptor(make, rw);
       if (why) ctx.fail(make, why);
       ctx.bump('descriptors-made');

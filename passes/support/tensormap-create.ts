@@ -1,6 +1,8 @@
 /**
- * A tensor descriptor made on the device (`tl.make_tensor_descriptor`), as Triton's TMA lowering
- * writes it: a 128-byte tensor map in the program's global scratch, written by the CTA and fenced
+ * A tensor descriptor made on the device (`tl.make_tensor_descriptor`). One made from kernel
+ * parameters alone is the same map at every program and every launch's argument values, so it
+ * becomes a hidden tensor-map parameter the launcher builds (`hostTensormapOf`; no map is written
+ * on the device at all). Any other is written as Triton's TMA lowering writes it: a 128-byte tensor map in the program's global scratch, written by the CTA and fenced
  * for the TMA unit before any copy reads it.
  *
  *   %d = tt.make_tensor_descriptor %p, [%m, %k], [%sk, %c1] : !tt.ptr<f16>, !tt.tensordesc<tensor<128x64xf16, #shared>>
@@ -14,7 +16,7 @@
  * go innermost first, strides in bytes and without the innermost one, which must be 1.
  */
 import { IntegerAttr } from '../../ir/attributes.js';
-import type { Operation, Value } from '../../ir/ir.js';
+import { BlockArgument, type Block, type Operation, type Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { constantInt } from '../../ir/patterns.js';
 import { FloatType, IntegerType, bitWidth, i, type Type } from '../../ir/types.js';
@@ -48,6 +50,28 @@ export function tensormapElementType(t: Type): number | null {
     default:
       return null;
   }
+}
+
+/**
+ * The launcher-built map (`tir.tensormap`) that descriptor `make` stands for, when it is made from
+ * parameters of the kernel whose entry block is `entry` alone: its base a pointer parameter, each
+ * dim an integer parameter, each stride but the innermost an integer parameter or the sign
+ * extension of one (the same value), the innermost stride the constant 1, and zero padding (what a
+ * host-built map reads out of bounds). Else null.
+ */
+export function hostTensormapOf(make: Operation, entry: Block): tt.HostTensormap | null {
+  const view = tt.MakeTensorDescriptorOp.view(make);
+  const rank = (view.result.type as TensorDescType).blockType.rank;
+  const param = (v: Value): number | null => (v instanceof BlockArgument && v.owner === entry ? v.index : null);
+  const intParam = (v: Value): number | null => (v.type instanceof IntegerType ? param(v) : null);
+  const strideParam = (v: Value): number | null => intParam(arith.ExtSIOp.match(v.definingOp)?.in ?? v);
+  const base = param(view.base);
+  const shape = view.rest.slice(0, rank).map(intParam);
+  const strides = view.rest.slice(rank, 2 * rank - 1).map(strideParam);
+  const zeroPadding = make.getAttr('padding') !== PaddingOption.byName('nan');
+  if (base === null || !zeroPadding || constantInt(view.rest[2 * rank - 1]) !== 1) return null;
+  if (shape.some((j) => j === null) || strides.some((j) => j === null)) return null;
+  return { base, shape: shape as number[], strides: strides as number[], positive: [] };
 }
 
 /** The tensor map's swizzle code for rows swizzled over `bytes` bytes (0: none). */

@@ -92,15 +92,25 @@ test('matmul_tma: the pipelined TMA matmul computes what the TTIR does, with a K
   checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [77, 200], [135, 0]]);
 });
 
-test('matmul_desc: descriptors made on the device compute what the TTIR does, through the tensor maps the kernel writes', () => {
-  // Triton's TTIR of a kernel calling tl.make_tensor_descriptor: after the pipeline the descriptors
-  // are tensor maps written into global scratch and read back by ttng.reinterpret_tensor_descriptor.
+test('matmul_desc: descriptors made in the kernel compute what the TTIR does, as launcher-built maps and as maps written on the device', () => {
+  // Triton's TTIR of a kernel calling tl.make_tensor_descriptor on its parameters: by default the
+  // descriptors become hidden tensor-map parameters; with host-tensor-maps=false they are tensor
+  // maps written into global scratch and read back by ttng.reinterpret_tensor_descriptor.
   const [M, N, K] = [144, 272, 80]; // 128x256x64 blocks: partial along M, N and K
-  const after = compiled('matmul_desc.f16', 8);
-  assert.ok(usesTma(after), 'the pipeline should copy the loads by TMA');
-  let maps = 0;
-  after.walk((op) => void (op.name === 'ttng.tensormap_create' && maps++));
-  assert.is(maps, 3, 'one tensor map per descriptor');
+  const count = (m: Operation, name: string): number => {
+    let n = 0;
+    m.walk((op) => void (op.name === name && n++));
+    return n;
+  };
+  const hosted = compiled('matmul_desc.f16', 8);
+  const written = load('matmul_desc.f16');
+  const r = runPipeline(written, 'default{arch=sm_90a num-warps=8 host-tensor-maps=false}');
+  assert.ok(r.ok, r.diagnostics.map((d) => d.format()).join('\n'));
+  verify(written);
+  assert.ok(usesTma(hosted) && usesTma(written), 'both should copy the loads by TMA');
+  assert.is(count(hosted, 'ttng.tensormap_create'), 0, 'launcher-built maps: nothing written on the device');
+  assert.is(hosted.region(0).entry!.first!.region(0).entry!.args.length, 9, 'three hidden tensor-map parameters');
+  assert.is(count(written, 'ttng.tensormap_create'), 3, 'one tensor map written per descriptor');
   const run = (module: Operation) => {
     const random = rng(9);
     const mem = new Memory();
@@ -111,9 +121,9 @@ test('matmul_desc: descriptors made on the device compute what the TTIR does, th
     return { a: a.toNumbers(), b: b.toNumbers(), c: c.toNumbers() };
   };
   const before = run(load('matmul_desc.f16'));
-  const got = run(after);
-  assert.equal(got.c, before.c);
-  checkProduct(before, got.c, [M, N, K], [[0, 0], [M - 1, N - 1], [77, 200], [143, 0], [130, 260]]);
+  assert.equal(run(hosted).c, before.c);
+  assert.equal(run(written).c, before.c);
+  checkProduct(before, before.c, [M, N, K], [[0, 0], [M - 1, N - 1], [77, 200], [143, 0], [130, 260]]);
 });
 
 test("matmul (pointers): pointer-to-tma's copies compute what the TTIR does, wrapped rows and columns included", () => {
