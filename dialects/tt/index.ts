@@ -24,7 +24,7 @@ export const ttDialect: DialectDecl = {
 export * from './ops.js';
 export * from './ops-memory.js';
 export * from './ops-compute.js';
-export { TENSORMAP_ATTR, UNBOUNDED, UNBOUNDED_EXTENT, unboundedExtent, tensormapAttr, tensormapOf, verifyTensormapArgs, type HostTensormap } from './tensormap-arg.js';
+export { TENSORMAP_ATTR, UNBOUNDED, UNBOUNDED_EXTENT, unboundedExtent, tensormapAttr, tensormapOf, verifyTensormapArgs, type HostTensormap, type TensormapTerm, termParams, termValue } from './tensormap-arg.js';
 
 /** The dialect's type classes, re-exported for convenience. */
 export { PointerType, TensorDescType };

@@ -9,6 +9,8 @@
  * The tensor starts at the pointer passed as argument `base`; its shape (outermost dim first) is
  * the integer arguments `shape`, its strides in elements the integer arguments `strides`, one per
  * dim but the innermost, whose stride is 1. Hidden parameters come after every other parameter.
+ * An entry may also be a product of integer arguments and a constant, `{params = [2 : i32, 3 : i32],
+ * times = 64 : i64}` (a descriptor the kernel makes over a (Z * H * N_CTX, 64) view).
  *
  * A shape entry of -1 is an unbounded dim: the kernel's copies along it stand for unmasked
  * pointer loads, whose every address is inside the base pointer's allocation, so the launcher
@@ -42,27 +44,55 @@ export function unboundedExtent(rest: number | null, stride: number): number {
   return Math.max(1, Math.min(UNBOUNDED_EXTENT, Math.ceil(rest / stride)));
 }
 
+/** A shape or stride of a hidden tensor map: an integer argument (its index), or the product of integer arguments and a constant. */
+export type TensormapTerm = number | { readonly params: readonly number[]; readonly times: number };
+
+/** The argument indices term `t` reads. */
+export const termParams = (t: TensormapTerm): readonly number[] => (typeof t === 'number' ? (t === UNBOUNDED ? [] : [t]) : t.params);
+
+/** The value of term `t` given each argument's value. */
+export function termValue(t: TensormapTerm, arg: (k: number) => number): number {
+  if (typeof t === 'number') return arg(t);
+  return t.params.reduce((p, k) => p * arg(k), t.times);
+}
+
 /** Where a hidden tensor map's tensor comes from: argument indices of its base pointer, shape and strides. */
 export interface HostTensormap {
   readonly base: number;
   /** Outermost dim first; `UNBOUNDED` for a dim without a bound. */
-  readonly shape: readonly number[];
+  readonly shape: readonly TensormapTerm[];
   /** In elements, outermost dim first; the innermost dim's stride (1) is not listed. */
-  readonly strides: readonly number[];
+  readonly strides: readonly TensormapTerm[];
   /** Integer arguments that must be > 0 at launch (empty: none). */
   readonly positive: readonly number[];
 }
 
 const i32 = (v: number): IntegerAttr => IntegerAttr.get(v, IntegerType.get(32));
 
+/** The attribute of term `t`: an argument index, or `{params = [...], times = C : i64}`. */
+function termAttr(t: TensormapTerm): Attribute {
+  if (typeof t === 'number') return i32(t);
+  return DictionaryAttr.get([['params', ArrayAttr.get(t.params.map(i32))], ['times', IntegerAttr.get(t.times, IntegerType.get(64))]]);
+}
+
 /** The attribute value describing `h`. */
 export function tensormapAttr(h: HostTensormap): DictionaryAttr {
   return DictionaryAttr.get([
     ['base', i32(h.base)],
     ...(h.positive.length ? [['positive', ArrayAttr.get(h.positive.map(i32))] as [string, Attribute]] : []),
-    ['shape', ArrayAttr.get(h.shape.map(i32))],
-    ['strides', ArrayAttr.get(h.strides.map(i32))],
+    ['shape', ArrayAttr.get(h.shape.map(termAttr))],
+    ['strides', ArrayAttr.get(h.strides.map(termAttr))],
   ]);
+}
+
+/** Attribute `a` read as a term, or null. */
+function parseTerm(a: Attribute): TensormapTerm | null {
+  if (a instanceof IntegerAttr) return Number(a.value);
+  if (!(a instanceof DictionaryAttr) || a.entries.length !== 2) return null;
+  const params = a.get('params');
+  const times = a.get('times');
+  if (!(params instanceof ArrayAttr) || !params.value.every((x) => x instanceof IntegerAttr) || !(times instanceof IntegerAttr)) return null;
+  return { params: params.value.map((x) => Number((x as IntegerAttr).value)), times: Number(times.value) };
 }
 
 /** `value` read as a description, or why it is not one. */
@@ -74,12 +104,18 @@ function parseTensormap(value: Attribute): HostTensormap | string {
     if (!(a instanceof ArrayAttr) || !a.value.every((x) => x instanceof IntegerAttr)) return null;
     return a.value.map((x) => Number((x as IntegerAttr).value));
   };
-  const shape = list('shape');
-  const strides = list('strides');
+  const terms = (name: string): TensormapTerm[] | null => {
+    const a = value.get(name);
+    if (!(a instanceof ArrayAttr)) return null;
+    const ts = a.value.map(parseTerm);
+    return ts.every((t) => t !== null) ? (ts as TensormapTerm[]) : null;
+  };
+  const shape = terms('shape');
+  const strides = terms('strides');
   const given = value.get('positive') !== undefined;
   const positive = given ? list('positive') : [];
   if (!(base instanceof IntegerAttr) || !shape || !strides || !positive || value.entries.length !== (given ? 4 : 3)) {
-    return `'${TENSORMAP_ATTR}' must be {base = i : i32, [positive = [...],] shape = [...], strides = [...]} of argument indices`;
+    return `'${TENSORMAP_ATTR}' must be {base = i : i32, [positive = [...],] shape = [...], strides = [...]} of argument indices (or {params = [...], times = C : i64} products)`;
   }
   return { base: Number(base.value), shape, strides, positive };
 }
@@ -118,7 +154,7 @@ export function verifyTensormapArgs(fn: Operation, inputs: readonly Type[]): str
     if (!inRange(h.base) || !(base instanceof PointerType) || signless(base.pointee) !== signless(t.blockType.elementType)) {
       return `argument #${k}: base #${h.base} must be an earlier '!tt.ptr<${signless(t.blockType.elementType)}>' argument`;
     }
-    for (const j of [...h.shape.filter((x) => x !== UNBOUNDED), ...h.strides, ...h.positive]) {
+    for (const j of [...h.shape.flatMap(termParams), ...h.strides.flatMap(termParams), ...h.positive]) {
       if (!inRange(j) || !(inputs[j] instanceof IntegerType)) return `argument #${k}: shape, stride and positive #${j} must be earlier integer arguments (or -1 in shape: unbounded)`;
     }
   }

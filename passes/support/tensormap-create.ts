@@ -53,25 +53,45 @@ export function tensormapElementType(t: Type): number | null {
 }
 
 /**
+ * `v` as a product of integer parameters of the kernel whose entry block is `entry` and a constant
+ * (parameters, integer constants, `arith.muli` of such, sign extensions, which keep the value), or
+ * null. A parameter alone is its index.
+ */
+function termOf(v: Value, entry: Block): tt.TensormapTerm | null {
+  const product = (t: tt.TensormapTerm): { params: readonly number[]; times: number } => (typeof t === 'number' ? { params: [t], times: 1 } : t);
+  let term: tt.TensormapTerm | null = null;
+  const c = constantInt(v);
+  if (v instanceof BlockArgument) term = v.owner === entry && v.type instanceof IntegerType ? v.index : null;
+  else if (c !== null) term = { params: [], times: c };
+  else if (arith.ExtSIOp.is(v.definingOp)) term = termOf(v.definingOp!.operand(0), entry);
+  else if (arith.MulIOp.is(v.definingOp)) {
+    const [a, b] = v.definingOp!.operandValues().map((x) => termOf(x, entry));
+    if (a === null || b === null) return null;
+    const [pa, pb] = [product(a), product(b)];
+    term = { params: [...pa.params, ...pb.params], times: pa.times * pb.times };
+  }
+  if (term === null || (typeof term !== 'number' && !Number.isSafeInteger(term.times))) return null;
+  return typeof term !== 'number' && term.times === 1 && term.params.length === 1 ? term.params[0] : term;
+}
+
+/**
  * The launcher-built map (`tir.tensormap`) that descriptor `make` stands for, when it is made from
  * parameters of the kernel whose entry block is `entry` alone: its base a pointer parameter, each
- * dim an integer parameter, each stride but the innermost an integer parameter or the sign
- * extension of one (the same value), the innermost stride the constant 1, and zero padding (what a
- * host-built map reads out of bounds). Else null.
+ * dim and each stride but the innermost a product of integer parameters and a constant (`termOf`),
+ * the innermost stride the constant 1, and zero padding (what a host-built map reads out of
+ * bounds). Else null. The launcher computes the products exactly and refuses a dim past i32, where
+ * the kernel's own arithmetic would have wrapped.
  */
 export function hostTensormapOf(make: Operation, entry: Block): tt.HostTensormap | null {
   const view = tt.MakeTensorDescriptorOp.view(make);
   const rank = (view.result.type as TensorDescType).blockType.rank;
-  const param = (v: Value): number | null => (v instanceof BlockArgument && v.owner === entry ? v.index : null);
-  const intParam = (v: Value): number | null => (v.type instanceof IntegerType ? param(v) : null);
-  const strideParam = (v: Value): number | null => intParam(arith.ExtSIOp.match(v.definingOp)?.in ?? v);
-  const base = param(view.base);
-  const shape = view.rest.slice(0, rank).map(intParam);
-  const strides = view.rest.slice(rank, 2 * rank - 1).map(strideParam);
+  const base = view.base instanceof BlockArgument && view.base.owner === entry ? view.base.index : null;
+  const shape = view.rest.slice(0, rank).map((v) => termOf(v, entry));
+  const strides = view.rest.slice(rank, 2 * rank - 1).map((v) => termOf(v, entry));
   const zeroPadding = make.getAttr('padding') !== PaddingOption.byName('nan');
   if (base === null || !zeroPadding || constantInt(view.rest[2 * rank - 1]) !== 1) return null;
-  if (shape.some((j) => j === null) || strides.some((j) => j === null)) return null;
-  return { base, shape: shape as number[], strides: strides as number[], positive: [] };
+  if (shape.some((t) => t === null) || strides.some((t) => t === null)) return null;
+  return { base, shape: shape as tt.TensormapTerm[], strides: strides as tt.TensormapTerm[], positive: [] };
 }
 
 /** The tensor map's swizzle code for rows swizzled over `bytes` bytes (0: none). */

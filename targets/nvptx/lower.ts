@@ -72,8 +72,11 @@ export interface KernelParam {
    * For a hidden tensor map: the parameters (by name) of its tensor's base pointer, shape (null: an
    * unbounded dim: the rest of the base allocation) and strides, and those that must be > 0 at launch (`tir.tensormap`).
    */
-  from?: { base: string; shape: (string | null)[]; strides: string[]; positive?: string[] };
+  from?: { base: string; shape: (TermSource | null)[]; strides: TermSource[]; positive?: string[] };
 }
+
+/** A hidden tensor map's dim or stride for the launcher: an integer parameter's name, or a product of them and a constant. */
+export type TermSource = string | { params: string[]; times: number };
 
 /**
  * What a launcher needs to encode a descriptor's CUtensorMap (cuTensorMapEncodeTiled) from the
@@ -243,8 +246,9 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
     p.kind = 'tensormap';
     // launchers leave out trailing `__` parameters (a name read back from printed IR may be `argN`)
     if (!p.name.startsWith('__')) p.name = `__${p.name}`;
-    const shape = h.shape.map((j) => (j === tt.UNBOUNDED ? null : params[j].name));
-    p.from = { base: params[h.base].name, shape, strides: h.strides.map((j) => params[j].name), ...(h.positive.length ? { positive: h.positive.map((j) => params[j].name) } : {}) };
+    const term = (t: tt.TensormapTerm): TermSource => (typeof t === 'number' ? params[t].name : { params: t.params.map((j) => params[j].name), times: t.times });
+    const shape = h.shape.map((t) => (t === tt.UNBOUNDED ? null : term(t)));
+    p.from = { base: params[h.base].name, shape, strides: h.strides.map(term), ...(h.positive.length ? { positive: h.positive.map((j) => params[j].name) } : {}) };
   });
   const paramTypes = entry.args.map((a) => registerType(a.type));
   // the program's global scratch: a hidden last parameter (the names of `__` parameters are the launcher's)

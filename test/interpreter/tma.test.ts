@@ -1,6 +1,6 @@
 /**
  * Tensor descriptors in the CPU interpreter: Triton's host-side descriptor kernels (bench/gpu/kernels:
- * tma_copy, matmul_tma, attention_tma, and matmul_desc with descriptors made on the device) run on the TTIR as Triton wrote it and after the `default`
+ * tma_copy, matmul_tma, attention_tma, and matmul_desc and attention_desc with descriptors made in the kernel) run on the TTIR as Triton wrote it and after the `default`
  * pipeline for sm_90a, where their loads and stores are TMA copies, mbarriers and a software pipeline.
  * The outputs must be the same, and match an independent float64 computation; blocks past the
  * tensor's edge read zeros and are not written.
@@ -196,6 +196,31 @@ test('attention_tma: the TMA attention computes what the TTIR does', () => {
     return [o.toNumbers(), m.toNumbers()];
   };
   assert.equal(run(after), run(load('attention_tma.d64.causal')));
+});
+
+test('attention_desc: descriptors made over the (Z * H * N_CTX, 64) view become launcher-built maps of a product of parameters', () => {
+  const [Z, H, nCtx, d] = [2, 1, 256, 64];
+  const after = compiled('attention_desc.d64.causal', 4);
+  assert.ok(usesTma(after), 'the pipeline should copy K and V by TMA');
+  let made = 0;
+  after.walk((op) => void ((op.name === 'tt.make_tensor_descriptor' || op.name === 'ttng.tensormap_create') && made++));
+  assert.is(made, 0, 'no descriptor is made on the device');
+  const fn = after.region(0).entry!.first!;
+  const hidden = String(fn.getAttr('arg_attrs'));
+  assert.ok(hidden.includes('shape = [{params = [2 : i32, 3 : i32, 8 : i32], times = 1 : i64}, {params = [], times = 64 : i64}]'), `rows Z * H * N_CTX, 64 columns: ${hidden}`);
+  const run = (module: Operation) => {
+    const random = rng(11);
+    const mem = new Memory();
+    const rows = Z * H * nCtx;
+    const [q, k, v] = ['q', 'k', 'v'].map((name) => mem.alloc('f16', rows * d, name).fill(() => random() * 2 - 1));
+    const m = mem.alloc('f32', rows, 'm');
+    const o = mem.alloc('f16', rows * d, 'o').fill(() => -7);
+    interpret(module, 'attn_fwd_desc', { grid: [nCtx / 128, Z * H, 1], args: [0.125, m, Z, H, q, k, v, o, nCtx], memory: mem });
+    return [o.toNumbers(), m.toNumbers()];
+  };
+  const before = run(load('attention_desc.d64.causal'));
+  assert.ok(before[0].every((x) => x !== -7), 'every output row is written');
+  assert.equal(run(after), before);
 });
 
 test.run();

@@ -259,7 +259,8 @@ def encode_hidden_tensor_map(p, given):
     """The CUtensorMap of hidden parameter `p` ("tensormap"), built from the launch's arguments
     `given` (by parameter name) as `p['from']` says: the tensor (or int address) of argument `base`,
     the dims of the integer arguments `shape` and the strides in elements of `strides` (both
-    outermost first; the innermost stride is 1). A dim named None is unbounded: the kernel's copies
+    outermost first; the innermost stride is 1; an entry {params, times} is the product of those
+    arguments and the constant). A dim named None is unbounded: the kernel's copies
     along it stand for unmasked loads, whose addresses are all inside the base's allocation, so it
     gets every coordinate that stays inside it (unbounded_extent; UNBOUNDED_EXTENT for an int
     address) and no valid read becomes a zero. Raises ValueError where an argument of `positive` is
@@ -286,11 +287,23 @@ def encode_hidden_tensor_map(p, given):
         raise TypeError(f'{p["name"]}: {base.dtype} tensor {source["base"]!r} for a tensor map of {p["type"]}')
     else:
         address = base.data_ptr()
+    def term(entry):
+        """A dim or stride: an integer argument's value (by name), or a product {params: [names], times: C}."""
+        if isinstance(entry, str):
+            return int(argument(entry))
+        value = int(entry['times'])
+        for name in entry['params']:
+            value *= int(argument(name))
+        return value
+
     elt = ELEMENT_BYTES[p['type']]
-    byte_strides = [int(argument(n)) * elt for n in source['strides']]
+    byte_strides = [term(n) * elt for n in source['strides']]
     rest = allocation_bytes(base)
-    dims = [unbounded_extent(rest, stride) if n is None else int(argument(n))
+    dims = [unbounded_extent(rest, stride) if n is None else term(n)
             for n, stride in zip(source['shape'], byte_strides + [elt])]
+    if any(d >= 2 ** 31 for d in dims):
+        # the kernel computes its dims in i32: past that its own arithmetic would have wrapped
+        raise ValueError(f'{p["name"]}: tensor extent past i32 in {dims}')
     if any(d < 0 for d in dims):
         raise ValueError(f'{p["name"]}: negative tensor extent in {dict(zip(source["shape"], dims))}')
     # An extent of 0 (K = 0: the loop that copies through the map never runs) is encoded as 1: the

@@ -10,7 +10,7 @@
 import type { Operation } from '../../ir/ir.js';
 import { signless, type Type } from '../../ir/types.js';
 import type { TensorDescType } from '../../dialects/tt/types.js';
-import { UNBOUNDED, tensormapOf, unboundedExtent, verifyTensormapArgs } from '../../dialects/tt/tensormap-arg.js';
+import { UNBOUNDED, tensormapOf, termValue, unboundedExtent, verifyTensormapArgs, type TensormapTerm } from '../../dialects/tt/tensormap-arg.js';
 import { InterpreterError } from './errors.js';
 import { Buffer } from './memory.js';
 import { type DescValue, type RtValue, scalarNumber } from './values.js';
@@ -69,9 +69,10 @@ export function buildHiddenTensormap(fn: Operation, k: number, types: readonly T
   if (signless(view.buffer.elt) !== signless(elt)) {
     throw launchError(`${what} of '${elt}' elements is built over argument #${map.base}, ${describeArg(args[map.base])}`);
   }
-  const integer = (j: number, role: string): number => {
-    const v = scalarNumber(values[j]);
-    if (!Number.isInteger(v) || v < 0) throw launchError(`${what}: its ${role} (argument #${j}) is ${v}; shapes and strides must be non-negative integers`);
+  const integer = (t: TensormapTerm, role: string): number => {
+    const v = termValue(t, (j) => scalarNumber(values[j]));
+    const from = typeof t === 'number' ? `argument #${t}` : `${t.times} x arguments ${t.params.map((j) => `#${j}`).join(' x ')}`;
+    if (!Number.isInteger(v) || v < 0) throw launchError(`${what}: its ${role} (${from}) is ${v}; shapes and strides must be non-negative integers`);
     return v;
   };
   for (const j of map.positive) {
