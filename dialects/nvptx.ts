@@ -392,6 +392,13 @@ export const TensormapAcquireOp = defineOp({
   operands: [{ name: 'addr', type: AnyType }, { name: 'guard', kind: 'optional', type: I1 }],
   format: '$addr (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
 });
+/** `nvptx.prefetch_tensormap`: brings the tensor map at a generic address (a kernel parameter's) into the SM's descriptor cache (`prefetch.tensormap [addr];`). */
+export const PrefetchTensormapOp = defineOp({
+  name: 'nvptx.prefetch_tensormap',
+  summary: "prefetches a tensor map into the SM's descriptor cache (`prefetch.tensormap [addr];`)",
+  operands: [{ name: 'addr', type: AnyType }],
+  format: '$addr attr-dict `:` type($addr)',
+});
 /** `nvptx.trap`: aborts the kernel (`trap;`). */
 export const TrapOp = defineOp({
   name: 'nvptx.trap',
@@ -511,6 +518,7 @@ export const nvptxDialect: DialectDecl = {
     TensormapReplaceOp,
     TensormapCopyOp,
     TensormapAcquireOp,
+    PrefetchTensormapOp,
     TrapOp,
     PrintfOp,
     AssertfailOp,

@@ -288,6 +288,7 @@ const PRINTERS = new Map<string, Printer>([
   printer(nvptx.TensormapCopyOp, (k, { dst, src, guard }) => {
     k.emit(`\t${guardText(k, guard)}tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned \t[${k.regs.of(dst)}], [${k.regs.of(src)}], ${TENSOR_MAP_BYTES};`);
   }),
+  printer(nvptx.PrefetchTensormapOp, (k, { addr }) => k.emit(`\tprefetch.tensormap \t[${k.regs.of(addr)}];`)),
   printer(nvptx.TensormapAcquireOp, (k, { addr, guard }) => k.emit(`\t${guardText(k, guard)}fence.proxy.tensormap::generic.acquire.gpu \t[${k.regs.of(addr)}], ${TENSOR_MAP_BYTES};`)),
   printer(nvptx.TrapOp, (k) => k.emit('\ttrap;')),
   printer(nvptx.PrintfOp, (k, { format, args, guard }) => {

@@ -301,7 +301,7 @@ def encode_hidden_tensor_map(p, given):
     rest = allocation_bytes(base)
     dims = [unbounded_extent(rest, stride) if n is None else term(n)
             for n, stride in zip(source['shape'], byte_strides + [elt])]
-    if any(d >= 2 ** 31 for d in dims):
+    if any(n is not None and d >= 2 ** 31 for n, d in zip(source['shape'], dims)):
         # the kernel computes its dims in i32: past that its own arithmetic would have wrapped
         raise ValueError(f'{p["name"]}: tensor extent past i32 in {dims}')
     if any(d < 0 for d in dims):

@@ -361,6 +361,37 @@ class HiddenTensorMap(unittest.TestCase):
         self.assertEqual([v.value for v in run.packed], [A_ADDRESS, 0, 0])
         self.assertEqual(self.cu.encoded, [])
 
+    def test_dims_and_strides_may_be_products_of_arguments(self):
+        # attention's (Z * H * N_CTX, 64) view, row stride 64: a descriptor the kernel makes over its pointer
+        rows = {'params': ['Z', 'H', 'N_CTX'], 'times': 1}
+        sixty_four = {'params': [], 'times': 64}
+        p = tensormap_param('__desc_q_ptr_0', 'q_ptr', [rows, sixty_four], [sixty_four], [128, 64])
+        call = self.encode(p, {'q_ptr': A_ADDRESS, 'Z': 2, 'H': 3, 'N_CTX': 1024})
+        self.assertEqual((call['dims'], call['strides'], call['box']), ([64, 2 * 3 * 1024], [128], [64, 128]))
+
+    def test_a_product_past_i32_raises(self):
+        # the kernel computes Z * H * N_CTX in i32: its own arithmetic would have wrapped
+        p = tensormap_param('__desc_q_ptr_0', 'q_ptr', [{'params': ['Z', 'N'], 'times': 1}, 'D'], ['D'], [128, 64])
+        with self.assertRaisesRegex(ValueError, 'tensor extent past i32'):
+            runner.encode_hidden_tensor_map(p, {'q_ptr': A_ADDRESS, 'Z': 65536, 'N': 65536, 'D': 64})
+        self.assertEqual(self.cu.encoded, [])
+
+    def test_the_global_scratch_is_allocated_for_the_grid(self):
+        # a kernel that writes its tensor maps on the device: 384 bytes a program, the last parameter
+        meta = {'name': 'k', 'params': [{'name': 'x', 'kind': 'pointer', 'type': 'f16'},
+                                        {'name': '__global_scratch', 'kind': 'global_scratch', 'type': 'i8',
+                                         'divisibility': 128, 'bytes_per_program': 384}]}
+        made = []
+
+        def empty(n, dtype=None, device=None):
+            made.append((n, dtype, device))
+            return FakeTensor(B_ADDRESS, dtype, (n,), (1,))
+        with mock.patch.object(runner.torch, 'empty', empty, create=True):
+            run = loaded_kernel(meta).bind((8, 3, 2), [A_ADDRESS], stream=0)
+        self.assertEqual(made, [(8 * 3 * 2 * 384, 'torch.uint8', 'cuda')])
+        self.assertEqual([v.value for v in run.packed], [A_ADDRESS, B_ADDRESS])
+        self.assertEqual(run.args[-1].address, B_ADDRESS)
+
     def test_a_map_passed_by_the_caller_is_refused(self):
         args = matmul_tensors(64, 64, 64) + [64, 64, 64, 64, 64, 64, 'a map', 'b map']
         with self.assertRaisesRegex(TypeError, '__tma_a_ptr: a hidden tensor map, which the launcher builds; pass nothing'):
