@@ -37,6 +37,7 @@ import { slot } from './support/pipeline-emit.js';
 import { barrierBufferType, blockBytes } from './support/pipeline-tma.js';
 import { expandMakeTensorDescriptor, hostTensormapOf } from './support/tensormap-create.js';
 import { HiddenTensorMaps } from './support/hidden-tensormaps.js';
+import { storeThroughReusedTile } from './support/tma-store-reuse.js';
 import type { PassContext, PassDecl } from './pass.js';
 
 /** Descriptor ops this pass does not lower, with why. */
@@ -189,11 +190,16 @@ function followMutability(v: Value): void {
  * tt.descriptor_store %d[%x, %y], %v
  *   -> %t = local_alloc %v; fence_async_shared; async_tma_copy_local_to_global %d[%x, %y] %t; async_tma_store_wait {pendings = 0}
  * (%v's layout conversion, if it has no other use, is skipped: the tile is stored from its source).
+ * Inside a loop that keeps the descriptor, one tile serves every iteration (support/tma-store-reuse.ts).
  */
 function lowerStore(op: Operation, rw: Rewriter): void {
   const store = tt.DescriptorStoreOp.view(op);
   const cvt = store.src.hasOneUse ? ttg.ConvertLayoutOp.match(store.src.definingOp) : null;
   const src = cvt ? cvt.src : store.src;
+  if (storeThroughReusedTile(op, src, tileType(store.desc, false), rw)) {
+    if (cvt && !cvt.result.hasUses) rw.eraseOp(cvt.op);
+    return;
+  }
   rw.before(op);
   const tile = ttg.LocalAllocOp.build(rw, { src }, { results: { result: tileType(store.desc, false) } }).result;
   ttng.FenceAsyncSharedOp.build(rw, { bCluster: boolAttr(false) });
