@@ -260,3 +260,8 @@ export class LoweringContext {
     return term.operandValues().map((v) => this.get(v, term));
   }
 }
+
+/** The located error for a Hopper-only op printed for an older architecture (the PTX would not assemble). */
+export function requireHopper(ctx: LoweringContext, op: Operation, what: string): void {
+  if (ctx.e.arch !== 'sm_90a') throw targetError(op, `${what} needs sm_90a; it cannot be printed for ${ctx.e.arch} (compile with --arch sm_90a)`);
+}

@@ -20,7 +20,7 @@ import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import { TENSOR_MAP_BYTES } from '../../dialects/ttg/target.js';
-import { lowering, type Lowering, type LoweringContext } from './context.js';
+import { lowering, requireHopper, type Lowering, type LoweringContext } from './context.js';
 import { I32, I64, internalError } from './emitter.js';
 import { scratchBase, storeShared } from './tensor.js';
 
@@ -77,6 +77,7 @@ const lowerGlobalScratchAlloc = lowering(ttg.GlobalScratchAllocOp, (ctx, { op, r
 /** ttng.tensormap_create %g, %p, [box], [dims], [strides], [elt strides] -> zero shared map; tensormap.replace each field; tensormap.cp_fenceproxy to %g */
 const lowerTensormapCreate = lowering(ttng.TensormapCreateOp, (ctx, create) => {
   const { op } = create;
+  requireHopper(ctx, op, 'writing a tensor map on the device (tensormap.replace)');
   const e = ctx.e;
   const warp0 = firstWarp(ctx);
   const thread0 = ctx.firstThread();
@@ -110,6 +111,7 @@ const lowerTensormapCreate = lowering(ttng.TensormapCreateOp, (ctx, create) => {
 
 /** ttng.tensormap_fenceproxy_acquire %g -> @warp0 fence.proxy.tensormap::generic.acquire.gpu [%g], 128; bar.sync */
 const lowerTensormapAcquire = lowering(ttng.TensormapFenceproxyAcquireOp, (ctx, { op, desc_ptr }) => {
+  requireHopper(ctx, op, 'a tensormap fence (fence.proxy.tensormap)');
   nvptx.TensormapAcquireOp.build(ctx.b, { addr: ctx.scalar(desc_ptr, op), guard: firstWarp(ctx) });
   ctx.e.barrier();
 });

@@ -20,7 +20,7 @@ import { offsetFromBases, sharedOffsetBases } from '../../dialects/ttg/shared-la
 import { tmaGeometry, type TmaGeometry } from '../../dialects/ttg/tma-geometry.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as ttng from '../../dialects/ttng.js';
-import { lowering, type Lowering, type LoweringContext } from './context.js';
+import { lowering, requireHopper, type Lowering, type LoweringContext } from './context.js';
 import { I32, targetError } from './emitter.js';
 
 /** The geometry of descriptor `desc` used by `op`, or a located error. */
@@ -93,6 +93,7 @@ interface Box {
 
 /** Emits `issue(box)` for each box a copy of `tileValue` (a tile of the descriptor `desc`'s block at `coord`) moves, box k issued by warp k mod W when `pred` holds. */
 function forEachBox(ctx: LoweringContext, op: Operation, desc: Value, tileValue: Value, coord: readonly Value[], pred: Value | null, issue: (box: Box) => void): void {
+  requireHopper(ctx, op, 'a TMA copy (cp.async.bulk.tensor)');
   const g = geometryAt(desc, op);
   const offsets = boxOffsets(tileValue.type as MemDescType, g, op);
   const tile = ctx.scalar(tileValue, op);

@@ -34,7 +34,7 @@ import { FloatType, RankedTensorType } from '../../ir/types.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttng from '../../dialects/ttng.js';
-import { lowering, type Lowering, type LoweringContext } from './context.js';
+import { lowering, requireHopper, type Lowering, type LoweringContext } from './context.js';
 import { BF16, F16, F32, I1, I32, I64, plainOp, targetError } from './emitter.js';
 import { coordIndex, registersByCoords } from './layout.js';
 
@@ -167,11 +167,6 @@ function convertedPair(ctx: LoweringContext, [lo, hi]: Value[]): Value | null {
   const h = src(hi);
   if (!l || !h || l.ptx !== h.ptx) return null;
   return ctx.e.op('cvt', l.ptx.replace(/16\.f32$/, '16x2.f32'), [h.from, l.from], I32);
-}
-
-/** The located error for a Hopper-only op printed for an older architecture (the PTX would not assemble). */
-function requireHopper(ctx: LoweringContext, op: Operation, what: string): void {
-  if (ctx.e.arch !== 'sm_90a') throw targetError(op, `${what} needs sm_90a; it cannot be printed for ${ctx.e.arch} (compile with --arch sm_90a)`);
 }
 
 /**
