@@ -35,7 +35,7 @@ import * as ttng from '../dialects/ttng.js';
 import { nvmmaSharedFor } from './support/wgmma-lowering.js';
 import { slot } from './support/pipeline-emit.js';
 import { barrierBufferType, blockBytes } from './support/pipeline-tma.js';
-import { expandMakeTensorDescriptor, hostTensormapOf } from './support/tensormap-create.js';
+import { expandMakeTensorDescriptor, hostTensormapOf, runsOf } from './support/tensormap-create.js';
 import { HiddenTensorMaps } from './support/hidden-tensormaps.js';
 import { storeThroughReusedTile } from './support/tma-store-reuse.js';
 import type { PassContext, PassDecl } from './pass.js';
@@ -269,10 +269,13 @@ export const tmaLowering: PassDecl = {
     let laidOut = assignParamLayouts(fn, ctx);
     for (const make of onDevice) if (assignLayout(make.result(0), make, ctx)) laidOut++;
     ctx.bump('descriptors-laid-out', laidOut);
-    for (const make of onDevice) {
-      const why = expandMakeTensorDescriptor(make, rw);
-      if (why) ctx.fail(make, why);
-      ctx.bump('descriptors-made');
+    for (const run of runsOf(onDevice)) {
+      const acquireAt = run[run.length - 1].next!;
+      for (const make of run) {
+        const why = expandMakeTensorDescriptor(make, rw, acquireAt);
+        if (why) ctx.fail(make, why);
+        ctx.bump('descriptors-made');
+      }
     }
     for (const op of ops) {
       if (tt.DescriptorLoadOp.is(op)) {

@@ -21,6 +21,7 @@ import { RankedTensorType, bitWidth, type Type } from '../../ir/types.js';
 import { conversionScratchBytes, cvtNeedsSharedMemory } from '../../dialects/ttg/layout-scratch.js';
 import { SharedMemorySpaceAttr } from '../../dialects/ttg/layout-attrs.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
+import { TENSOR_MAP_BYTES } from '../../dialects/ttg/target.js';
 import type { View } from '../../ir/op-def.js';
 import { constantInt } from '../../ir/patterns.js';
 import * as ttg from '../../dialects/ttg/index.js';
@@ -136,10 +137,11 @@ function cvtUsesScratch(cvt: ConvertView): boolean {
   }
 }
 
-/** Bytes of `op`'s scratch: `allocation.size`, else the conversion's scratch, else unbounded. */
+/** Bytes of `op`'s scratch: `allocation.size`, else a tensor map's or the conversion's scratch, else unbounded. */
 function scratchBytes(op: Operation): number {
   const size = intAttr(op, 'allocation.size');
   if (size !== null) return size;
+  if (ttng.TensormapCreateOp.is(op)) return TENSOR_MAP_BYTES;
   const cvt = ttg.ConvertLayoutOp.match(op);
   if (!cvt) return Infinity;
   const s = cvt.src.type as RankedTensorType;

@@ -23,6 +23,7 @@ import { elementBytes, scratchBytes } from './alloc-shared-scratch.js';
 import { FunctionLike } from '../../ir/traits.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttg from '../../dialects/ttg/index.js';
+import * as ttng from '../../dialects/ttng.js';
 
 /** Alignment of scratch buffers (Triton's `scratchAlignment`). */
 export const SCRATCH_ALIGNMENT = 128;
@@ -102,6 +103,18 @@ function liveOfAliases(order: ProgramOrder, root: OpResult): Interval {
   return live;
 }
 
+/**
+ * How long `op`'s scratch is live: the op itself, except a tensor map written on the device, whose
+ * scratch stays until the acquire of the same map in its block, so that the maps written one after
+ * another before their acquires get scratch of their own and are written at once (tensormap.ts).
+ */
+function scratchInterval(order: ProgramOrder, op: Operation): Interval {
+  const own = order.opInterval(op);
+  if (!ttng.TensormapCreateOp.is(op)) return own;
+  const acquire = op.operand(0).users().find((u) => ttng.TensormapFenceproxyAcquireOp.is(u) && u.parent === op.parent);
+  return acquire ? { start: own.start, end: order.id(acquire) + 1 } : own;
+}
+
 /** Collects the buffers of `func` with their sizes and live intervals (offsets still 0). */
 export function collectBuffers(func: Operation): SharedBuffer[] {
   const order = new ProgramOrder(func);
@@ -114,7 +127,7 @@ export function collectBuffers(func: Operation): SharedBuffer[] {
     }
     const scratch = scratchBytes(op);
     if (scratch > 0) {
-      buffers.push({ kind: 'scratch', owner: op, size: scratch, alignment: SCRATCH_ALIGNMENT, live: order.opInterval(op), offset: 0 });
+      buffers.push({ kind: 'scratch', owner: op, size: scratch, alignment: SCRATCH_ALIGNMENT, live: scratchInterval(order, op), offset: 0 });
     }
   }, 'pre');
   return buffers;

@@ -11,6 +11,9 @@
  *      ttng.tensormap_fenceproxy_acquire %s : !tt.ptr<i8>
  *      %d = ttng.reinterpret_tensor_descriptor %s : !tt.ptr<i8> to !tt.tensordesc<tensor<128x64xf16, #shared>>
  *
+ * Descriptors made one after another (`runsOf`) write all their maps first and acquire them after:
+ * each map's scratch then lives until its acquire, so the target writes them at once.
+ *
  * The map's fields come from the descriptor's type once its block has a shared layout: the box of
  * `tmaGeometry` (the one the copies through it move), the element type, the swizzle; dims and strides
  * go innermost first, strides in bytes and without the innermost one, which must be 1.
@@ -19,6 +22,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import { BlockArgument, type Block, type Operation, type Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import { constantInt } from '../../ir/patterns.js';
+import { Pure } from '../../ir/traits.js';
 import { FloatType, IntegerType, bitWidth, i, type Type } from '../../ir/types.js';
 import * as arith from '../../dialects/arith.js';
 import * as tt from '../../dialects/tt/index.js';
@@ -98,10 +102,29 @@ export function hostTensormapOf(make: Operation, entry: Block): tt.HostTensormap
 const SWIZZLE_CODES: Readonly<Record<number, number>> = { 0: 0, 32: 1, 64: 2, 128: 3 };
 
 /**
- * Rewrites one `tt.make_tensor_descriptor` whose result type already has its shared layout into the
- * four ops above; returns why it cannot (the op is left as it was), or null.
+ * `makes` (in program order) in runs: descriptors made one after another in a block with nothing
+ * but pure ops between them. The maps of a run are written at once, each by its own warp, and
+ * acquired together after the last (targets/nvptx/tensormap.ts).
  */
-export function expandMakeTensorDescriptor(op: Operation, rw: Rewriter): string | null {
+export function runsOf(makes: readonly Operation[]): Operation[][] {
+  const runs: Operation[][] = [];
+  for (const make of makes) {
+    const run = runs[runs.length - 1];
+    const last = run?.[run.length - 1];
+    let between = last && last.parent === make.parent ? last.next : null;
+    while (between && between !== make && between.hasTrait(Pure)) between = between.next;
+    if (last && between === make) run.push(make);
+    else runs.push([make]);
+  }
+  return runs;
+}
+
+/**
+ * Rewrites one `tt.make_tensor_descriptor` whose result type already has its shared layout into the
+ * four ops above, the fence and the reinterpretation before `acquireAt` (after the rest of its run);
+ * returns why it cannot (the op is left as it was), or null.
+ */
+export function expandMakeTensorDescriptor(op: Operation, rw: Rewriter, acquireAt: Operation): string | null {
   const make = tt.MakeTensorDescriptorOp.view(op);
   const type = make.result.type as TensorDescType;
   const geometry = tmaGeometry(type);
@@ -131,7 +154,7 @@ export function expandMakeTensorDescriptor(op: Operation, rw: Rewriter): string 
     swizzle_mode: SWIZZLE_CODES[geometry.swizzleBytes],
     fill_mode: op.getAttr('padding') === PaddingOption.byName('nan') ? 1 : 0,
   });
-  ttng.TensormapFenceproxyAcquireOp.build(rw, { desc_ptr: scratch });
+  ttng.TensormapFenceproxyAcquireOp.build(rw.before(acquireAt), { desc_ptr: scratch });
   const desc = ttng.ReinterpretTensorDescOp.build(rw, { rawDesc: scratch }, { results: { result: type } }).result;
   rw.replaceOp(op, [desc]);
   return null;

@@ -3,16 +3,17 @@
  * program's global scratch, and the three ops that write a tensor map there and make it visible to
  * the TMA unit, as Triton's NVIDIA backend does it:
  *
- *  - warp 0 zeroes the op's 128 bytes of shared scratch; thread 0 writes each field with
+ *  - one warp zeroes the op's 128 bytes of shared scratch; its first lane writes each field with
  *    `tensormap.replace` (address, rank, box, dims, byte strides, element strides, element type,
- *    interleave, swizzle, fill); warp 0 copies the map to global memory and releases it to the
- *    tensormap proxy (`tensormap.cp_fenceproxy`);
- *  - warp 0 acquires it (`fence.proxy.tensormap::generic.acquire`), and a barrier makes every
- *    warp's later copies see it;
+ *    interleave, swizzle, fill); the warp copies the map to global memory and releases it to the
+ *    tensormap proxy (`tensormap.cp_fenceproxy`). The k-th of maps written one after another (their
+ *    scratch apart, alloc-shared) is written by warp k mod W, so they are written at once;
+ *  - after a barrier (once for acquires one after another), every thread acquires the map
+ *    (`fence.proxy.tensormap::generic.acquire`) before its copies read it;
  *  - the descriptor register is the map's global address (a generic address, as TMA takes it).
  *
- * Barriers before and after the shared-scratch phase keep it apart from other ops' use of the same
- * bytes. The module's PTX is printed at `TENSORMAP_PTX_VERSION` (arch.ts).
+ * insert-barriers keeps the scratch apart from other ops' use of the same bytes, as for any op
+ * scratch. The module's PTX is printed at `TENSORMAP_PTX_VERSION` (arch.ts).
  */
 import type { Operation, Value } from '../../ir/ir.js';
 import { Pure } from '../../ir/traits.js';
@@ -50,18 +51,24 @@ function linearProgramId(ctx: LoweringContext): Value {
   });
 }
 
-/** `tid.x < 32`: the threads of warp 0 (hoisted). */
-function firstWarp(ctx: LoweringContext): Value {
-  return ctx.hoist('warp0', () => ctx.e.setp('lt', 'u', ctx.tid(), ctx.e.imm(I32, ctx.threadsPerWarp)));
+/** How many ops of kind `is` precede `op` in its block with only pure ops (or `alsoSkip` ops) between. */
+function runPosition(op: Operation, is: (o: Operation) => boolean, alsoSkip: (o: Operation) => boolean): number {
+  let k = 0;
+  for (let at = op.prev; at; at = at.prev) {
+    if (is(at)) k++;
+    else if (!at.hasTrait(Pure) && !alsoSkip(at)) break;
+  }
+  return k;
 }
 
-/** Whether the last op emitted that is not pure arithmetic is `bar.sync` (the barrier of a previous tensor map's acquire). */
-function afterBarrier(ctx: LoweringContext): boolean {
-  const ip = ctx.b.insertionPoint;
-  let op = ip ? (ip.before ? ip.before.prev : ip.block.last) : null;
-  while (op && op.hasTrait(Pure)) op = op.prev;
-  const bar = nvptx.BarOp.match(op);
-  return bar !== null && (bar.ptx || 'sync') === 'sync';
+/** `tid.x / 32 == w`: the threads of warp `w` (hoisted). */
+function inWarp(ctx: LoweringContext, w: number): Value {
+  return ctx.hoist(`warp:${w}`, () => ctx.e.setp('eq', 'u', ctx.warpId(), ctx.e.imm(I32, w)));
+}
+
+/** `tid.x == 32 w`: the first lane of warp `w` (hoisted). */
+function firstLaneOf(ctx: LoweringContext, w: number): Value {
+  return ctx.hoist(`lane0:${w}`, () => ctx.e.setp('eq', 'u', ctx.tid(), ctx.e.imm(I32, w * ctx.threadsPerWarp)));
 }
 
 /** ttg.global_scratch_alloc -> %scratch + linear_pid * bytesPerProgram + offset */
@@ -74,24 +81,22 @@ const lowerGlobalScratchAlloc = lowering(ttg.GlobalScratchAllocOp, (ctx, { op, r
   ctx.set(result, [e.addImm(program, offset)]);
 });
 
-/** ttng.tensormap_create %g, %p, [box], [dims], [strides], [elt strides] -> zero shared map; tensormap.replace each field; tensormap.cp_fenceproxy to %g */
+/** ttng.tensormap_create %g, %p, [box], [dims], [strides], [elt strides] -> warp k zeroes its shared map, its lane 0 writes each field, the warp copies it to %g */
 const lowerTensormapCreate = lowering(ttng.TensormapCreateOp, (ctx, create) => {
   const { op } = create;
   requireHopper(ctx, op, 'writing a tensor map on the device (tensormap.replace)');
   const e = ctx.e;
-  const warp0 = firstWarp(ctx);
-  const thread0 = ctx.firstThread();
+  const warp = runPosition(op, ttng.TensormapCreateOp.is, ttg.GlobalScratchAllocOp.is) % ctx.numWarps;
+  const writer = firstLaneOf(ctx, warp);
   const smem = scratchBase(ctx, op, TENSOR_MAP_BYTES);
   const map = e.intCast(smem, I64, 'u');
   const warpSync = () => nvptx.BarOp.build(ctx.b, { ptx: 'warp.sync' });
   const replace = (field: string, value: Value | number, ord?: number) => {
     const given = typeof value === 'number' ? { immediate: value } : { value };
-    nvptx.TensormapReplaceOp.build(ctx.b, { addr: map, guard: thread0, field, ...given, ...(ord === undefined ? {} : { ord }) });
+    nvptx.TensormapReplaceOp.build(ctx.b, { addr: map, guard: writer, field, ...given, ...(ord === undefined ? {} : { ord }) });
   };
   const regs = (vs: readonly Value[]) => vs.map((v) => ctx.scalar(v, op));
-  // earlier readers of this scratch are done before it is zeroed (unless a barrier just passed)
-  if (!afterBarrier(ctx)) e.barrier();
-  storeShared(ctx, e.add(smem, e.shl(ctx.laneId(), 2)), e.imm(I32, 0), warp0);
+  storeShared(ctx, e.add(smem, e.shl(ctx.laneId(), 2)), e.imm(I32, 0), inWarp(ctx, warp));
   warpSync();
   replace('global_address', ctx.scalar(create.global_address, op));
   replace('rank', create.box_dim.length - 1);
@@ -104,16 +109,15 @@ const lowerTensormapCreate = lowering(ttng.TensormapCreateOp, (ctx, create) => {
   replace('swizzle_mode', create.swizzle_mode);
   replace('fill_mode', create.fill_mode);
   warpSync();
-  nvptx.TensormapCopyOp.build(ctx.b, { dst: ctx.scalar(create.desc_ptr, op), src: map, guard: warp0 });
-  // the scratch is read before anything else writes it
-  e.barrier();
+  nvptx.TensormapCopyOp.build(ctx.b, { dst: ctx.scalar(create.desc_ptr, op), src: map, guard: inWarp(ctx, warp) });
 });
 
-/** ttng.tensormap_fenceproxy_acquire %g -> @warp0 fence.proxy.tensormap::generic.acquire.gpu [%g], 128; bar.sync */
+/** ttng.tensormap_fenceproxy_acquire %g -> bar.sync (the first of acquires one after another); fence.proxy.tensormap::generic.acquire.gpu [%g], 128 */
 const lowerTensormapAcquire = lowering(ttng.TensormapFenceproxyAcquireOp, (ctx, { op, desc_ptr }) => {
   requireHopper(ctx, op, 'a tensormap fence (fence.proxy.tensormap)');
-  nvptx.TensormapAcquireOp.build(ctx.b, { addr: ctx.scalar(desc_ptr, op), guard: firstWarp(ctx) });
-  ctx.e.barrier();
+  // the writing warps' releases come before every thread's acquire
+  if (!runPosition(op, ttng.TensormapFenceproxyAcquireOp.is, () => false)) ctx.e.barrier();
+  nvptx.TensormapAcquireOp.build(ctx.b, { addr: ctx.scalar(desc_ptr, op) });
 });
 
 /** ttng.reinterpret_tensor_descriptor %g -> %g (the descriptor register is the map's address) */
