@@ -319,17 +319,20 @@ export const TmaLoadOp = defineOp({
 /**
  * `nvptx.tma_store`: a TMA copy of one box from shared memory to a tensor, in the thread's bulk
  * group (`cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {x, y}], [src];`),
- * predicated by `guard` when present; coordinates innermost first.
+ * predicated by `guard` when present; coordinates innermost first. With `reduce` (add, min, max,
+ * inc, dec, and, or, xor) the box is reduced into the tensor
+ * (`cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group`).
  */
 export const TmaStoreOp = defineOp({
   name: 'nvptx.tma_store',
-  summary: 'a TMA copy of one box from shared memory to a tensor, in the bulk group (`cp.async.bulk.tensor...bulk_group`)',
+  summary: 'a TMA copy of one box from shared memory to a tensor, in the bulk group (`cp.async.bulk.tensor...bulk_group`); with `reduce`, a reduction into it (`cp.reduce.async.bulk.tensor...add...`)',
   operands: [
     { name: 'tmap', type: AnyType },
     { name: 'src', type: AnyType },
     { name: 'guard', kind: 'optional', type: I1 },
     { name: 'coords', kind: 'variadic', type: AnyType },
   ],
+  attrs: [{ name: 'reduce', kind: StrAttr, optional: true }],
   format: '$tmap `[` $coords `]` `,` $src (`if` $guard^)? attr-dict `:` functional-type(operands, results)',
 });
 /** `nvptx.bulk_group`: commits this thread's bulk copies as a group (`cp.async.bulk.commit_group;`) or waits until at most N groups still read shared memory (`cp.async.bulk.wait_group.read N;`). */

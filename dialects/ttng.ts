@@ -7,7 +7,7 @@ import { IntegerAttr, boolAttr } from '../ir/attributes.js';
 import type { DialectDecl } from '../ir/op-spec.js';
 import { i, type RankedTensorType, type Type } from '../ir/types.js';
 import { TensorDescType } from './tt/types.js';
-import { CacheModifier, EvictionPolicy, InputPrecision, TTPtr } from './tt/enums.js';
+import { CacheModifier, DescriptorReduceKind, EvictionPolicy, InputPrecision, TTPtr } from './tt/enums.js';
 import { TMA_MAX_RANK } from './ttg/target.js';
 import { Pure } from '../ir/traits.js';
 import type { Operation } from '../ir/ir.js';
@@ -111,6 +111,19 @@ export const AsyncTmaCopyLocalToGlobalOp = defineOp({
   format: '$desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))',
   inferTypes: { coord: i32 },
 });
+/** `ttng.async_tma_reduce`: reduces a tile of local memory into global memory through a descriptor, asynchronously (`cp.reduce.async.bulk.tensor`). */
+export const AsyncTmaReduceOp = defineOp({
+  name: 'ttng.async_tma_reduce',
+  summary: 'reduce a tile of local memory into global memory through a descriptor asynchronously',
+  operands: [
+    { name: 'desc', type: TensorDesc },
+    { name: 'coord', kind: 'variadic', type: I32 },
+    { name: 'src', type: MemDesc },
+  ],
+  attrs: [{ name: 'kind', kind: DescriptorReduceKind }],
+  format: '$kind `,` $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))',
+  inferTypes: { coord: i32 },
+});
 /** `ttng.async_tma_store_wait`: wait until all the inputs are read.. */
 export const AsyncTmaStoreWaitOp = defineOp({
   name: 'ttng.async_tma_store_wait',
@@ -122,6 +135,7 @@ export const AsyncTmaStoreWaitOp = defineOp({
 const tmaOps: OpDef[] = [
   AsyncTmaCopyGlobalToLocalOp,
   AsyncTmaCopyLocalToGlobalOp,
+  AsyncTmaReduceOp,
   AsyncTmaStoreWaitOp,
 ];
 

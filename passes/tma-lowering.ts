@@ -28,6 +28,7 @@ import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
 import { targetOf } from '../dialects/ttg/target.js';
 import { TensorDescType } from '../dialects/tt/types.js';
+import { DescriptorReduceKind } from '../dialects/tt/enums.js';
 import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
@@ -42,7 +43,6 @@ import type { PassContext, PassDecl } from './pass.js';
 
 /** Descriptor ops this pass does not lower, with why. */
 const UNSUPPORTED: ReadonlyMap<string, string> = new Map([
-  [tt.DescriptorReduceOp.name, 'reducing stores through a descriptor are not supported yet'],
   ['tt.descriptor_gather', 'gathers through a descriptor are not supported yet'],
   ['tt.descriptor_scatter', 'scatters through a descriptor are not supported yet'],
 ]);
@@ -73,7 +73,7 @@ function copiesLayout(desc: Value, ctx: PassContext): Attribute | null {
   let found: Attribute | null = null;
   for (const u of desc.users()) {
     const copy = ttng.AsyncTmaCopyGlobalToLocalOp.match(u);
-    const t = copy?.result.type ?? ttng.AsyncTmaCopyLocalToGlobalOp.match(u)?.src.type;
+    const t = copy?.result.type ?? (ttng.AsyncTmaCopyLocalToGlobalOp.match(u) ?? ttng.AsyncTmaReduceOp.match(u))?.src.type;
     if (!(t instanceof MemDescType) || !t.encoding) continue;
     if (found && found !== t.encoding) ctx.fail(u, `copies through a descriptor whose other copies use shared layout ${found}, not ${t.encoding}`);
     found = t.encoding;
@@ -189,21 +189,27 @@ function followMutability(v: Value): void {
 /**
  * tt.descriptor_store %d[%x, %y], %v
  *   -> %t = local_alloc %v; fence_async_shared; async_tma_copy_local_to_global %d[%x, %y] %t; async_tma_store_wait {pendings = 0}
+ * tt.descriptor_reduce add, %d[%x, %y], %v -> the same with async_tma_reduce add, %d[%x, %y] %t
  * (%v's layout conversion, if it has no other use, is skipped: the tile is stored from its source).
  * Inside a loop that keeps the descriptor, one tile serves every iteration (support/tma-store-reuse.ts).
  */
 function lowerStore(op: Operation, rw: Rewriter): void {
-  const store = tt.DescriptorStoreOp.view(op);
+  const reduce = tt.DescriptorReduceOp.match(op);
+  const store = reduce ?? tt.DescriptorStoreOp.view(op);
   const cvt = store.src.hasOneUse ? ttg.ConvertLayoutOp.match(store.src.definingOp) : null;
   const src = cvt ? cvt.src : store.src;
-  if (storeThroughReusedTile(op, src, tileType(store.desc, false), rw)) {
+  const issue = (at: Rewriter, tile: Value): void => {
+    if (reduce) ttng.AsyncTmaReduceOp.build(at, { kind: op.getAttr('kind') as IntegerAttr, desc: store.desc, coord: [...store.indices], src: tile });
+    else ttng.AsyncTmaCopyLocalToGlobalOp.build(at, { desc: store.desc, coord: [...store.indices], src: tile });
+  };
+  if (storeThroughReusedTile(op, store.desc, src, tileType(store.desc, false), issue, rw)) {
     if (cvt && !cvt.result.hasUses) rw.eraseOp(cvt.op);
     return;
   }
   rw.before(op);
   const tile = ttg.LocalAllocOp.build(rw, { src }, { results: { result: tileType(store.desc, false) } }).result;
   ttng.FenceAsyncSharedOp.build(rw, { bCluster: boolAttr(false) });
-  ttng.AsyncTmaCopyLocalToGlobalOp.build(rw, { desc: store.desc, coord: [...store.indices], src: tile });
+  issue(rw, tile);
   ttng.AsyncTmaStoreWaitOp.build(rw, { pendings: 0 });
   rw.eraseOp(op);
   if (cvt && !cvt.result.hasUses) rw.eraseOp(cvt.op);
@@ -230,6 +236,15 @@ function hoistToParameters(fn: Operation, makes: readonly Operation[], rw: Rewri
   return rest;
 }
 
+/** TMA reduces integers with every kind, floats only with add, min and max (PTX ISA, cp.reduce.async.bulk.tensor). */
+function checkReduce(op: Operation, ctx: PassContext): void {
+  const reduce = tt.DescriptorReduceOp.match(op);
+  if (!reduce) return;
+  const kind = DescriptorReduceKind.nameOf(op.getAttr('kind')!);
+  const elt = (reduce.desc.type as TensorDescType).blockType.elementType;
+  if (elt instanceof FloatType && !['add', 'min', 'max'].includes(kind)) ctx.fail(op, `reduces '${elt}' elements with '${kind}'; TMA reduces floats with add, min or max`);
+}
+
 /** The `tma-lowering` pass. */
 export const tmaLowering: PassDecl = {
   name: 'tma-lowering',
@@ -244,14 +259,14 @@ export const tmaLowering: PassDecl = {
     'descriptors-hoisted': 'number of hidden tensor-map parameters standing for tt.make_tensor_descriptor of kernel parameters',
     'descriptors-made': 'number of tt.make_tensor_descriptor written as tensor maps on the device',
     'loads-lowered': 'number of tt.descriptor_load lowered outside a software pipeline',
-    'stores-lowered': 'number of tt.descriptor_store lowered to TMA stores',
+    'stores-lowered': 'number of tt.descriptor_store and tt.descriptor_reduce lowered to TMA stores and reductions',
   },
   run(fn, ctx) {
     const ops: Operation[] = [];
     const makes: Operation[] = [];
     fn.walk((op) => {
       if (tt.MakeTensorDescriptorOp.is(op)) makes.push(op);
-      else if (tt.DescriptorLoadOp.is(op) || tt.DescriptorStoreOp.is(op) || UNSUPPORTED.has(op.name)) ops.push(op);
+      else if (tt.DescriptorLoadOp.is(op) || tt.DescriptorStoreOp.is(op) || tt.DescriptorReduceOp.is(op) || UNSUPPORTED.has(op.name)) ops.push(op);
     }, 'pre');
     const hasDescArgs = fn.regions[0]?.blocks[0]?.args.some((a) => a.type instanceof TensorDescType) ?? false;
     if (!ops.length && !makes.length && !hasDescArgs) return ctx.preserve();
@@ -282,6 +297,7 @@ export const tmaLowering: PassDecl = {
         lowerLoad(op, rw);
         ctx.bump('loads-lowered');
       } else {
+        checkReduce(op, ctx);
         lowerStore(op, rw);
         ctx.bump('stores-lowered');
       }

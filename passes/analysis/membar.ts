@@ -195,7 +195,7 @@ function mbarrierEffects(op: Operation, fx: OpEffects, ids: BufferIds): void {
     fx.reads.push(accessOf(load.barrier, ids));
     return;
   }
-  const store = ttng.AsyncTmaCopyLocalToGlobalOp.match(op);
+  const store = ttng.AsyncTmaCopyLocalToGlobalOp.match(op) ?? ttng.AsyncTmaReduceOp.match(op);
   if (store) return void fx.reads.push(accessOf(store.src, ids));
   const written = ttng.InitBarrierOp.match(op)?.alloc ?? ttng.InvalBarrierOp.match(op)?.alloc;
   if (written) return void fx.writes.push(accessOf(written, ids));

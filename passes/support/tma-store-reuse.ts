@@ -39,12 +39,12 @@ function reuseLoop(op: Operation, desc: Value): Operation | null {
 }
 
 /**
- * Rewrites descriptor store `op` (its source `src`, its tile type `tile`) as above when a loop
- * around it keeps its descriptor; returns false (nothing changed) otherwise.
+ * Rewrites descriptor store or reduce `op` (through `desc`, its source `src`, its tile type `tile`,
+ * its copy out made by `issue`) as above when a loop around it keeps its descriptor; returns false
+ * (nothing changed) otherwise.
  */
-export function storeThroughReusedTile(op: Operation, src: Value, tile: MemDescType, rw: Rewriter): boolean {
-  const store = tt.DescriptorStoreOp.view(op);
-  const loop = reuseLoop(op, store.desc);
+export function storeThroughReusedTile(op: Operation, desc: Value, src: Value, tile: MemDescType, issue: (at: Rewriter, tile: Value) => void, rw: Rewriter): boolean {
+  const loop = reuseLoop(op, desc);
   if (!loop) return false;
   const mutable = MemDescType.get(tile.shape, tile.elementType, tile.encoding, tile.memorySpace, true);
   const buffer = ttg.LocalAllocOp.build(rw.before(loop), {}, { results: { result: mutable } }).result;
@@ -53,7 +53,7 @@ export function storeThroughReusedTile(op: Operation, src: Value, tile: MemDescT
   gpu.BarrierOp.build(rw, {});
   ttg.LocalStoreOp.build(rw, { src, dst: buffer });
   ttng.FenceAsyncSharedOp.build(rw, { bCluster: false });
-  ttng.AsyncTmaCopyLocalToGlobalOp.build(rw, { desc: store.desc, coord: [...store.indices], src: buffer });
+  issue(rw, buffer);
   ttng.AsyncTmaStoreWaitOp.build(rw.after(loop), { pendings: 0 });
   rw.eraseOp(op);
   return true;

@@ -275,9 +275,10 @@ const PRINTERS = new Map<string, Printer>([
     const c = coords.map((v) => k.regs.of(v)).join(', ');
     k.emit(`\t${guardText(k, guard)}cp.async.bulk.tensor.${coords.length}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \t[${k.regs.of(dst)}], [${k.regs.of(tmap)}, {${c}}], [${k.regs.of(bar)}];`);
   }),
-  printer(nvptx.TmaStoreOp, (k, { tmap, src, guard, coords }) => {
+  printer(nvptx.TmaStoreOp, (k, { tmap, src, guard, coords, reduce }) => {
     const c = coords.map((v) => k.regs.of(v)).join(', ');
-    k.emit(`\t${guardText(k, guard)}cp.async.bulk.tensor.${coords.length}d.global.shared::cta.tile.bulk_group \t[${k.regs.of(tmap)}, {${c}}], [${k.regs.of(src)}];`);
+    const opcode = reduce ? `cp.reduce.async.bulk.tensor.${coords.length}d.global.shared::cta.${reduce}` : `cp.async.bulk.tensor.${coords.length}d.global.shared::cta`;
+    k.emit(`\t${guardText(k, guard)}${opcode}.tile.bulk_group \t[${k.regs.of(tmap)}, {${c}}], [${k.regs.of(src)}];`);
   }),
   printer(nvptx.BulkGroupOp, (k, { ptx, guard }) => k.emit(`\t${guardText(k, guard)}cp.async.bulk.${ptx};`)),
   printer(nvptx.TensormapReplaceOp, (k, { field, ord, immediate, addr, value, guard }) => {

@@ -20,6 +20,7 @@ import { offsetFromBases, sharedOffsetBases } from '../../dialects/ttg/shared-la
 import { tmaGeometry, type TmaGeometry } from '../../dialects/ttg/tma-geometry.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as ttng from '../../dialects/ttng.js';
+import { DescriptorReduceKind } from '../../dialects/tt/enums.js';
 import { lowering, requireHopper, type Lowering, type LoweringContext } from './context.js';
 import { I32, targetError } from './emitter.js';
 
@@ -125,10 +126,21 @@ const lowerTmaStore = lowering(ttng.AsyncTmaCopyLocalToGlobalOp, (ctx, copy) => 
   nvptx.BulkGroupOp.build(ctx.e.b, { ptx: 'commit_group' });
 });
 
+/** ttng.async_tma_reduce add, %d[%x, %y] %t -> one bulk-group cp.reduce.async.bulk.tensor .add per box, round the warps; commit */
+const lowerTmaReduce = lowering(ttng.AsyncTmaReduceOp, (ctx, reduce) => {
+  const { op } = reduce;
+  const tmap = ctx.scalar(reduce.desc, op);
+  const kind = DescriptorReduceKind.nameOf(op.getAttr('kind')!);
+  forEachBox(ctx, op, reduce.desc, reduce.src, reduce.coord, null, (box) => {
+    nvptx.TmaStoreOp.build(ctx.e.b, { tmap, src: box.tile, guard: box.guard, coords: box.coords, reduce: kind });
+  });
+  nvptx.BulkGroupOp.build(ctx.e.b, { ptx: 'commit_group' });
+});
+
 /** ttng.async_tma_store_wait {pendings = N} -> cp.async.bulk.wait_group.read N (every thread; its own groups) */
 const lowerTmaStoreWait = lowering(ttng.AsyncTmaStoreWaitOp, (ctx, { pendings }) => {
   nvptx.BulkGroupOp.build(ctx.e.b, { ptx: `wait_group.read ${pendings}` });
 });
 
 /** TMA copies and mbarriers. */
-export const TMA_RULES: readonly Lowering[] = [lowerInitBarrier, lowerInvalBarrier, lowerBarrierExpect, lowerWaitBarrier, lowerTmaLoad, lowerTmaStore, lowerTmaStoreWait];
+export const TMA_RULES: readonly Lowering[] = [lowerInitBarrier, lowerInvalBarrier, lowerBarrierExpect, lowerWaitBarrier, lowerTmaLoad, lowerTmaStore, lowerTmaReduce, lowerTmaStoreWait];

@@ -223,4 +223,30 @@ test('attention_desc: descriptors made over the (Z * H * N_CTX, 64) view become 
   assert.equal(run(after), before);
 });
 
+test('tma_reduce: reductions through descriptors (f32 add, signed i32 max) compute what the TTIR does, partial edge blocks included', () => {
+  const [M, N, R] = [100, 72, 3]; // 64 x 64 blocks: the right and bottom blocks are partial; R programs per block
+  for (const [stem, elt] of [['tma_reduce.add_f32', 'f32'], ['tma_reduce.max_i32', 'i32']] as const) {
+    const after = compiled(stem, 4);
+    let reduces = 0;
+    after.walk((op) => void (op.name === 'ttng.async_tma_reduce' && reduces++));
+    assert.is(reduces, 1, `${stem}: one TMA reduction`);
+    const run = (module: Operation) => {
+      const random = rng(13);
+      const mem = new Memory();
+      const value = () => (elt === 'f32' ? random() * 4 - 2 : Math.floor(random() * 2000) - 1000);
+      const x = mem.alloc(elt, M * N, 'x').fill(value);
+      const y = mem.alloc(elt, M * N, 'y').fill(value);
+      const y0 = y.toNumbers();
+      interpret(module, 'tma_reduce_kernel', { grid: [Math.ceil(M / 64), Math.ceil(N / 64), R], args: [...desc(x, M, N), ...desc(y, M, N)], memory: mem });
+      return { x: x.toNumbers(), y0, y: y.toNumbers() };
+    };
+    const before = run(load(stem));
+    assert.equal(run(after).y, before.y, `${stem}: the same after the pipeline`);
+    before.x.forEach((v, k) => {
+      const want = elt === 'f32' ? before.y0[k] + R * v : Math.max(before.y0[k], v);
+      assert.ok(Math.abs(before.y[k] - want) <= 1e-5 * Math.abs(want) + 1e-5, `${stem} element ${k}: ${before.y[k]}, want ${want}`);
+    });
+  }
+});
+
 test.run();

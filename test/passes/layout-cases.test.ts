@@ -70,6 +70,7 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'matmul_desc.f16': [8, 0, 0],
   'grouped_matmul_desc.f16': [4, 0, 0],
   'matmul_persistent_desc.f16': [8, 0, 0],
+  'tma_reduce.add_f32': [4, 0, 0],
 };
 
 const load = (stem: string): Operation => parseText(readFileSync(new URL(`${stem}.ttir`, KERNELS), 'utf8'), {}, `${stem}.ttir`).module;

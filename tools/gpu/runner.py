@@ -167,10 +167,12 @@ def check_divisibility(p, value):
         raise ValueError(f'{p["name"]}: the kernel assumes a multiple of {d}, got {value} (wrong variant?)')
 
 
-# cuTensorMapEncodeTiled's enums: the unsigned data type of each element width (TMA copies bits; the
-# float types only matter for NaN fill, which we do not ask for), the swizzle by bytes, 256-byte L2
-# promotion, no interleave, zeros for out-of-bounds elements.
-TMA_DATA_TYPE_BY_BYTES = {1: 0, 2: 1, 4: 2, 8: 4}
+# cuTensorMapEncodeTiled's enums: the data type of each element type (a copy moves bits, but a
+# reduction through the map adds floats as floats and compares i32 / i64 as signed, as Triton's
+# atomic_add / atomic_max do; 8-bit and 16-bit integers have only unsigned types), the swizzle by
+# bytes, 256-byte L2 promotion, no interleave, zeros for out-of-bounds elements.
+TMA_DATA_TYPE = {'i8': 0, 'f8E4M3FN': 0, 'f8E5M2': 0, 'i16': 1, 'i32': 3, 'i64': 5,
+                 'f16': 6, 'f32': 7, 'f64': 8, 'bf16': 9}
 TMA_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 TMA_L2_PROMOTION_256B = 3
 
@@ -231,7 +233,8 @@ def encode_tiled_tensor_map(p, address, dims, byte_strides, elt_bytes):
     driver_box = (ctypes.c_uint32 * rank)(*reversed(box))
     element_strides = (ctypes.c_uint32 * rank)(*([1] * rank))
     cu = driver()
-    check(cu.cuTensorMapEncodeTiled(ctypes.c_void_p(tmap.address()), TMA_DATA_TYPE_BY_BYTES[elt_bytes], rank,
+    data_type = TMA_DATA_TYPE.get(p['type'], {1: 0, 2: 1, 4: 2, 8: 4}[elt_bytes])
+    check(cu.cuTensorMapEncodeTiled(ctypes.c_void_p(tmap.address()), data_type, rank,
                                     ctypes.c_void_p(address), driver_dims, driver_strides, driver_box,
                                     element_strides, 0, TMA_SWIZZLE[p['swizzle_bytes']], TMA_L2_PROMOTION_256B, 0),
           f'cuTensorMapEncodeTiled({name})')

@@ -6,12 +6,13 @@ import type { Value } from '../../ir/ir.js';
 import { FloatType, IntegerType, type Type } from '../../ir/types.js';
 import { PointerType, TensorDescType } from '../../dialects/tt/types.js';
 import * as tt from '../../dialects/tt/index.js';
+import { DescriptorReduceKind } from '../../dialects/tt/enums.js';
 import type { Interpreter } from './interpreter.js';
 import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import type { Buffer } from './memory.js';
 import { rounderFor } from './floats.js';
-import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, coordsOf, elementOf, readElt, scalarNumber, shapeOfType, tensor, unsignedOf } from './values.js';
+import { type DescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, coordsOf, elementOf, readElt, scalarNumber, shapeOfType, tensor, unsignedOf, wrapInt } from './values.js';
 
 /** The runtime value of an optional operand (undefined when it is absent). */
 export function optional(it: Interpreter, v: Value | undefined): RtValue | undefined {
@@ -144,6 +145,51 @@ export function writeBlock(it: Interpreter, d: DescValue, coords: readonly numbe
   });
 }
 
+/** `old` combined with `v` by reduction `kind` (DescriptorReduceKind's names) in element type `elt`, as TMA reduces. */
+function reduceElement(kind: string, old: number | bigint, v: number | bigint, elt: Type): number | bigint {
+  if (elt instanceof FloatType) {
+    const round = rounderFor(elt.kind);
+    const [a, b] = [old as number, v as number];
+    if (kind === 'add') return round(a + b);
+    if (kind === 'min') return Math.min(a, b);
+    if (kind === 'max') return Math.max(a, b);
+    return fail(`descriptor reduce '${kind}' of float elements`);
+  }
+  const width = elt instanceof IntegerType ? elt.width : 32;
+  const unsigned = elt instanceof IntegerType && elt.signedness === 'unsigned';
+  if (typeof old === 'bigint' || typeof v === 'bigint') {
+    const [a, b] = [BigInt(old), BigInt(v)];
+    const key = (x: bigint): bigint => (unsigned ? BigInt.asUintN(64, x) : x);
+    const ops: Record<string, () => bigint> = {
+      add: () => a + b, min: () => (key(a) < key(b) ? a : b), max: () => (key(a) > key(b) ? a : b),
+      and: () => a & b, or: () => a | b, xor: () => a ^ b,
+    };
+    return ops[kind] ? BigInt.asIntN(64, ops[kind]()) : fail(`descriptor reduce '${kind}' of 64-bit elements`);
+  }
+  const [a, b] = [old as number, v as number];
+  const [ua, ub] = [unsignedOf(a, width), unsignedOf(b, width)];
+  const ops: Record<string, () => number> = {
+    add: () => a + b, min: () => (unsigned ? Math.min(ua, ub) : Math.min(a, b)), max: () => (unsigned ? Math.max(ua, ub) : Math.max(a, b)),
+    and: () => a & b, or: () => a | b, xor: () => a ^ b,
+    // PTX's wrapping increment and decrement on unsigned values
+    inc: () => (ua >= ub ? 0 : ua + 1), dec: () => (ua === 0 || ua > ub ? ub : ua - 1),
+  };
+  return wrapInt(ops[kind](), width);
+}
+
+/** Reduces the elements of `block` that fall inside the descriptor's tensor into it with `kind`, at `coords`. */
+export function reduceBlock(it: Interpreter, d: DescValue, coords: readonly number[], block: Tensor, kind: string): void {
+  const b = it.memory.buffers[d.buf];
+  forEachBlockElement(it, d, coords, block.shape, (k, e) => {
+    if (e !== null) b.set(e, reduceElement(kind, b.get(e), readElt(block.data, k) as number | bigint, d.elt));
+  });
+}
+
+const descriptorReduce = impl(tt.DescriptorReduceOp, (red, it) => {
+  reduceBlock(it, descriptor(it, red.desc), indices(it, red.indices), asTensor(it.get(red.src)), DescriptorReduceKind.nameOf(red.op.getAttr('kind')!));
+  return [];
+});
+
 /** The integer values of index operands. */
 export const indices = (it: Interpreter, vs: readonly Value[]): number[] => vs.map((v) => Number((asTensor(it.get(v)).data as Int32Array)[0]));
 
@@ -273,4 +319,4 @@ const atomicCas = impl(tt.AtomicCasOp, (op, it) => {
 });
 
 /** The global-memory op table. */
-export const memoryOps: OpEntry[] = [addptr, load, store, makeDescriptor, descriptorLoad, descriptorStore, atomicRmw, atomicCas, ptrToInt, intToPtr];
+export const memoryOps: OpEntry[] = [addptr, load, store, makeDescriptor, descriptorLoad, descriptorStore, descriptorReduce, atomicRmw, atomicCas, ptrToInt, intToPtr];

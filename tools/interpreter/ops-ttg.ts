@@ -14,7 +14,8 @@ import type { Interpreter } from './interpreter.js';
 import { impl, type OpEntry } from './op-impl.js';
 import { fail } from './errors.js';
 import { dotProduct } from './ops-compute.js';
-import { descriptor, indices, loadLanes, optional, readBlock, writeBlock } from './ops-memory.js';
+import { descriptor, indices, loadLanes, optional, readBlock, reduceBlock, writeBlock } from './ops-memory.js';
+import { DescriptorReduceKind } from '../../dialects/tt/enums.js';
 import { stridedCopy, stridedWrite } from './ops-shape.js';
 import { type DescValue, type MemDescValue, PtrData, type RtValue, type Tensor, allocData, asTensor, numel, readElt, scalarNumber, shapeOfType, stridesOf, tensor, zeros } from './values.js';
 
@@ -159,6 +160,12 @@ const reinterpretDescriptor = impl(ttng.ReinterpretTensorDescOp, (cast, it) => {
   return desc ? [desc] : fail('ttng.reinterpret_tensor_descriptor of memory no ttng.tensormap_create wrote');
 });
 
+/** ttng.async_tma_reduce: the tile's elements inside the tensor reduced into it, at once. */
+const tmaReduce = impl(ttng.AsyncTmaReduceOp, (red, it) => {
+  reduceBlock(it, descriptor(it, red.desc), indices(it, red.coord), readView(memdesc(it, red.src)), DescriptorReduceKind.nameOf(red.op.getAttr('kind')!));
+  return [];
+});
+
 const none = (): RtValue[] => [];
 const token = (): RtValue[] => [TOKEN];
 
@@ -181,6 +188,7 @@ export const ttgOps: OpEntry[] = [
   // TMA copies complete at once: the mbarriers that track them have nothing to count.
   tmaLoad,
   tmaStore,
+  tmaReduce,
   [ttng.AsyncTmaStoreWaitOp.name, none],
   [ttng.InitBarrierOp.name, none],
   [ttng.InvalBarrierOp.name, none],

@@ -214,7 +214,7 @@ class HiddenTensorMap(unittest.TestCase):
         a, _, _ = matmul_tensors(4096, 4096, 4096)
         call = self.encode(A_MAP, {'a_ptr': a, 'M': 4096, 'K': 4096, 'stride_am': 4096})
         self.assertEqual(call, dict(
-            tmap=call['tmap'], data_type=1, rank=2, address=A_ADDRESS,  # 1: CU_TENSOR_MAP_DATA_TYPE_UINT16
+            tmap=call['tmap'], data_type=6, rank=2, address=A_ADDRESS,  # 6: CU_TENSOR_MAP_DATA_TYPE_FLOAT16
             dims=[4096, 4096], strides=[8192], box=[64, 128], element_strides=[1, 1], interleave=0,
             swizzle=3, l2_promotion=3, fill=0))  # 3: 128-byte swizzle; 3: 256-byte L2 promotion
 
@@ -240,7 +240,7 @@ class HiddenTensorMap(unittest.TestCase):
         p = tensormap_param('__m', 'x', ['R', 'C'], ['s'], [32, 32], ty='f32', swizzle=0)
         x = FakeTensor(A_ADDRESS, 'torch.float32', (10, 12), (12, 1))
         call = self.encode(p, {'x': x, 'R': 10, 'C': 12, 's': 12})
-        self.assertEqual((call['data_type'], call['strides'], call['swizzle']), (2, [48], 0))
+        self.assertEqual((call['data_type'], call['strides'], call['swizzle']), (7, [48], 0))  # 7: FLOAT32
 
     def test_a_3d_map_takes_strides_innermost_first(self):
         # a batch of 8 matrices of 100 x 72 f16, each in a 128 x 80 allocation
