@@ -265,6 +265,12 @@ export const GlobalScratchAllocOp = defineOp({
     { name: 'third_party_allocation', kind: UnitAttrC, optional: true },
   ],
   format: 'attr-dict `:` qualified(type($result))',
+  verify(op) {
+    const bytes = Number((op.getAttr('nbytes') as IntegerAttr).value);
+    const align = Number((op.getAttr('alignment') as IntegerAttr).value);
+    if (bytes <= 0) return `allocates ${bytes} bytes; a global scratch allocation has a positive size`;
+    if (align <= 0 || (align & (align - 1)) !== 0) return `has alignment ${align}; it must be a power of two`;
+  },
 });
 
 export const ttgOps: OpDef[] = [
