@@ -10,12 +10,13 @@
  *    has one), or hands the tile itself to a `ttg.local_alloc` that stashed the block in the same
  *    layout;
  *  - `tt.descriptor_store` stores its block to a tile, publishes it to the async proxy
- *    (`ttng.fence_async_shared`), copies it out by TMA and waits until the copy has read it.
+ *    (`ttng.fence_async_shared`), copies it out by TMA and waits until the copy has read it;
+ *    `tt.descriptor_reduce` does the same with a TMA reduction (`ttng.async_tma_reduce`);
  *  - a descriptor made on the device (`tt.make_tensor_descriptor`) from kernel parameters alone
  *    becomes a hidden tensor-map parameter the launcher builds (`host-maps`, on by default); any
  *    other gets the same layout rule and becomes a tensor map the CTA writes into its global
  *    scratch (support/tensormap-create.ts).
- * The gather, scatter and reduce forms are errors at the op, as is any descriptor on a GPU without TMA.
+ * The gather and scatter forms are errors at the op, as is any descriptor on a GPU without TMA.
  */
 import { IntegerAttr, NameLoc, TypeAttr, boolAttr } from '../ir/attributes.js';
 import { BlockArgument, type Operation, type Value } from '../ir/ir.js';
@@ -28,7 +29,6 @@ import { StructAttr } from '../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../dialects/ttg/types.js';
 import { targetOf } from '../dialects/ttg/target.js';
 import { TensorDescType } from '../dialects/tt/types.js';
-import { DescriptorReduceKind } from '../dialects/tt/enums.js';
 import * as arith from '../dialects/arith.js';
 import * as tt from '../dialects/tt/index.js';
 import * as ttg from '../dialects/ttg/index.js';
@@ -236,15 +236,6 @@ function hoistToParameters(fn: Operation, makes: readonly Operation[], rw: Rewri
   return rest;
 }
 
-/** TMA reduces integers with every kind, floats only with add, min and max (PTX ISA, cp.reduce.async.bulk.tensor). */
-function checkReduce(op: Operation, ctx: PassContext): void {
-  const reduce = tt.DescriptorReduceOp.match(op);
-  if (!reduce) return;
-  const kind = DescriptorReduceKind.nameOf(op.getAttr('kind')!);
-  const elt = (reduce.desc.type as TensorDescType).blockType.elementType;
-  if (elt instanceof FloatType && !['add', 'min', 'max'].includes(kind)) ctx.fail(op, `reduces '${elt}' elements with '${kind}'; TMA reduces floats with add, min or max`);
-}
-
 /** The `tma-lowering` pass. */
 export const tmaLowering: PassDecl = {
   name: 'tma-lowering',
@@ -297,7 +288,6 @@ export const tmaLowering: PassDecl = {
         lowerLoad(op, rw);
         ctx.bump('loads-lowered');
       } else {
-        checkReduce(op, ctx);
         lowerStore(op, rw);
         ctx.bump('stores-lowered');
       }

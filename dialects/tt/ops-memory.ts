@@ -7,7 +7,7 @@ import { IntegerAttr } from '../../ir/attributes.js';
 import type { FormatParser, FormatPrinter, OperandRef } from '../../ir/format.js';
 import type { Operation, Value } from '../../ir/ir.js';
 import type { CustomSyntax } from '../../ir/op-spec.js';
-import { RankedTensorType, ShapedType, type Type, i, signless } from '../../ir/types.js';
+import { FloatType, RankedTensorType, ShapedType, type Type, i, signless } from '../../ir/types.js';
 import {
   CacheModifier, Defaults, DescriptorReduceKind, EvictionPolicy, MemSemantic, MemSyncScope, PaddingOption, RMWOp,
   TTBoolLike, TTPtr, TTPtrLike, TTPtrOrTensorPtr, TTTensor, TTTensorDesc, TTTensorPtr, TTType, isTensorPtr,
@@ -207,6 +207,15 @@ function verifyMakeTensorDesc(op: Operation): string | void {
   if (n !== res.blockType.rank) return `expected ${res.blockType.rank} shape and strides operands (the rank of the block), got ${n}`;
 }
 
+/** Floats reduce with add, min or max; the bitwise and wrapping kinds are for integers. */
+function verifyReduceKind(op: Operation): string | void {
+  const desc = op.operand(0).type;
+  if (!(desc instanceof TensorDescType)) return;
+  const kind = DescriptorReduceKind.nameOf(op.getAttr('kind')!);
+  const elt = desc.blockType.elementType;
+  if (elt instanceof FloatType && !['add', 'min', 'max'].includes(kind)) return `reduces '${elt}' elements with '${kind}'; floats reduce with add, min or max`;
+}
+
 // ---- table ---------------------------------------------------------------------------------
 
 /** `tt.load`: loads through a tensor of pointers or a block pointer. */
@@ -351,7 +360,7 @@ export const DescriptorReduceOp = defineTTOp({
   traits: [],
   format: '$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)',
   inferTypes: { indices: i32s },
-  verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.operand(1).type, op.numOperands - 2),
+  verify: (op) => verifyDescriptorAccess(op.operand(0).type, op.operand(1).type, op.numOperands - 2) ?? verifyReduceKind(op),
 });
 /** `tt.descriptor_gather`: gathers rows through a tensor descriptor. */
 export const DescriptorGatherOp = defineTTOp({

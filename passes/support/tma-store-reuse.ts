@@ -23,17 +23,11 @@ import * as ttg from '../../dialects/ttg/index.js';
 import * as ttng from '../../dialects/ttng.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 
-/** Whether `v` is defined inside `op` (in one of its regions). */
-function definedInside(v: Value, op: Operation): boolean {
-  for (let at = v.parentBlock?.parent?.parent ?? null; at; at = at.parent?.parent?.parent ?? null) if (at === op) return true;
-  return false;
-}
-
 /** The outermost `scf.for` / `scf.while` around `op` that `desc` is not defined in, or null. */
 function reuseLoop(op: Operation, desc: Value): Operation | null {
   let found: Operation | null = null;
-  for (let at = op.parent?.parent?.parent ?? null; at && !tt.FuncOp.is(at); at = at.parent?.parent?.parent ?? null) {
-    if ((scf.ForOp.is(at) || scf.WhileOp.is(at)) && !definedInside(desc, at)) found = at;
+  for (let at = op.parentOp; at && !tt.FuncOp.is(at); at = at.parentOp) {
+    if ((scf.ForOp.is(at) || scf.WhileOp.is(at)) && !at.regions.some((r) => r.isAncestorOfValue(desc))) found = at;
   }
   return found;
 }

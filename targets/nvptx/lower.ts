@@ -107,6 +107,9 @@ export interface KernelInfo {
   versions?: { divisor: number; params: number[]; otherwise: KernelInfo };
 }
 
+/** Whether parameter `p` is a 128-byte tensor map passed by value (a descriptor, or a hidden map the launcher builds). */
+const isTensorMap = (p: KernelParam): boolean => p.kind === 'tensordesc' || p.kind === 'tensormap';
+
 /** The name of the hidden global scratch parameter (last; launchers leave out trailing `__` parameters). */
 export const GLOBAL_SCRATCH_PARAM = '__global_scratch';
 
@@ -261,7 +264,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   const b = new Builder();
   b.setInsertionPointToEnd(into);
   const kernelAttrs = params.map((p) => {
-    if (p.kind === 'tensordesc' || p.kind === 'tensormap') return DictionaryAttr.get([[TENSOR_MAP_ATTR, UnitAttr.get()]]);
+    if (isTensorMap(p)) return DictionaryAttr.get([[TENSOR_MAP_ATTR, UnitAttr.get()]]);
     return DictionaryAttr.get((p.kind === 'pointer' || p.kind === 'global_scratch') && p.divisibility ? [['nvptx.align', IntegerAttr.get(Math.min(p.divisibility, 16), I32)]] : []);
   });
   const kernel = func.FuncOp.build(b, {
@@ -287,7 +290,7 @@ function lowerKernel(fn: Operation, into: Block, opts: NvptxOptions, numWarps: n
   // (measured on an H200: up to 1.09x on attention at head dim 128, bench/gpu/RESULTS.md)
   b.setInsertionPoint(jump);
   params.forEach((p, k) => {
-    if (p.kind === 'tensordesc' || p.kind === 'tensormap') nvptx.PrefetchTensormapOp.build(b, { addr: prologue.args[k] });
+    if (isTensorMap(p)) nvptx.PrefetchTensormapOp.build(b, { addr: prologue.args[k] });
   });
   if (scratch.bytesPerProgram) ctx.globalScratch = { base: prologue.args[entry.args.length], bytesPerProgram: scratch.bytesPerProgram, offsets: scratch.offsets };
   for (const src of body.blocks) {
