@@ -1,5 +1,5 @@
 // Bundles each CLI into one file (dist/bin/*.mjs) so that it starts fast: loading the
-// unbundled ESM graph (chevrotain pulls in hundreds of lodash-es modules) costs ~0.3 s per run.
+// unbundled ESM graph (yargs and the project's own modules) costs much more per run.
 //
 // triton-opt and triton-translate, whose start-up counts in `npm run bench:parse` and
 // `npm run bench:compile`, are bundled as CommonJS (dist/bin/NAME.bundle.cjs) behind a small CommonJS launcher (dist/bin/NAME.cjs, from tools/launcher.cjs) that

@@ -1,46 +1,62 @@
 /**
- * The Triton-C lexer (chevrotain). It runs on preprocessed text, but still skips `//` and
+ * The Triton-C lexer: a hand-written scanner over preprocessed text. It still skips `//` and
  * `/* *\/` comments so that unpreprocessed snippets parse too. Positions are offsets only.
  *
  * Numeric literals swallow any trailing letters/digits (`12abc`) so that the parser can report
  * "invalid suffix 'abc' on integer constant" instead of two confusing tokens. A float literal
  * never ends in `.` when another `.` follows, so `0...TM` lexes as `0`, `...`, `TM`.
+ *
+ * At each offset the first matching rule wins, in this order: whitespace and comments, words
+ * (a keyword exactly when the whole word is its spelling, so `intx` is an identifier), numbers
+ * (a float before an integer), then punctuators, longest first.
  */
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 
-const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v]+/, group: Lexer.SKIPPED, line_breaks: true });
-const LineComment = createToken({ name: 'LineComment', pattern: /\/\/[^\n]*/, group: Lexer.SKIPPED });
-const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[\s\S]*?\*\//, group: Lexer.SKIPPED, line_breaks: true });
-/** `/*` without its `*\/` (matched only when BlockComment failed); reported as a lexing error. */
-const UnterminatedComment = createToken({ name: 'UnterminatedComment', pattern: /\/\*/ });
+/** A kind of token; a category (`C.AssignOp`) is a kind that several concrete kinds belong to. */
+export interface TokenType {
+  readonly name: string;
+  /** How messages spell it: `')'`, `'for'`, `identifier`. */
+  readonly label: string;
+  /** The categories this kind belongs to. */
+  readonly categories: readonly TokenType[];
+}
 
-/** Identifiers; keywords are matched first and fall back to this when longer (`intx`). */
-const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_]\w*/, label: 'identifier' });
+/** A token: its kind, its text and where it starts in the preprocessed text (NaN for the end of input). */
+export interface IToken {
+  readonly tokenType: TokenType;
+  readonly image: string;
+  readonly startOffset: number;
+}
 
-/** Token categories (abstract tokens several concrete tokens belong to). */
-const cat = (name: string): TokenType => createToken({ name, pattern: Lexer.NA });
+function kind(name: string, label: string, categories: TokenType[] = []): TokenType {
+  return { name, label, categories };
+}
 
-/** Categories used by the grammar. */
+/** Token categories used by the grammar. */
 export const C = {
-  TypeKw: cat('TypeKeyword'),
-  Qualifier: cat('Qualifier'),
-  AttrKw: cat('AttributeKeyword'),
-  AssignOp: cat('AssignOp'),
-  EqualityOp: cat('EqualityOp'),
-  RelationalOp: cat('RelationalOp'),
-  ShiftOp: cat('ShiftOp'),
-  AdditiveOp: cat('AdditiveOp'),
-  MultiplicativeOp: cat('MultiplicativeOp'),
-  IncDec: cat('IncDec'),
-  UnaryOp: cat('UnaryOp'),
+  TypeKw: kind('TypeKeyword', 'type keyword'),
+  Qualifier: kind('Qualifier', 'qualifier'),
+  AttrKw: kind('AttributeKeyword', 'attribute keyword'),
+  AssignOp: kind('AssignOp', 'assignment operator'),
+  EqualityOp: kind('EqualityOp', 'equality operator'),
+  RelationalOp: kind('RelationalOp', 'relational operator'),
+  ShiftOp: kind('ShiftOp', 'shift operator'),
+  AdditiveOp: kind('AdditiveOp', 'additive operator'),
+  MultiplicativeOp: kind('MultiplicativeOp', 'multiplicative operator'),
+  IncDec: kind('IncDec', "'++' or '--'"),
+  UnaryOp: kind('UnaryOp', 'unary operator'),
 };
 
-/** The spelling of each keyword and punctuator, for the scanner (`tokenizeTritonC`). */
-const SPELLINGS = new Map<TokenType, string>();
+/** Whether `tok` is of kind `type`, or belongs to category `type`. */
+export function isA(tok: IToken, type: TokenType): boolean {
+  return tok.tokenType === type || tok.tokenType.categories.includes(type);
+}
+
+/** Keywords by spelling. */
+const KEYWORDS = new Map<string, TokenType>();
 
 function kw(word: string, categories: TokenType[] = []): TokenType {
-  const t = createToken({ name: `kw_${word}`, pattern: new RegExp(`${word}\\b`), longer_alt: Identifier, categories, label: `'${word}'` });
-  SPELLINGS.set(t, word);
+  const t = kind(`kw_${word}`, `'${word}'`, categories);
+  KEYWORDS.set(word, t);
   return t;
 }
 
@@ -57,27 +73,32 @@ export const ATTR_KEYWORDS = ['__multipleof', '__aligned', '__readonly', '__writ
 const typeKws = TYPE_KEYWORDS.map((w) => kw(w, [C.TypeKw]));
 /** The `void` keyword (a `f(void)` parameter list). */
 export const VoidKw = typeKws[0];
-const qualKws = QUALIFIER_KEYWORDS.map((w) => kw(w, [C.Qualifier]));
-const attrKws = ATTR_KEYWORDS.map((w) => kw(w, [C.AttrKw]));
+for (const w of QUALIFIER_KEYWORDS) kw(w, [C.Qualifier]);
+for (const w of ATTR_KEYWORDS) kw(w, [C.AttrKw]);
+
+/** Punctuators, longest first among those sharing a first character (the scanner tries them in this order). */
+const PUNCTUATORS: [string, TokenType][] = [];
 
 function punct(name: string, spelling: string, categories: TokenType[] = []): TokenType {
-  const pattern = new RegExp(spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const t = createToken({ name, pattern, categories, label: `'${spelling}'` });
-  SPELLINGS.set(t, spelling);
+  const t = kind(name, `'${spelling}'`, categories);
+  PUNCTUATORS.push([spelling, t]);
   return t;
 }
 
 /** Concrete tokens, by name. */
 export const T = {
-  Identifier,
+  EOF: kind('EOF', 'end of input'),
+  Identifier: kind('Identifier', 'identifier'),
   Global: kw('__global__'),
   Attribute: kw('__attribute__'),
   If: kw('if'), Else: kw('else'), For: kw('for'), While: kw('while'), Do: kw('do'),
   Break: kw('break'), Continue: kw('continue'), Return: kw('return'),
   Newaxis: kw('newaxis'), Bitcast: kw('bitcast'),
-  Float: createToken({ name: 'FloatLiteral', pattern: /(?:\d+\.(?!\.)\d*|\.\d+)(?:[eE][+-]?\d+)?\w*|\d+[eE][+-]?\d+\w*/, label: 'floating constant' }),
-  Int: createToken({ name: 'IntLiteral', pattern: /0[xX][0-9a-fA-F]+\w*|\d+\w*/, label: 'integer constant' }),
-  Char: createToken({ name: 'CharLiteral', pattern: /'(?:[^'\\\n]|\\.)+'/, label: 'character constant' }),
+  Float: kind('FloatLiteral', 'floating constant'),
+  Int: kind('IntLiteral', 'integer constant'),
+  Char: kind('CharLiteral', 'character constant'),
+  /** `/*` without its `*\/`: the lexing error "unterminated /* comment". */
+  UnterminatedComment: kind('UnterminatedComment', "'/*'"),
   Ellipsis: punct('Ellipsis', '...'),
   ShlAssign: punct('ShlAssign', '<<=', [C.AssignOp]), ShrAssign: punct('ShrAssign', '>>=', [C.AssignOp]),
   Arrow: punct('Arrow', '->'),
@@ -103,21 +124,8 @@ export const T = {
   Bang: punct('Bang', '!', [C.UnaryOp]), Tilde: punct('Tilde', '~', [C.UnaryOp]), At: punct('At', '@'), Dot: punct('Dot', '.'),
 };
 
-/** Every token type, in lexing priority order (categories included, as chevrotain requires). */
-export const ALL_TOKENS: TokenType[] = [
-  WhiteSpace, LineComment, BlockComment, UnterminatedComment,
-  ...Object.values(C),
-  T.Global, T.Attribute, T.If, T.Else, T.For, T.While, T.Do, T.Break, T.Continue, T.Return, T.Newaxis, T.Bitcast,
-  ...typeKws, ...qualKws, ...attrKws,
-  Identifier,
-  T.Float, T.Int, T.Char,
-  T.Ellipsis, T.ShlAssign, T.ShrAssign, T.Arrow, T.Inc, T.Dec,
-  T.AddAssign, T.SubAssign, T.MulAssign, T.DivAssign, T.ModAssign, T.AndAssign, T.OrAssign, T.XorAssign,
-  T.Shl, T.Shr, T.Le, T.Ge, T.EqEq, T.NotEq, T.AndAnd, T.OrOr,
-  T.LParen, T.RParen, T.LBracket, T.RBracket, T.LBrace, T.RBrace, T.Comma, T.Semi, T.Colon, T.Question,
-  T.Assign, T.Plus, T.Minus, T.Star, T.Slash, T.Percent, T.Lt, T.Gt, T.Amp, T.Pipe, T.Caret,
-  T.Bang, T.Tilde, T.At, T.Dot,
-];
+/** The token past the last one (what the parser reads at the end of the input). */
+export const EOF_TOKEN: IToken = { tokenType: T.EOF, image: '', startOffset: NaN };
 
 /** A lexing failure: where, and a C-style message. */
 export interface TcLexError {
@@ -125,20 +133,10 @@ export interface TcLexError {
   message: string;
 }
 
-/**
- * The Triton-C lexer of chevrotain. `validate` runs chevrotain's checks of the token definitions
- * and insists on its first-character optimization. The compiler tokenizes with `tokenizeTritonC`
- * instead (building this lexer was ~25 ms of every compile); test/frontend/grammar.test.ts builds
- * it with the checks, and test/frontend/scanner.test.ts checks both give the same tokens.
- */
-export function makeTritonCLexer(options: { validate?: boolean } = {}): Lexer {
-  return new Lexer(ALL_TOKENS, { positionTracking: 'onlyOffset', skipValidations: !options.validate, ensureOptimizations: options.validate === true });
-}
-
 /** Tokenizes preprocessed Triton-C; the first lexing error (if any) is returned, not thrown. */
 export function tokenizeTritonC(text: string): { tokens: IToken[]; error: TcLexError | null } {
   const r = scanTritonC(text);
-  const bad = r.tokens.find((t) => t.tokenType === UnterminatedComment);
+  const bad = r.tokens.find((t) => t.tokenType === T.UnterminatedComment);
   if (bad && (!r.errors.length || r.errors[0] > bad.startOffset)) {
     return { tokens: r.tokens, error: { offset: bad.startOffset, message: 'unterminated /* comment' } };
   }
@@ -147,63 +145,76 @@ export function tokenizeTritonC(text: string): { tokens: IToken[]; error: TcLexE
   return { tokens: r.tokens, error: { offset, message: describeBadInput(text, offset) } };
 }
 
-/** What may start at a character that begins no word or number: the patterns and punctuators of ALL_TOKENS that start with it, in its order. */
-let byFirstChar: Map<string, TokenType[]> | null = null;
-/** Keywords by spelling. */
-let keywords: Map<string, TokenType> | null = null;
-
-/** The patterns `tokenAt` runs, made sticky (as chevrotain runs them). */
-const STICKY = new Map<TokenType, RegExp>();
+const FLOAT = /(?:\d+\.(?!\.)\d*|\.\d+)(?:[eE][+-]?\d+)?\w*|\d+[eE][+-]?\d+\w*/y;
+const INT = /0[xX][0-9a-fA-F]+\w*|\d+\w*/y;
+const CHAR = /'(?:[^'\\\n]|\\.)+'/y;
 const WORD = /[A-Za-z_]\w*/y;
-const SPACE = /[ \t\r\n\f\v]/;
 
-/**
- * The token at `offset` as chevrotain's lexer finds it (the first pattern of ALL_TOKENS that
- * matches there; a keyword gives way to a longer identifier), or null where none matches. A word
- * is a keyword exactly when it is one's whole spelling (`int\b` matches `int`, not `intx`);
- * numbers are floats before integers; other characters try the patterns that can start with them.
- */
-function tokenAt(text: string, offset: number): { type: TokenType; length: number } | null {
-  if (!byFirstChar || !keywords) {
-    byFirstChar = new Map([['/', [LineComment, BlockComment, UnterminatedComment]], ['.', [T.Float]], ["'", [T.Char]]]);
-    keywords = new Map();
-    for (const t of ALL_TOKENS) {
-      const spelling = SPELLINGS.get(t);
-      if (spelling === undefined) continue;
-      if (/^\w/.test(spelling)) keywords.set(spelling, t);
-      else byFirstChar.set(spelling[0], [...(byFirstChar.get(spelling[0]) ?? []), t]);
+/** Whitespace, as C's `isspace`. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isAlpha(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** The length of `re` (sticky) matched at `offset`, or 0. */
+function matchAt(re: RegExp, text: string, offset: number): number {
+  re.lastIndex = offset;
+  const m = re.exec(text);
+  return m ? m[0].length : 0;
+}
+
+/** What `tokenAt` finds: a kind (null for text that is skipped) and a length. */
+interface Scanned {
+  type: TokenType | null;
+  length: number;
+}
+
+/** The token at `offset` (rules in the order of the file comment), or null where none starts. */
+function tokenAt(text: string, offset: number): Scanned | null {
+  const c = text.charCodeAt(offset);
+  if (isSpace(c)) {
+    let end = offset + 1;
+    while (end < text.length && isSpace(text.charCodeAt(end))) end++;
+    return { type: null, length: end - offset };
+  }
+  if (c === 47 /* / */) {
+    const d = text.charCodeAt(offset + 1);
+    if (d === 47) {
+      const nl = text.indexOf('\n', offset);
+      return { type: null, length: (nl < 0 ? text.length : nl) - offset };
+    }
+    if (d === 42 /* * */) {
+      const close = text.indexOf('*/', offset + 2);
+      return close < 0 ? { type: T.UnterminatedComment, length: 2 } : { type: null, length: close + 2 - offset };
     }
   }
-  const c = text[offset];
-  const match = (type: TokenType) => {
-    let sticky = STICKY.get(type);
-    if (!sticky) STICKY.set(type, (sticky = new RegExp((type.PATTERN as RegExp).source, 'y')));
-    sticky.lastIndex = offset;
-    const m = sticky.exec(text);
-    return m ? { type, length: m[0].length } : null;
-  };
-  if (SPACE.test(c)) return match(WhiteSpace);
-  if (/[A-Za-z_]/.test(c)) {
-    WORD.lastIndex = offset;
-    const word = WORD.exec(text)![0];
-    return { type: keywords.get(word) ?? Identifier, length: word.length };
+  if (isAlpha(c)) {
+    const length = matchAt(WORD, text, offset);
+    return { type: KEYWORDS.get(text.substring(offset, offset + length)) ?? T.Identifier, length };
   }
-  if (/\d/.test(c)) return match(T.Float) ?? match(T.Int);
-  for (const type of byFirstChar.get(c) ?? []) {
-    const spelling = SPELLINGS.get(type);
-    if (spelling === undefined) {
-      const m = match(type);
-      if (m) return m;
-    } else if (text.startsWith(spelling, offset)) {
-      return { type, length: spelling.length };
-    }
+  if (isDigit(c) || (c === 46 /* . */ && isDigit(text.charCodeAt(offset + 1)))) {
+    const f = matchAt(FLOAT, text, offset);
+    if (f) return { type: T.Float, length: f };
+    return { type: T.Int, length: matchAt(INT, text, offset) };
+  }
+  if (c === 39 /* ' */) {
+    const length = matchAt(CHAR, text, offset);
+    return length ? { type: T.Char, length } : null;
+  }
+  for (const [spelling, type] of PUNCTUATORS) {
+    if (text.startsWith(spelling, offset)) return { type, length: spelling.length };
   }
   return null;
 }
 
 /**
- * Chevrotain's tokenization of `text` (tokens of offsets only, as `makeTritonCLexer` makes them),
- * and where each run of characters no token starts at begins (the lexer drops them and goes on).
+ * Tokenizes `text`, and says where each run of characters no token starts at begins (the
+ * scanner drops them and goes on; `tokenizeTritonC` reports the first).
  */
 export function scanTritonC(text: string): { tokens: IToken[]; errors: number[] } {
   const tokens: IToken[] = [];
@@ -217,9 +228,7 @@ export function scanTritonC(text: string): { tokens: IToken[]; errors: number[] 
       while (offset < text.length && !tokenAt(text, offset));
       continue;
     }
-    if (t.type.GROUP !== Lexer.SKIPPED) {
-      tokens.push({ image: text.substring(offset, offset + t.length), startOffset: offset, tokenTypeIdx: t.type.tokenTypeIdx!, tokenType: t.type } as IToken);
-    }
+    if (t.type) tokens.push({ tokenType: t.type, image: text.substring(offset, offset + t.length), startOffset: offset });
     offset += t.length;
   }
   return { tokens, errors };
@@ -235,5 +244,3 @@ function describeBadInput(text: string, offset: number): string {
   if (c === '#') return "unexpected '#' (preprocessor directives must be expanded before parsing)";
   return `unexpected character '${shown}'`;
 }
-
-export type { IToken, TokenType };

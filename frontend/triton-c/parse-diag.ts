@@ -1,9 +1,8 @@
 /**
- * Syntax-error plumbing of the Triton-C parser: the internal `TcSyntaxError`, the chevrotain
- * message provider (C-style messages instead of chevrotain's token-name lists), and the
+ * Syntax-error plumbing of the Triton-C parser: the internal `TcSyntaxError` and its
  * conversion to a located `Diagnostic`, through the preprocessor's source map when given.
  */
-import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
+import type { IToken } from './lexer.js';
 import { Diagnostic, DiagnosticError, SourceFile, type SourcePos } from '../../ir/diagnostics.js';
 
 /** Where an offset of the preprocessed text came from (the preprocessor's source map). */
@@ -26,28 +25,20 @@ export type Locator = (offset: number) => OriginalLocation;
 /** Offset meaning "just after the last token" (end of input). */
 export const AT_END = -1;
 
-/** A syntax error raised by the parser's own checks (offset into the preprocessed text). */
+/**
+ * A syntax error (offset into the preprocessed text). With `after`, `offset` is the last
+ * character of a token and the error points just past it (a missing `;`).
+ */
 export class TcSyntaxError extends Error {
   constructor(
     message: string,
     readonly offset: number,
     readonly notes: { message: string; offset: number }[] = [],
+    readonly after = false,
   ) {
     super(message);
   }
 }
-
-function spelling(t: TokenType): string {
-  return t.LABEL ?? t.name;
-}
-
-/** Chevrotain message provider: `expected ';'`, or the rule's own ERR_MSG verbatim. */
-export const MESSAGES: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage: ({ expected }) => `expected ${spelling(expected)}`,
-  buildNotAllInputParsedMessage: ({ firstRedundant }) => describeTopLevelJunk(firstRedundant),
-  buildNoViableAltMessage: ({ customUserDescription }) => customUserDescription ?? 'expected expression',
-  buildEarlyExitMessage: ({ customUserDescription }) => customUserDescription ?? 'expected expression',
-};
 
 /** The message for a token where a function definition should start. */
 export function describeTopLevelJunk(t: IToken): string {

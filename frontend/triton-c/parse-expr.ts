@@ -1,7 +1,7 @@
 /**
- * Triton-C grammar, part 1: type specifiers, attributes, type names and expressions
- * (chevrotain EmbeddedActionsParser; the AST is built in ACTIONs). Statements and the top
- * level are in parse-stmt.ts, which extends this class.
+ * Triton-C grammar, part 1: the token cursor, type specifiers, attributes, type names and
+ * expressions, by recursive descent. Statements and the top level are in parse-stmt.ts, which
+ * extends this class.
  *
  * Operator precedence, loosest to tightest, exactly as original Triton's parser
  * (triton lib/lang/parser.cc, 2019-2020: ParseCastExpr < ParseRangeExpr < ParseMatmulExpr <
@@ -15,12 +15,15 @@
  * `(0 ... TM) * 2`, and `a * b @ c` is `a * (b @ c)`. Unary operators (`-`, `^`, `*`, `*?(m)`)
  * take a cast expression, so `^a @ b` is `(^a) @ b` and `-1 ... 4` is `(-1) ... 4`.
  * The mask of `*?(mask) p` is a full expression (the later parser's `ParseExpr`).
+ *
+ * Choices look at most two tokens ahead. Where two alternatives start with the same token (`(`
+ * of a cast or of a parenthesized expression; `*` of `*?(m) p` or of `*p`; `+` of a reduction
+ * slot or of a unary plus, and with it every prefix operator in a subscript), the second token
+ * decides, and a second token that fits neither is "expected expression" at the first.
  */
-import { EmbeddedActionsParser, tokenMatcher, type IToken, type ParserMethod, type TokenType } from 'chevrotain';
 import type { Attr, BinaryOp, Expr, SubscriptItem, TypeSpec } from './ast.js';
-import { LazyLookaheadStrategy } from './lazy-lookahead.js';
-import { ALL_TOKENS, C, T } from './lexer.js';
-import { MESSAGES, TcSyntaxError, tokenOffset } from './parse-diag.js';
+import { C, EOF_TOKEN, isA, T, type IToken, type TokenType } from './lexer.js';
+import { lastCharOf, TcSyntaxError, tokenOffset } from './parse-diag.js';
 import { decodeChar, decodeFloat, decodeInt, scalarFromKeywords } from './parse-specs.js';
 
 /** Message when an expression was expected. */
@@ -53,25 +56,62 @@ function normQualifier(q: string): string {
 /** The deepest an expression may nest (parentheses, casts, prefix operators; see `cast`). */
 export const MAX_EXPR_NESTING = 32;
 
+/** Whether `t` starts declaration specifiers (a type keyword, qualifier, `__global__` or attribute). */
+export function startsSpecs(t: IToken): boolean {
+  const k = t.tokenType;
+  return isA(t, C.TypeKw) || isA(t, C.Qualifier) || k === T.Global || isA(t, C.AttrKw) || k === T.Attribute;
+}
+
+/** Whether `t` can start an expression. */
+export function startsExpression(t: IToken): boolean {
+  const k = t.tokenType;
+  return (
+    k === T.Identifier || k === T.Int || k === T.Float || k === T.Char || k === T.LParen || k === T.Bitcast ||
+    isA(t, C.IncDec) || isA(t, C.UnaryOp) || k === T.Caret || k === T.Star
+  );
+}
+
+/** One level of binary operators: which tokens, and the level its operands are parsed at. */
+interface BinaryLevel {
+  op: TokenType;
+  next: number;
+}
+
+/**
+ * Binary levels, loosest first; level k's operands are level k + 1, and the last level's are cast
+ * expressions.
+ */
+const BINARY_LEVELS: BinaryLevel[] = [
+  T.OrOr, T.AndAnd, T.Pipe, T.Caret, T.Amp, C.EqualityOp, C.RelationalOp, C.ShiftOp, C.AdditiveOp,
+  C.MultiplicativeOp,
+  /* `a @ b`: tighter than `*`, looser than `...` (original Triton's ParseMatmulExpr). */ T.At,
+  /* `lo ... hi`: operands are cast expressions (original Triton's ParseRangeExpr). */ T.Ellipsis,
+].map((op, k) => ({ op, next: k + 1 }));
+
 /** Expressions and types of Triton-C (see the file comment for precedence). */
-export class TcExprParser extends EmbeddedActionsParser {
+export class TcExprParser {
+  /** The tokens being parsed. */
+  input: IToken[] = [];
+  /** The index of the next token. */
+  protected pos = 0;
   /** Cast expressions open around the one being parsed (reset by each parse). */
   exprNesting = 0;
 
-  /**
-   * `validate` runs chevrotain's grammar checks (ambiguities, left recursion) as the parser is
-   * built; they cost ~60 ms of every Triton-C compile, so the compiler skips them and a test
-   * (test/frontend/grammar.test.ts) builds the parser with them. Lookahead functions are built
-   * on first use (lazy-lookahead.ts).
-   */
-  constructor(options: { validate?: boolean } = {}) {
-    super(ALL_TOKENS, {
-      recoveryEnabled: false,
-      maxLookahead: 3,
-      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 3 }),
-      errorMessageProvider: MESSAGES,
-      skipValidations: !options.validate,
-    });
+  /** The token `k` ahead (1: the next one); `EOF_TOKEN` past the end. */
+  protected LA(k: number): IToken {
+    return this.input[this.pos + k - 1] ?? EOF_TOKEN;
+  }
+
+  /** Whether the next token is of kind (or category) `type`. */
+  protected at(type: TokenType): boolean {
+    return isA(this.LA(1), type);
+  }
+
+  /** Consumes the next token. */
+  protected next(): IToken {
+    const t = this.LA(1);
+    this.pos++;
+    return t;
   }
 
   /** Throws a syntax error at `tok` (EOF: end of input), with an optional note. */
@@ -80,60 +120,59 @@ export class TcExprParser extends EmbeddedActionsParser {
     throw new TcSyntaxError(message, tokenOffset(tok), notes);
   }
 
+  /**
+   * Consumes a token of kind `type`, or fails with `message` (default `expected 'x'`) at the next
+   * token; a missing `;` is reported just after the token before it, as C compilers do.
+   */
+  protected consume(type: TokenType, message = `expected ${type.label}`): IToken {
+    if (this.at(type)) return this.next();
+    const prev = this.input[this.pos - 1];
+    if (message.startsWith("expected ';'") && prev) throw new TcSyntaxError(message, lastCharOf(prev), [], true);
+    this.failAt(this.LA(1), message);
+  }
+
   /** Consumes a closing token, or fails with "expected ')'" and a "to match this '('" note. */
-  protected expectClose(idx: number, tt: TokenType, open: IToken): IToken {
-    if (!this.RECORDING_PHASE && !tokenMatcher(this.LA(1), tt)) {
-      this.failAt(this.LA(1), `expected ${tt.LABEL}`, { message: `to match this ${open.tokenType.LABEL}`, tok: open });
-    }
-    return this.consume(idx, tt);
+  protected expectClose(type: TokenType, open: IToken): IToken {
+    if (!this.at(type)) this.failAt(this.LA(1), `expected ${type.label}`, { message: `to match this ${open.tokenType.label}`, tok: open });
+    return this.next();
   }
 
   /** `__multipleof(8)`, `__readonly`, ... or `__attribute__((multipleof(8), noalias))`. */
-  protected attributes = this.RULE('attributes', (): Attr[] => {
+  protected attributes(): Attr[] {
     const out: Attr[] = [];
-    this.or(0, [
-      {
-        ALT: () => {
-          const kw = this.consume(0, C.AttrKw);
-          const arg = this.subrule(0, this.attrArg, { ARGS: [kw] });
-          this.ACTION(() => out.push(this.makeAttr(kw, kw.image.slice(2), arg)));
-        },
-      },
-      {
-        ALT: () => {
-          this.consume(1, T.Attribute);
-          const lp1 = this.consume(2, T.LParen, { ERR_MSG: "expected '(' after '__attribute__'" });
-          const lp2 = this.consume(3, T.LParen, { ERR_MSG: "expected '(' after '__attribute__('" });
-          this.many(0, () => {
-            const name = this.consume(4, T.Identifier, { ERR_MSG: 'expected attribute name' });
-            const arg = this.subrule(1, this.attrArg, { ARGS: [name] });
-            this.ACTION(() => out.push(this.makeAttr(name, name.image, arg)));
-            this.option(0, () => this.consume(5, T.Comma));
-          });
-          this.expectClose(6, T.RParen, lp2);
-          this.expectClose(7, T.RParen, lp1);
-        },
-      },
-    ]);
+    if (this.at(C.AttrKw)) {
+      const kw = this.next();
+      out.push(this.makeAttr(kw, kw.image.slice(2), this.attrArg(kw)));
+      return out;
+    }
+    this.consume(T.Attribute);
+    const lp1 = this.consume(T.LParen, "expected '(' after '__attribute__'");
+    const lp2 = this.consume(T.LParen, "expected '(' after '__attribute__('");
+    while (this.at(T.Identifier)) {
+      const name = this.next();
+      out.push(this.makeAttr(name, name.image, this.attrArg(name)));
+      if (this.at(T.Comma)) this.next();
+    }
+    this.expectClose(T.RParen, lp2);
+    this.expectClose(T.RParen, lp1);
     return out;
-  });
+  }
+
+  /** Whether the next token starts attributes. */
+  protected atAttributes(): boolean {
+    return this.at(C.AttrKw) || this.at(T.Attribute);
+  }
 
   /** The optional `(N)` argument of an attribute; N must be an integer constant. */
-  private attrArg = this.RULE('attrArg', (kw?: IToken): { value: number; tok: IToken } | null => {
-    let out: { value: number; tok: IToken } | null = null;
-    this.option(0, () => {
-      const lp = this.consume(0, T.LParen);
-      const name = this.RECORDING_PHASE || !kw ? '' : kw.image;
-      const n = this.consume(1, T.Int, { ERR_MSG: `'${name}' attribute requires an integer constant` });
-      this.expectClose(2, T.RParen, lp);
-      this.ACTION(() => {
-        const d = decodeInt(n.image);
-        if (!d.ok) this.failAt(n, d.message);
-        out = { value: Number(d.value.value), tok: n };
-      });
-    });
-    return out;
-  });
+  private attrArg(kw: IToken): { value: number; tok: IToken } | null {
+    if (!this.at(T.LParen)) return null;
+    const lp = this.next();
+    const n = this.consume(T.Int, `'${kw.image}' attribute requires an integer constant`);
+    this.expectClose(T.RParen, lp);
+    const d = decodeInt(n.image);
+    if (!d.ok) this.failAt(n, d.message);
+    return { value: Number(d.value.value), tok: n };
+  }
 
   private makeAttr(tok: IToken, name: string, arg: { value: number; tok: IToken } | null): Attr {
     const kind = ATTR_NAMES[name];
@@ -144,288 +183,220 @@ export class TcExprParser extends EmbeddedActionsParser {
     return { name: kind, arg: arg ? arg.value : null, pos: tok.startOffset };
   }
 
-  /** Type keywords, qualifiers, `__global__` and attributes, in any order. */
-  protected declSpecs = this.RULE('declSpecs', (): Specs => {
+  /** Type keywords, qualifiers, `__global__` and attributes, in any order (at least one). */
+  protected declSpecs(): Specs {
     const words: IToken[] = [];
     const quals: string[] = [];
     const attrs: Attr[] = [];
     let globalTok: IToken | null = null;
     let first: IToken | null = null;
-    this.atLeastOne(0, {
-      ERR_MSG: 'expected type specifier',
-      DEF: () => {
-        this.or(0, [
-          { ALT: () => { const t = this.consume(0, C.TypeKw); this.ACTION(() => { words.push(t); first ??= t; }); } },
-          { ALT: () => { const t = this.consume(1, C.Qualifier); this.ACTION(() => { quals.push(normQualifier(t.image)); first ??= t; }); } },
-          { ALT: () => { const t = this.consume(2, T.Global); this.ACTION(() => { globalTok = t; first ??= t; }); } },
-          { ALT: () => { const a = this.subrule(0, this.attributes); this.ACTION(() => attrs.push(...a)); } },
-        ]);
-      },
-    });
-    return this.ACTION(() => {
-      const next = this.LA(1);
-      if (!words.length && next.tokenType === T.Identifier) this.failAt(next, `unknown type name '${next.image}'`);
-      if (!words.length) this.failAt(next, 'expected type specifier');
-      const scalar = scalarFromKeywords(words.map((w) => w.image));
-      if (!scalar.ok) this.failAt(words[0], scalar.message);
-      const pos = (first ?? words[0]).startOffset;
-      return { type: { scalar: scalar.value, pointers: 0, qualifiers: quals, pos }, globalTok, attrs };
-    });
-  });
-
-  /** `* const * __restrict__ ...`: pointer levels with their qualifiers and attributes. */
-  protected pointers = this.RULE('pointers', (): Pointers => {
-    const out: Pointers = { count: 0, quals: [], attrs: [] };
-    this.many(0, () => {
-      this.consume(0, T.Star);
-      this.ACTION(() => out.count++);
-      this.many(1, () => {
-        this.or(0, [
-          { ALT: () => { const q = this.consume(1, C.Qualifier); this.ACTION(() => out.quals.push(normQualifier(q.image))); } },
-          { ALT: () => { const a = this.subrule(0, this.attributes); this.ACTION(() => out.attrs.push(...a)); } },
-        ]);
-      });
-    });
-    return out;
-  });
-
-  /** A tile shape `[TM, TN]` (dimensions are conditional expressions, as in Triton). */
-  protected shape = this.RULE('shape', (): Expr[] => {
-    const dims: Expr[] = [];
-    const lb = this.consume(0, T.LBracket);
-    const d0 = this.subrule(0, this.conditional);
-    this.ACTION(() => dims.push(d0));
-    this.many(0, () => {
-      this.consume(1, T.Comma);
-      const d = this.subrule(1, this.conditional);
-      this.ACTION(() => dims.push(d));
-    });
-    this.expectClose(2, T.RBracket, lb);
-    return dims;
-  });
-
-  /** A type name, as in casts: `float`, `int*`, `float[TN]`. */
-  protected typeName = this.RULE('typeName', (): { type: TypeSpec; shape: Expr[] | null } => {
-    const specs = this.subrule(0, this.declSpecs);
-    const ptr = this.subrule(1, this.pointers);
-    const shape = this.option(0, () => this.subrule(2, this.shape));
-    return this.ACTION(() => {
-      const type = { ...specs.type, pointers: ptr.count, qualifiers: [...specs.type.qualifiers, ...ptr.quals] };
-      return { type, shape: shape ?? null };
-    });
-  });
-
-  /** A full expression: assignments joined by C's comma operator (`i++, j++`). */
-  protected expression = this.RULE('expression', (): Expr => {
-    const first = this.subrule(0, this.assignment);
-    const exprs: Expr[] = [first];
-    this.many(0, () => {
-      this.consume(0, T.Comma);
-      const e = this.subrule(1, this.assignment);
-      this.ACTION(() => exprs.push(e));
-    });
-    return this.ACTION((): Expr => (exprs.length === 1 ? first : { kind: 'comma', exprs, pos: first.pos }));
-  });
-
-  /** `lhs op= rhs`, right-associative; the target is checked by semantic analysis. */
-  protected assignment = this.RULE('assignment', (): Expr => {
-    const lhs = this.subrule(0, this.conditional);
-    let out = lhs;
-    this.option(0, () => {
-      const op = this.consume(0, C.AssignOp);
-      const rhs = this.subrule(1, this.assignment);
-      this.ACTION(() => {
-        out = { kind: 'assign', op: op.image as Extract<Expr, { kind: 'assign' }>['op'], target: lhs, value: rhs, pos: lhs.pos, opPos: op.startOffset };
-      });
-    });
-    return out;
-  });
-
-  /** `cond ? a : b`. */
-  protected conditional = this.RULE('conditional', (): Expr => {
-    const cond = this.subrule(0, this.logicalOr);
-    let out = cond;
-    this.option(0, () => {
-      const q = this.consume(0, T.Question);
-      const then = this.subrule(1, this.expression);
-      this.expectClose(1, T.Colon, q);
-      const els = this.subrule(2, this.conditional);
-      this.ACTION(() => {
-        out = { kind: 'conditional', cond, then, else: els, pos: cond.pos, opPos: q.startOffset };
-      });
-    });
-    return out;
-  });
-
-  private binaryRule(name: string, next: () => ParserMethod<[], Expr>, op: TokenType): ParserMethod<[], Expr> {
-    return this.RULE(name, (): Expr => {
-      let lhs = this.subrule(0, next());
-      this.many(0, () => {
-        const t = this.consume(0, op);
-        const rhs = this.subrule(1, next());
-        this.ACTION(() => {
-          const l = lhs;
-          lhs = t.tokenType === T.Ellipsis
-            ? { kind: 'range', lo: l, hi: rhs, pos: l.pos, opPos: t.startOffset }
-            : { kind: 'binary', op: t.image as BinaryOp, lhs: l, rhs, pos: l.pos, opPos: t.startOffset };
-        });
-      });
-      return lhs;
-    });
+    if (!startsSpecs(this.LA(1))) this.failAt(this.LA(1), 'expected type specifier');
+    while (startsSpecs(this.LA(1))) {
+      const t = this.LA(1);
+      if (this.atAttributes()) {
+        attrs.push(...this.attributes());
+        continue;
+      }
+      this.next();
+      first ??= t;
+      if (isA(t, C.TypeKw)) words.push(t);
+      else if (isA(t, C.Qualifier)) quals.push(normQualifier(t.image));
+      else globalTok = t;
+    }
+    const next = this.LA(1);
+    if (!words.length && next.tokenType === T.Identifier) this.failAt(next, `unknown type name '${next.image}'`);
+    if (!words.length) this.failAt(next, 'expected type specifier');
+    const scalar = scalarFromKeywords(words.map((w) => w.image));
+    if (!scalar.ok) this.failAt(words[0], scalar.message);
+    const pos = (first ?? words[0]).startOffset;
+    return { type: { scalar: scalar.value, pointers: 0, qualifiers: quals, pos }, globalTok, attrs };
   }
 
-  protected logicalOr = this.binaryRule('logicalOr', () => this.logicalAnd, T.OrOr);
-  protected logicalAnd = this.binaryRule('logicalAnd', () => this.bitOr, T.AndAnd);
-  protected bitOr = this.binaryRule('bitOr', () => this.bitXor, T.Pipe);
-  protected bitXor = this.binaryRule('bitXor', () => this.bitAnd, T.Caret);
-  protected bitAnd = this.binaryRule('bitAnd', () => this.equality, T.Amp);
-  protected equality = this.binaryRule('equality', () => this.relational, C.EqualityOp);
-  protected relational = this.binaryRule('relational', () => this.shift, C.RelationalOp);
-  protected shift = this.binaryRule('shift', () => this.additive, C.ShiftOp);
-  protected additive = this.binaryRule('additive', () => this.multiplicative, C.AdditiveOp);
-  protected multiplicative = this.binaryRule('multiplicative', () => this.matmul, C.MultiplicativeOp);
-  /** `a @ b`: tighter than `*`, looser than `...` (original Triton's ParseMatmulExpr). */
-  protected matmul = this.binaryRule('matmul', () => this.range, T.At);
-  /** `lo ... hi`: operands are cast expressions (original Triton's ParseRangeExpr). */
-  protected range = this.binaryRule('range', () => this.cast, T.Ellipsis);
+  /** `* const * __restrict__ ...`: pointer levels with their qualifiers and attributes. */
+  protected pointers(): Pointers {
+    const out: Pointers = { count: 0, quals: [], attrs: [] };
+    while (this.at(T.Star)) {
+      this.next();
+      out.count++;
+      for (;;) {
+        if (this.at(C.Qualifier)) out.quals.push(normQualifier(this.next().image));
+        else if (this.atAttributes()) out.attrs.push(...this.attributes());
+        else break;
+      }
+    }
+    return out;
+  }
+
+  /** A tile shape `[TM, TN]` (dimensions are conditional expressions, as in Triton). */
+  protected shape(): Expr[] {
+    const lb = this.consume(T.LBracket);
+    const dims: Expr[] = [this.conditional()];
+    while (this.at(T.Comma)) {
+      this.next();
+      dims.push(this.conditional());
+    }
+    this.expectClose(T.RBracket, lb);
+    return dims;
+  }
+
+  /** A type name, as in casts: `float`, `int*`, `float[TN]`. */
+  protected typeName(): { type: TypeSpec; shape: Expr[] | null } {
+    const specs = this.declSpecs();
+    const ptr = this.pointers();
+    const shape = this.at(T.LBracket) ? this.shape() : null;
+    const type = { ...specs.type, pointers: ptr.count, qualifiers: [...specs.type.qualifiers, ...ptr.quals] };
+    return { type, shape };
+  }
+
+  /** A full expression: assignments joined by C's comma operator (`i++, j++`). */
+  protected expression(): Expr {
+    const first = this.assignment();
+    if (!this.at(T.Comma)) return first;
+    const exprs: Expr[] = [first];
+    while (this.at(T.Comma)) {
+      this.next();
+      exprs.push(this.assignment());
+    }
+    return { kind: 'comma', exprs, pos: first.pos };
+  }
+
+  /** `lhs op= rhs`, right-associative; the target is checked by semantic analysis. */
+  protected assignment(): Expr {
+    const lhs = this.conditional();
+    if (!this.at(C.AssignOp)) return lhs;
+    const op = this.next();
+    const rhs = this.assignment();
+    return { kind: 'assign', op: op.image as Extract<Expr, { kind: 'assign' }>['op'], target: lhs, value: rhs, pos: lhs.pos, opPos: op.startOffset };
+  }
+
+  /** `cond ? a : b`. */
+  protected conditional(): Expr {
+    const cond = this.binary(0);
+    if (!this.at(T.Question)) return cond;
+    const q = this.next();
+    const then = this.expression();
+    this.expectClose(T.Colon, q);
+    const els = this.conditional();
+    return { kind: 'conditional', cond, then, else: els, pos: cond.pos, opPos: q.startOffset };
+  }
+
+  /** Binary operators of `BINARY_LEVELS[level]` and tighter, left-associative. */
+  private binary(level: number): Expr {
+    if (level === BINARY_LEVELS.length) return this.cast();
+    const { op, next } = BINARY_LEVELS[level];
+    let lhs = this.binary(next);
+    while (this.at(op)) {
+      const t = this.next();
+      const rhs = this.binary(next);
+      const l = lhs;
+      lhs = t.tokenType === T.Ellipsis
+        ? { kind: 'range', lo: l, hi: rhs, pos: l.pos, opPos: t.startOffset }
+        : { kind: 'binary', op: t.image as BinaryOp, lhs: l, rhs, pos: l.pos, opPos: t.startOffset };
+    }
+    return lhs;
+  }
 
   /**
    * A cast expression, counted: every way an expression nests (parentheses, casts, prefix
    * operators, subscripts) passes here, so nesting past MAX_EXPR_NESTING is a located error rather
    * than a stack overflow (a parenthesis costs every precedence level's frames).
    */
-  protected cast = this.RULE('cast', (): Expr => {
-    this.ACTION(() => {
-      if (++this.exprNesting > MAX_EXPR_NESTING) this.failAt(this.LA(1), `expression nested deeper than ${MAX_EXPR_NESTING} levels (parentheses, casts, prefix operators)`);
-    });
-    const e = this.subrule(0, this.castBody);
-    this.ACTION(() => this.exprNesting--);
+  protected cast(): Expr {
+    if (++this.exprNesting > MAX_EXPR_NESTING) this.failAt(this.LA(1), `expression nested deeper than ${MAX_EXPR_NESTING} levels (parentheses, casts, prefix operators)`);
+    const e = this.castBody();
+    this.exprNesting--;
     return e;
-  });
+  }
 
   /** `(type) x`, `(float[TN]) x`, or a unary expression. */
-  private castBody = this.RULE('castBody', (): Expr => this.or(0, {
-    ERR_MSG: EXPR_ERR,
-    DEF: [
-      {
-        ALT: () => {
-          const lp = this.consume(0, T.LParen);
-          const tn = this.subrule(0, this.typeName);
-          this.expectClose(1, T.RParen, lp);
-          const operand = this.subrule(1, this.cast);
-          return this.ACTION((): Expr => ({ kind: 'cast', type: tn.type, shape: tn.shape, operand, pos: lp.startOffset }));
-        },
-      },
-      { ALT: () => this.subrule(2, this.unary) },
-    ],
-  }));
+  private castBody(): Expr {
+    if (this.at(T.LParen) && startsSpecs(this.LA(2))) {
+      const lp = this.next();
+      const tn = this.typeName();
+      this.expectClose(T.RParen, lp);
+      const operand = this.cast();
+      return { kind: 'cast', type: tn.type, shape: tn.shape, operand, pos: lp.startOffset };
+    }
+    if (this.at(T.LParen) && !startsExpression(this.LA(2))) this.failAt(this.LA(1), EXPR_ERR);
+    return this.unary();
+  }
 
   /** Prefix operators: `++x`, `-x`, `!x`, `~x`, `&x`, `^x` (transpose), `*p`, `*?(mask) p`. */
-  protected unary = this.RULE('unary', (): Expr => this.or(0, {
-    ERR_MSG: EXPR_ERR,
-    DEF: [
-      {
-        ALT: () => {
-          const t = this.consume(0, C.IncDec);
-          const target = this.subrule(0, this.unary);
-          return this.ACTION((): Expr => ({ kind: 'incdec', op: t.image as '++' | '--', prefix: true, target, pos: t.startOffset }));
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.consume(1, C.UnaryOp);
-          const operand = this.subrule(1, this.cast);
-          return this.ACTION((): Expr => {
-            const op = t.image === '&' ? 'addr' : (t.image as '-' | '+' | '!' | '~');
-            return { kind: 'unary', op, operand, pos: t.startOffset };
-          });
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.consume(2, T.Caret);
-          const operand = this.subrule(2, this.cast);
-          return this.ACTION((): Expr => ({ kind: 'unary', op: 'transpose', operand, pos: t.startOffset }));
-        },
-      },
-      {
-        ALT: () => {
-          const star = this.consume(3, T.Star);
-          this.consume(4, T.Question);
-          const lp = this.consume(5, T.LParen, { ERR_MSG: "expected '(' after '*?'" });
-          const mask = this.subrule(3, this.expression);
-          this.expectClose(6, T.RParen, lp);
-          const ptr = this.subrule(4, this.cast);
-          return this.ACTION((): Expr => ({ kind: 'masked-deref', mask, ptr, pos: star.startOffset }));
-        },
-      },
-      {
-        ALT: () => {
-          const star = this.consume(7, T.Star);
-          const operand = this.subrule(5, this.cast);
-          return this.ACTION((): Expr => ({ kind: 'unary', op: 'deref', operand, pos: star.startOffset }));
-        },
-      },
-      { ALT: () => this.subrule(6, this.postfix) },
-    ],
-  }));
+  protected unary(): Expr {
+    const t = this.LA(1);
+    if (isA(t, C.IncDec)) {
+      this.next();
+      const target = this.unary();
+      return { kind: 'incdec', op: t.image as '++' | '--', prefix: true, target, pos: t.startOffset };
+    }
+    if (isA(t, C.UnaryOp)) {
+      this.next();
+      const operand = this.cast();
+      const op = t.image === '&' ? 'addr' : (t.image as '-' | '+' | '!' | '~');
+      return { kind: 'unary', op, operand, pos: t.startOffset };
+    }
+    if (t.tokenType === T.Caret) {
+      this.next();
+      const operand = this.cast();
+      return { kind: 'unary', op: 'transpose', operand, pos: t.startOffset };
+    }
+    if (t.tokenType === T.Star && this.LA(2).tokenType === T.Question) {
+      this.next();
+      this.next();
+      const lp = this.consume(T.LParen, "expected '(' after '*?'");
+      const mask = this.expression();
+      this.expectClose(T.RParen, lp);
+      const ptr = this.cast();
+      return { kind: 'masked-deref', mask, ptr, pos: t.startOffset };
+    }
+    if (t.tokenType === T.Star) {
+      if (!startsExpression(this.LA(2))) this.failAt(t, EXPR_ERR);
+      this.next();
+      const operand = this.cast();
+      return { kind: 'unary', op: 'deref', operand, pos: t.startOffset };
+    }
+    return this.postfix();
+  }
 
   /** Subscripts `x[:, newaxis]`, calls `f(a, b)`, `x++`, `x--`. */
-  protected postfix = this.RULE('postfix', (): Expr => {
-    let base = this.subrule(0, this.primary);
-    this.many(0, () => {
-      this.or(0, [
-        {
-          ALT: () => {
-            const items = this.subrule(1, this.subscript);
-            this.ACTION(() => { base = { kind: 'subscript', base, items, pos: base.pos }; });
-          },
-        },
-        {
-          ALT: () => {
-            const lp = this.consume(0, T.LParen);
-            const args: Expr[] = [];
-            this.option(0, () => {
-              const a0 = this.subrule(2, this.assignment);
-              this.ACTION(() => args.push(a0));
-              this.many(1, () => {
-                this.consume(1, T.Comma);
-                const a = this.subrule(3, this.assignment);
-                this.ACTION(() => args.push(a));
-              });
-            });
-            this.expectClose(2, T.RParen, lp);
-            this.ACTION(() => {
-              if (base.kind !== 'ident') this.failAt(lp, 'called object is not a function');
-              base = { kind: 'call', callee: base.name, args, pos: base.pos };
-            });
-          },
-        },
-        {
-          ALT: () => {
-            const t = this.consume(3, C.IncDec);
-            this.ACTION(() => { base = { kind: 'incdec', op: t.image as '++' | '--', prefix: false, target: base, pos: base.pos }; });
-          },
-        },
-      ]);
-    });
-    return base;
-  });
+  protected postfix(): Expr {
+    let base = this.primary();
+    for (;;) {
+      if (this.at(T.LBracket)) {
+        base = { kind: 'subscript', base, items: this.subscript(), pos: base.pos };
+      } else if (this.at(T.LParen)) {
+        const lp = this.next();
+        const args: Expr[] = [];
+        if (startsExpression(this.LA(1))) {
+          args.push(this.assignment());
+          while (this.at(T.Comma)) {
+            this.next();
+            args.push(this.assignment());
+          }
+        }
+        this.expectClose(T.RParen, lp);
+        if (base.kind !== 'ident') this.failAt(lp, 'called object is not a function');
+        base = { kind: 'call', callee: base.name, args, pos: base.pos };
+      } else if (this.at(C.IncDec)) {
+        const t = this.next();
+        base = { kind: 'incdec', op: t.image as '++' | '--', prefix: false, target: base, pos: base.pos };
+      } else {
+        return base;
+      }
+    }
+  }
 
   /** `[item, item, ...]`. */
-  private subscript = this.RULE('subscript', (): SubscriptItem[] => {
-    const items: SubscriptItem[] = [];
-    const lb = this.consume(0, T.LBracket);
-    const i0 = this.subrule(0, this.subscriptItem);
-    this.ACTION(() => items.push(i0));
-    this.many(0, () => {
-      this.consume(1, T.Comma);
-      const i = this.subrule(1, this.subscriptItem);
-      this.ACTION(() => items.push(i));
-    });
-    this.expectClose(2, T.RBracket, lb);
+  private subscript(): SubscriptItem[] {
+    const lb = this.consume(T.LBracket);
+    const items: SubscriptItem[] = [this.subscriptItem()];
+    while (this.at(T.Comma)) {
+      this.next();
+      items.push(this.subscriptItem());
+    }
+    this.expectClose(T.RBracket, lb);
     return items;
-  });
+  }
 
   private endsItem(k: number): boolean {
     const t = this.LA(k).tokenType;
@@ -433,92 +404,72 @@ export class TcExprParser extends EmbeddedActionsParser {
   }
 
   /** `:`, `newaxis`, a reduction (`+`, `max`, `min` alone in its slot) or an index expression. */
-  private subscriptItem = this.RULE('subscriptItem', (): SubscriptItem => this.or(0, {
-    ERR_MSG: EXPR_ERR,
-    IGNORE_AMBIGUITIES: true,
-    DEF: [
-      { ALT: () => { const t = this.consume(0, T.Colon); return this.ACTION((): SubscriptItem => ({ kind: 'all', pos: t.startOffset })); } },
-      { ALT: () => { const t = this.consume(1, T.Newaxis); return this.ACTION((): SubscriptItem => ({ kind: 'newaxis', pos: t.startOffset })); } },
-      {
-        GATE: () => this.endsItem(2),
-        ALT: () => { const t = this.consume(2, T.Plus); return this.ACTION((): SubscriptItem => ({ kind: 'reduce', op: '+', pos: t.startOffset })); },
-      },
-      {
-        GATE: () => (this.LA(1).image === 'max' || this.LA(1).image === 'min') && this.endsItem(2),
-        ALT: () => {
-          const t = this.consume(3, T.Identifier);
-          return this.ACTION((): SubscriptItem => ({ kind: 'reduce', op: t.image as 'max' | 'min', pos: t.startOffset }));
-        },
-      },
-      {
-        ALT: () => {
-          const e = this.subrule(0, this.conditional);
-          return this.ACTION((): SubscriptItem => {
-            if (e.kind === 'unary' && e.op === 'transpose' && e.operand.kind === 'int') {
-              throw new TcSyntaxError('axis permutations in subscripts (x[^1, ^0]) are not supported; use the prefix ^x', e.pos);
-            }
-            return { kind: 'index', expr: e, pos: e.pos };
-          });
-        },
-      },
-    ],
-  }));
+  private subscriptItem(): SubscriptItem {
+    const t = this.LA(1);
+    if (t.tokenType === T.Colon || t.tokenType === T.Newaxis) {
+      this.next();
+      return t.tokenType === T.Colon ? { kind: 'all', pos: t.startOffset } : { kind: 'newaxis', pos: t.startOffset };
+    }
+    if (t.tokenType === T.Plus && this.endsItem(2)) {
+      this.next();
+      return { kind: 'reduce', op: '+', pos: t.startOffset };
+    }
+    if (t.tokenType === T.Identifier && (t.image === 'max' || t.image === 'min') && this.endsItem(2)) {
+      this.next();
+      return { kind: 'reduce', op: t.image, pos: t.startOffset };
+    }
+    // A prefix operator (`+` above all) must be followed by its operand here.
+    if (!startsExpression(t) || (isA(t, C.UnaryOp) && !startsExpression(this.LA(2)))) this.failAt(t, EXPR_ERR);
+    const e = this.conditional();
+    if (e.kind === 'unary' && e.op === 'transpose' && e.operand.kind === 'int') {
+      throw new TcSyntaxError('axis permutations in subscripts (x[^1, ^0]) are not supported; use the prefix ^x', e.pos);
+    }
+    return { kind: 'index', expr: e, pos: e.pos };
+  }
 
   /** Names, literals, `( expr )` and `bitcast<T>(expr)`. */
-  protected primary = this.RULE('primary', (): Expr => this.or(0, {
-    ERR_MSG: EXPR_ERR,
-    DEF: [
-      { ALT: () => { const t = this.consume(0, T.Identifier); return this.ACTION((): Expr => ({ kind: 'ident', name: t.image, pos: t.startOffset })); } },
-      {
-        ALT: () => {
-          const t = this.consume(1, T.Int);
-          return this.ACTION((): Expr => {
-            const d = decodeInt(t.image);
-            if (!d.ok) this.failAt(t, d.message);
-            return { kind: 'int', value: d.value.value, suffix: d.value.suffix, pos: t.startOffset };
-          });
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.consume(2, T.Float);
-          return this.ACTION((): Expr => {
-            const d = decodeFloat(t.image);
-            if (!d.ok) this.failAt(t, d.message);
-            return { kind: 'float', value: d.value.value, suffix: d.value.suffix, pos: t.startOffset };
-          });
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.consume(3, T.Char);
-          return this.ACTION((): Expr => {
-            const d = decodeChar(t.image);
-            if (!d.ok) this.failAt(t, d.message);
-            return { kind: 'int', value: d.value, suffix: '', pos: t.startOffset };
-          });
-        },
-      },
-      {
-        ALT: () => {
-          const lp = this.consume(4, T.LParen);
-          const e = this.subrule(0, this.expression);
-          this.expectClose(5, T.RParen, lp);
-          return e;
-        },
-      },
-      {
-        ALT: () => {
-          const kw = this.consume(6, T.Bitcast);
-          const lt = this.consume(7, T.Lt, { ERR_MSG: "expected '<' after 'bitcast'" });
-          const tn = this.subrule(1, this.typeName);
-          this.expectClose(8, T.Gt, lt);
-          const lp = this.consume(9, T.LParen, { ERR_MSG: "expected '(' after 'bitcast<...>'" });
-          const operand = this.subrule(2, this.expression);
-          this.expectClose(10, T.RParen, lp);
-          return this.ACTION((): Expr => ({ kind: 'bitcast', type: tn.type, shape: tn.shape, operand, pos: kw.startOffset }));
-        },
-      },
-    ],
-  }));
+  protected primary(): Expr {
+    const t = this.LA(1);
+    switch (t.tokenType) {
+      case T.Identifier:
+        this.next();
+        return { kind: 'ident', name: t.image, pos: t.startOffset };
+      case T.Int: {
+        this.next();
+        const d = decodeInt(t.image);
+        if (!d.ok) this.failAt(t, d.message);
+        return { kind: 'int', value: d.value.value, suffix: d.value.suffix, pos: t.startOffset };
+      }
+      case T.Float: {
+        this.next();
+        const d = decodeFloat(t.image);
+        if (!d.ok) this.failAt(t, d.message);
+        return { kind: 'float', value: d.value.value, suffix: d.value.suffix, pos: t.startOffset };
+      }
+      case T.Char: {
+        this.next();
+        const d = decodeChar(t.image);
+        if (!d.ok) this.failAt(t, d.message);
+        return { kind: 'int', value: d.value, suffix: '', pos: t.startOffset };
+      }
+      case T.LParen: {
+        this.next();
+        const e = this.expression();
+        this.expectClose(T.RParen, t);
+        return e;
+      }
+      case T.Bitcast: {
+        this.next();
+        const lt = this.consume(T.Lt, "expected '<' after 'bitcast'");
+        const tn = this.typeName();
+        this.expectClose(T.Gt, lt);
+        const lp = this.consume(T.LParen, "expected '(' after 'bitcast<...>'");
+        const operand = this.expression();
+        this.expectClose(T.RParen, lp);
+        return { kind: 'bitcast', type: tn.type, shape: tn.shape, operand, pos: t.startOffset };
+      }
+      default:
+        this.failAt(t, EXPR_ERR);
+    }
+  }
 }
