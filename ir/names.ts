@@ -29,12 +29,15 @@ interface Counters {
 }
 
 /**
- * A set of names: open addressing over an array, with the names' hashes in a typed array.
- * About twice as fast as a `Set` for the 100,000s of fresh strings of a large function.
+ * A set of names: open addressing over an array, with the names' hashes in a second array.
+ * About twice as fast as a `Set` for the 100,000s of fresh strings of a large function. The
+ * hashes are small integers in a plain array, not an `Int32Array`: a typed array past 64 bytes
+ * has its memory outside V8's heap, and one per function of a module of many small functions
+ * cost an allocation outside the heap and GC pressure each.
  */
 class NameSet {
   private keys: (string | undefined)[];
-  private hashes: Int32Array;
+  private hashes: number[];
   size = 0;
 
   /** `expected`: about how many names will be added (the table starts large enough for them). */
@@ -42,7 +45,7 @@ class NameSet {
     let capacity = 16;
     while (capacity < expected * 2) capacity *= 2;
     this.keys = new Array(capacity).fill(undefined);
-    this.hashes = new Int32Array(capacity);
+    this.hashes = new Array<number>(capacity).fill(0);
   }
 
   has(name: string): boolean {
@@ -79,7 +82,7 @@ class NameSet {
     const keys = this.keys;
     const hashes = this.hashes;
     this.keys = new Array(keys.length * 2).fill(undefined);
-    this.hashes = new Int32Array(keys.length * 2);
+    this.hashes = new Array<number>(keys.length * 2).fill(0);
     const mask = this.keys.length - 1;
     for (let k = 0; k < keys.length; k++) {
       if (keys[k] === undefined) continue;

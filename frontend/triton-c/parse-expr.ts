@@ -227,14 +227,20 @@ export class TcExprParser {
     return out;
   }
 
+  /** `item (, item)*`: one item or more, separated by commas. */
+  protected commaList<I>(item: () => I): I[] {
+    const items = [item()];
+    while (this.at(T.Comma)) {
+      this.next();
+      items.push(item());
+    }
+    return items;
+  }
+
   /** A tile shape `[TM, TN]` (dimensions are conditional expressions, as in Triton). */
   protected shape(): Expr[] {
     const lb = this.consume(T.LBracket);
-    const dims: Expr[] = [this.conditional()];
-    while (this.at(T.Comma)) {
-      this.next();
-      dims.push(this.conditional());
-    }
+    const dims = this.commaList(() => this.conditional());
     this.expectClose(T.RBracket, lb);
     return dims;
   }
@@ -366,14 +372,7 @@ export class TcExprParser {
         base = { kind: 'subscript', base, items: this.subscript(), pos: base.pos };
       } else if (this.at(T.LParen)) {
         const lp = this.next();
-        const args: Expr[] = [];
-        if (startsExpression(this.LA(1))) {
-          args.push(this.assignment());
-          while (this.at(T.Comma)) {
-            this.next();
-            args.push(this.assignment());
-          }
-        }
+        const args = startsExpression(this.LA(1)) ? this.commaList(() => this.assignment()) : [];
         this.expectClose(T.RParen, lp);
         if (base.kind !== 'ident') this.failAt(lp, 'called object is not a function');
         base = { kind: 'call', callee: base.name, args, pos: base.pos };
@@ -389,11 +388,7 @@ export class TcExprParser {
   /** `[item, item, ...]`. */
   private subscript(): SubscriptItem[] {
     const lb = this.consume(T.LBracket);
-    const items: SubscriptItem[] = [this.subscriptItem()];
-    while (this.at(T.Comma)) {
-      this.next();
-      items.push(this.subscriptItem());
-    }
+    const items = this.commaList(() => this.subscriptItem());
     this.expectClose(T.RBracket, lb);
     return items;
   }

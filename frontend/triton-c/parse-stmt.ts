@@ -68,11 +68,7 @@ export class TcParser extends TcExprParser {
   /** `specs declarator, declarator, ... ;`. */
   protected declaration(): Stmt {
     const specs = this.declSpecs();
-    const raws: RawDeclarator[] = [this.initDeclarator()];
-    while (this.at(T.Comma)) {
-      this.next();
-      raws.push(this.initDeclarator());
-    }
+    const raws = this.commaList(() => this.initDeclarator());
     this.consume(T.Semi, "expected ';' after declaration");
     if (specs.globalTok) this.failAt(specs.globalTok, "'__global__' only applies to functions");
     const first = raws[0].ptr;
@@ -239,21 +235,15 @@ export class TcParser extends TcExprParser {
 
   /** `(void)`, `()` or `(param, param, ...)` (without the parentheses). */
   private paramList(): Param[] {
-    const params: Param[] = [];
     // A parameter list cannot start with a plain identifier: it is a type name we do not know.
     const a = this.LA(1);
     if (a.tokenType === T.Identifier) this.failAt(a, `unknown type name '${a.image}'`);
-    if (!startsSpecs(a)) return params;
+    if (!startsSpecs(a)) return [];
     if (a.tokenType === VoidKw && this.LA(2).tokenType === T.RParen) {
       this.next();
-      return params;
+      return [];
     }
-    params.push(this.param());
-    while (this.at(T.Comma)) {
-      this.next();
-      params.push(this.param());
-    }
-    return params;
+    return this.commaList(() => this.param());
   }
 
   /** `__global__ void name(params) { ... }`. */
