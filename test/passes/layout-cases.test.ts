@@ -1,5 +1,5 @@
 /**
- * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm,
+ * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm (forward and backward),
  * transpose_mask, join_split, inline_asm, histogram, gather, fp8_cast, matmul_w8, libdevice; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
@@ -44,6 +44,9 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'layernorm.b4096': [8, 0, 0],
   'layernorm.b1024w8.odd': [8, 0, 1],
   'layernorm.b1024w8.d16': [8, 0, 0],
+  // the backward kernel (spin locks around the partial dw / db rows)
+  'layernorm_bwd.b1024': [4, 0, 3],
+  'layernorm_bwd.b4096': [8, 0, 0],
   'transpose_mask.t32w4.d16': [4, 1, 1],
   'transpose_mask.t32w4.odd': [4, 1, 1],
   'transpose_mask.t64w4.d16': [4, 1, 1],
@@ -126,6 +129,28 @@ function attention(z: number, h: number, nCtx: number): Runner {
 /** _layer_norm_fwd_fused: `rows` rows of `cols` fp16 columns (row stride `cols`). */
 function layernorm(rows: number, cols: number): Runner {
   return (module, seed) => interpretLayernorm(module, rows, cols, seed);
+}
+
+/**
+ * _layer_norm_bwd_dx_fused: dx of `rows` rows of `cols` fp16 columns, dw / db summed into `groups`
+ * partial rows under the spin locks (the interpreter runs the programs one after another, so every
+ * lock is free when taken); also returns the locks and counts.
+ */
+function layernormBwd(rows: number, cols: number, groups: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const [x, dy] = ['x', 'dy'].map((name) => mem.alloc('f16', rows * cols, name).fill(() => random() * 4 - 2));
+    const w = mem.alloc('f16', cols, 'w').fill(() => random() + 0.5);
+    const mean = mem.alloc('f32', rows, 'mean').fill(() => random() - 0.5);
+    const rstd = mem.alloc('f32', rows, 'rstd').fill(() => random() + 0.5);
+    const dx = mem.alloc('f16', rows * cols, 'dx').fill(() => -7);
+    const [dw, db] = ['dw', 'db'].map((name) => mem.alloc('f16', groups * cols, name).fill(() => -7));
+    const lock = mem.alloc('i32', 2 * groups, 'lock').fill(() => 0);
+    const args = [dx, dy, dw, db, x, w, mean, rstd, lock, cols, cols];
+    interpret(module, '_layer_norm_bwd_dx_fused', { grid: [rows, 1, 1], args, memory: mem });
+    return [dx.toNumbers(), dw.toNumbers(), db.toNumbers(), lock.toNumbers()];
+  };
 }
 
 /** transpose_mask_kernel: Y (N x M) = X^T for an M x N fp32 X, `tile` x `tile` tiles. */
@@ -249,6 +274,8 @@ const RUNS: [stem: string, run: Runner][] = [
   ['attention.d64.causal', attention(2, 3, 128)],
   // 3 rows of 4096 columns: 4 iterations of BLOCK_SIZE 1024 per loop.
   ['layernorm.b1024w8.d16', layernorm(3, 4096)],
+  // 300 rows into 256 groups: 44 groups add a second row into their partial row, the rest one
+  ['layernorm_bwd.b1024', layernormBwd(300, 1000, 256)],
   // 2 x 2 tiles of 64, the last ones partly out of bounds in both dimensions.
   ['transpose_mask.t64w4.odd', transposeMask(64, 100, 70)],
   ['transpose_mask.t64w4.d16', transposeMask(64, 128, 64)],
