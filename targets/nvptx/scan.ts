@@ -5,6 +5,11 @@
  * across warps through scratch shared memory; the total of every chunk carries into the next.
  * Prefixes from other lanes, warps and chunks are joined with selects, since the combiner has
  * no known identity.
+ *
+ * A reverse scan (`reverse = true`: from the end, each element joined after the ones behind it, as
+ * Triton's flip-scan-flip defines it) runs the same steps mirrored: registers from the highest
+ * coordinate down, `shfl.down` from higher lanes, the first lane's total, later warps and later
+ * chunks first.
  */
 import type { Value } from '../../ir/ir.js';
 import type { Type } from '../../ir/types.js';
@@ -32,11 +37,11 @@ function laneRun(bases: readonly number[][], axis: number): { first: number; cou
   return { first: ks[0], count: ks.length };
 }
 
-/** tt.scan -> in-thread, lane (shfl.up) and warp (one scratch round) prefixes, for every chunk. */
+/** tt.scan -> in-thread, lane (shfl.up; reverse: shfl.down) and warp (one scratch round) prefixes, for every chunk. */
 const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   const e = ctx.e;
   const { op, axis, srcs } = scan;
-  if (scan.reverse) throw targetError(op, 'reverse scans are not lowered by the nvptx target yet');
+  const rev = scan.reverse;
   const l = ctx.layoutOf(srcs[0], op);
   const regs = srcs.map((v) => ctx.get(v, op));
   const types: Type[] = srcs.map((v) => registerType(v.type));
@@ -64,7 +69,8 @@ const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   /** `x` where it is present, else `y` (both present). */
   const choose = (p: Value | boolean, x: Value[], y: Value[]): Value[] => (p === true ? x : p === false ? y : x.map((v, j) => e.selp(p, v, y[j])));
 
-  const laneIdx = lanes.count ? e.and(e.shrU(ctx.laneId(), lanes.first), e.imm(I32, (1 << lanes.count) - 1)) : null;
+  const L = 1 << lanes.count;
+  const laneIdx = lanes.count ? e.and(e.shrU(ctx.laneId(), lanes.first), e.imm(I32, L - 1)) : null;
   const W = 1 << warps.count;
   const warpIdx = warps.count ? e.and(e.shrU(ctx.warpId(), warps.first), e.imm(I32, W - 1)) : null;
   const chunksPerGroup = scanChunks(l.type, axis);
@@ -73,8 +79,15 @@ const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   const base = W > 1 ? scratchBase(ctx, op, bytesEach.reduce((a, b) => a + b, 0)) : null;
   const starts = bytesEach.map((_, j) => bytesEach.slice(0, j).reduce((a, b) => a + b, 0));
   const slotAddr = (slot: Value, j: number) => e.add(base!, e.addImm(e.mulImm(slot, smemBytes(types[j])), starts[j]));
-  const lastLaneOfWarp = lanes.count ? e.or(ctx.laneId(), e.imm(I32, ((1 << lanes.count) - 1) << lanes.first)) : null;
-  const isLast = lanes.count ? e.setp('eq', 'u', laneIdx!, e.imm(I32, (1 << lanes.count) - 1)) : undefined;
+  // The lane whose inclusive prefix is the warp's total: the last of the run (reverse: the first).
+  const laneBits = (L - 1) << lanes.first;
+  const totalLane = lanes.count ? (rev ? e.and(ctx.laneId(), e.imm(I32, ~laneBits)) : e.or(ctx.laneId(), e.imm(I32, laneBits))) : null;
+  const isTotalLane = lanes.count ? e.setp('eq', 'u', laneIdx!, e.imm(I32, rev ? 0 : L - 1)) : undefined;
+  /** Lanes `s` steps behind in scan order (reverse: ahead in lane order), and whether they exist. */
+  const fromBehind = (x: Value, s: number): Value => (rev ? shuffle(ctx, x, 'down', s << lanes.first, 0x1f) : shuffle(ctx, x, 'up', s << lanes.first, 0));
+  const hasBehind = (s: number): Value => (rev ? e.setp('lt', 'u', laneIdx!, e.imm(I32, L - s)) : e.setp('ge', 'u', laneIdx!, e.imm(I32, s)));
+  /** Ascending, or descending for a reverse scan. */
+  const inScanOrder = (a: number, b: number): number => (rev ? b - a : a - b);
 
   // Group registers by their non-axis coordinates, then by chunk (axis bits above the threads).
   const groups = new Map<string, Map<number, number[]>>();
@@ -95,19 +108,17 @@ const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   const states: { rs0: number; chunks: ChunkState[] }[] = [];
   for (const chunks of groups.values()) {
     const list: ChunkState[] = [];
-    for (const chunk of [...chunks.keys()].sort((a, b) => a - b)) {
-      const rs = chunks.get(chunk)!.sort((a, b) => l.regCoords[a][axis] - l.regCoords[b][axis]);
+    for (const chunk of [...chunks.keys()].sort(inScanOrder)) {
+      const rs = chunks.get(chunk)!.sort((a, b) => inScanOrder(l.regCoords[a][axis], l.regCoords[b][axis]));
       const inner: Value[][] = [];
       for (const r of rs) inner.push(inner.length ? combine(inner[inner.length - 1], regs.map((x) => x[r])) : regs.map((x) => x[r]));
       let incl = inner[inner.length - 1];
-      for (let s = 1; s < 1 << lanes.count; s <<= 1) {
-        const from = incl.map((x) => shuffle(ctx, x, 'up', s << lanes.first, 0));
-        incl = choose(e.setp('ge', 'u', laneIdx!, e.imm(I32, s)), combine(from, incl), incl);
+      for (let s = 1; s < L; s <<= 1) {
+        const from = incl.map((x) => fromBehind(x, s));
+        incl = choose(hasBehind(s), combine(from, incl), incl);
       }
-      const laneExcl: Partial = lanes.count
-        ? { has: e.setp('gt', 'u', laneIdx!, e.imm(I32, 0)), v: incl.map((x) => shuffle(ctx, x, 'up', 1 << lanes.first, 0)) }
-        : { has: false, v: incl };
-      const warpTotal = lanes.count ? incl.map((x) => shuffle(ctx, x, 'idx', lastLaneOfWarp!, 0x1f)) : incl;
+      const laneExcl: Partial = lanes.count ? { has: hasBehind(1), v: incl.map((x) => fromBehind(x, 1)) } : { has: false, v: incl };
+      const warpTotal = lanes.count ? incl.map((x) => shuffle(ctx, x, 'idx', totalLane!, 0x1f)) : incl;
       list.push({ rs, inner, laneExcl, warpTotal });
     }
     states.push({ rs0: [...chunks.values()][0][0], chunks: list });
@@ -119,7 +130,7 @@ const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
   if (W > 1) {
     for (const [gi, g] of states.entries()) {
       const flat = flats[gi]!;
-      g.chunks.forEach((c, k) => c.warpTotal.forEach((x, j) => storeShared(ctx, slotAddr(slot(flat, k, warpIdx!), j), x, isLast)));
+      g.chunks.forEach((c, k) => c.warpTotal.forEach((x, j) => storeShared(ctx, slotAddr(slot(flat, k, warpIdx!), j), x, isTotalLane)));
     }
     e.barrier();
   }
@@ -133,12 +144,14 @@ const lowerScan = lowering(tt.ScanOp, (ctx, scan) => {
       let chunkTotal = c.warpTotal;
       if (W > 1) {
         const parts = Array.from({ length: W }, (_, w) => types.map((t, j) => loadShared(ctx, slotAddr(slot(flat!, k, w), j), t)));
-        for (let w = 0; w < W; w++) {
-          const before = e.setp('lt', 'u', e.imm(I32, w), warpIdx!);
+        // the warps in scan order: the ones before this warp's make its prefix, all of them the chunk's total
+        const order = Array.from({ length: W }, (_, w) => (rev ? W - 1 - w : w));
+        for (const [n, w] of order.entries()) {
+          const before = rev ? e.setp('gt', 'u', e.imm(I32, w), warpIdx!) : e.setp('lt', 'u', e.imm(I32, w), warpIdx!);
           const next = join(warpPrefix, { has: true, v: parts[w] });
-          warpPrefix = { has: w === 0 ? before : e.op('or', 'pred', [warpPrefix.has as Value, before], I1), v: w === 0 ? parts[0] : choose(before, next.v, warpPrefix.v) };
+          warpPrefix = { has: n === 0 ? before : e.op('or', 'pred', [warpPrefix.has as Value, before], I1), v: n === 0 ? parts[w] : choose(before, next.v, warpPrefix.v) };
         }
-        chunkTotal = parts.slice(1).reduce((a, b) => combine(a, b), parts[0]);
+        chunkTotal = order.slice(1).reduce((a, w) => combine(a, parts[w]), parts[order[0]]);
       }
       const prefix = join(join(carry, warpPrefix), c.laneExcl);
       c.inner.forEach((v, i) => {

@@ -1,5 +1,5 @@
 /**
- * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm (forward and backward),
+ * The layout passes on the GPU benchmark kernels (bench/gpu/kernels: attention, layernorm (forward and backward), scan_reverse,
  * transpose_mask, join_split, inline_asm, histogram, gather, fp8_cast, matmul_w8, libdevice; Triton 3.6's TTIR).
  *
  * 1. After the `default` pipeline (sm_90a, the variant's warps) a kernel has no more
@@ -47,6 +47,9 @@ const CONVERTS: Record<string, [number, number, number]> = {
   // the backward kernel (spin locks around the partial dw / db rows)
   'layernorm_bwd.b1024': [4, 0, 3],
   'layernorm_bwd.b4096': [8, 0, 0],
+  // reverse scans (a suffix sum and a backward linear recurrence)
+  'scan_reverse.b1024': [4, 0, 0],
+  'scan_reverse.b4096': [4, 0, 0],
   'transpose_mask.t32w4.d16': [4, 1, 1],
   'transpose_mask.t32w4.odd': [4, 1, 1],
   'transpose_mask.t64w4.d16': [4, 1, 1],
@@ -150,6 +153,19 @@ function layernormBwd(rows: number, cols: number, groups: number): Runner {
     const args = [dx, dy, dw, db, x, w, mean, rstd, lock, cols, cols];
     interpret(module, '_layer_norm_bwd_dx_fused', { grid: [rows, 1, 1], args, memory: mem });
     return [dx.toNumbers(), dw.toNumbers(), db.toNumbers(), lock.toNumbers()];
+  };
+}
+
+/** scan_reverse_kernel: suffix sums of b and h[j] = a[j] * h[j + 1] + b[j] along rows of `cols` (row stride `cols`). */
+function scanReverse(rows: number, cols: number): Runner {
+  return (module, seed) => {
+    const random = rng(seed);
+    const mem = new Memory();
+    const a = mem.alloc('f32', rows * cols, 'a').fill(() => random() * 0.5 + 0.5);
+    const b = mem.alloc('f32', rows * cols, 'b').fill(() => random() * 2 - 1);
+    const [suffix, h] = ['suffix', 'h'].map((name) => mem.alloc('f32', rows * cols, name).fill(() => -7));
+    interpret(module, 'scan_reverse_kernel', { grid: [rows, 1, 1], args: [a, b, suffix, h, cols, cols], memory: mem });
+    return [suffix.toNumbers(), h.toNumbers()];
   };
 }
 
@@ -276,6 +292,7 @@ const RUNS: [stem: string, run: Runner][] = [
   ['layernorm.b1024w8.d16', layernorm(3, 4096)],
   // 300 rows into 256 groups: 44 groups add a second row into their partial row, the rest one
   ['layernorm_bwd.b1024', layernormBwd(300, 1000, 256)],
+  ['scan_reverse.b1024', scanReverse(3, 1000)],
   // 2 x 2 tiles of 64, the last ones partly out of bounds in both dimensions.
   ['transpose_mask.t64w4.odd', transposeMask(64, 100, 70)],
   ['transpose_mask.t64w4.d16', transposeMask(64, 128, 64)],
