@@ -251,8 +251,8 @@ export const WgmmaOp = defineOp({
   attrs: [PTX, { name: 'transA', kind: I32Attr }, { name: 'transB', kind: I32Attr }],
   format: '$ptx `(` $a `)` `,` $descB `,` $scaleD `,` `(` $acc `)` attr-dict `:` functional-type(operands, results)',
   verify: (op) => {
-    const m = /^sync\.aligned\.m64n(\d+)k(8|16|32)\.f32\.(\w+)\.(\w+)$/.exec(((op.getAttr('ptx') as StringAttr | undefined)?.value) ?? '');
-    if (!m) return 'expects a form sync.aligned.m64nNkK.f32.<a>.<b>';
+    const m = /^sync\.aligned\.m64n(\d+)k(8|16|32)\.(f32|s32)\.(\w+)\.(\w+)$/.exec(((op.getAttr('ptx') as StringAttr | undefined)?.value) ?? '');
+    if (!m) return 'expects a form sync.aligned.m64nNkK.f32.<a>.<b> (or .s32.s8.s8)';
     const regs = Number(m[1]) / 2;
     // As many accumulator registers go in as come out; the rest before B's descriptor and scale-d is A.
     const a = op.numOperands - 2 - op.results.length;

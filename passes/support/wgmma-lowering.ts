@@ -20,7 +20,7 @@
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import type { View } from '../../ir/op-def.js';
-import { FloatType, RankedTensorType } from '../../ir/types.js';
+import { FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
 import { DOT_OP, NVIDIA_MMA, NVMMA_SHARED, SharedMemorySpaceAttr, isDistributed } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
@@ -37,6 +37,13 @@ const WARP_ROWS = 16;
 const INSTR_K = 16;
 /** The fp8 types wgmma takes (in any pairing). */
 const FP8: ReadonlySet<string> = new Set(['f8E4M3FN', 'f8E5M2']);
+/** The instruction N values of integer wgmma (`.s32.s8.s8`): fewer than the floating forms'. */
+const INT8_N: ReadonlySet<number> = new Set([8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256]);
+
+/** Whether `t` holds 8-bit integers (Triton's int8, taken as signed). */
+function isInt8(t: RankedTensorType): boolean {
+  return t.elementType instanceof IntegerType && t.elementType.width === 8;
+}
 
 /** The value before any `ttg.convert_layout`s. */
 function beforeConversion(v: Value): Value {
@@ -102,20 +109,22 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type] as RankedTensorType[];
   const kind = (t: RankedTensorType) => (t.elementType instanceof FloatType ? t.elementType.kind : '');
   const fp8 = FP8.has(kind(a)) && FP8.has(kind(b));
+  const int8 = isInt8(a) && isInt8(b);
   const tf32 = kind(a) === 'f32' && kind(b) === 'f32' && dot.inputPrecision === 'tf32';
-  if (!fp8 && !tf32 && (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16'))) {
-    return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs and f32 pairs taken as tf32`;
+  if (!fp8 && !int8 && !tf32 && (kind(a) !== kind(b) || (kind(a) !== 'f16' && kind(a) !== 'bf16'))) {
+    return `operands are '${a.elementType}' and '${b.elementType}'; wgmma is used for f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs, i8 pairs and f32 pairs taken as tf32`;
   }
-  if (kind(c) !== 'f32') return `the accumulator is '${c.elementType}'; wgmma is used with f32`;
+  if (int8 ? String(c.elementType) !== 'i32' : kind(c) !== 'f32') return `the accumulator is '${c.elementType}'; wgmma is used with ${int8 ? 'i32 for i8 operands' : 'f32'}`;
   if (numWarps % 4) return `${numWarps} warps do not form warp groups of 4`;
   // Only 16-bit tiles may be read transposed (MN-major) or from registers here.
-  const kMajorOnly = fp8 ? 'fp8' : tf32 ? 'tf32' : '';
+  const kMajorOnly = fp8 ? 'fp8' : int8 ? 'i8' : tf32 ? 'tf32' : '';
   if (kMajorOnly && registerA) return `its ${kMajorOnly} A operand is computed in registers (wgmma reads register A operands of 16-bit types only here)`;
   const [M, N] = c.shape;
   const K = a.shape[1];
-  const instrK = fp8 ? 2 * INSTR_K : tf32 ? INSTR_K / 2 : INSTR_K;
+  const instrK = fp8 || int8 ? 2 * INSTR_K : tf32 ? INSTR_K / 2 : INSTR_K;
   if (K % instrK) return `K = ${K} is not a multiple of ${instrK}`;
   const n = wgmmaInstrN(c.shape, numWarps);
+  if (int8 && !INT8_N.has(n)) return `integer wgmma has no instruction of N = ${n}`;
   let warps = wgmmaWarpsPerCTA(c.shape, numWarps, chained);
   if (chained && M % (WARP_ROWS * warps[0])) warps = wgmmaWarpsPerCTA(c.shape, numWarps, false);
   if (registerA && warps[1] !== 1) return `its A operand is in registers, which needs all ${numWarps} warps along M (${M} rows are too few)`;

@@ -250,7 +250,9 @@ const PRINTERS = new Map<string, Printer>([
     const aText = a.length === 1 ? `${a[0]}` : `{${a.join(', ')}}`;
     const sixteenBit = /\.(b?f16)\.(b?f16)$/.test(w.ptx);
     const trans = !sixteenBit ? [] : a.length === 1 ? [w.transA, w.transB] : [w.transB];
-    k.emit(`\twgmma.mma_async.${w.ptx} \t${[`{${d.join(', ')}}`, aText, b, p, '1', '1', ...trans].join(', ')};`);
+    // integer forms (.s32) take no scale immediates for A and B either
+    const scales = w.ptx.includes('.s32.') ? [] : ['1', '1'];
+    k.emit(`\twgmma.mma_async.${w.ptx} \t${[`{${d.join(', ')}}`, aText, b, p, ...scales, ...trans].join(', ')};`);
   }),
   printer(nvptx.WgmmaSyncOp, (k, { ptx }) => k.emit(`\twgmma.${ptx};`)),
   printer(nvptx.FenceOp, (k, { ptx }) => k.emit(`\tfence.${ptx};`)),

@@ -30,7 +30,7 @@ import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
 import { MemDescType } from '../../dialects/ttg/types.js';
 import { nvmmaGeometry, nvmmaLinearOffset, nvmmaOf, type Nvmma } from '../../dialects/ttg/shared-layout.js';
-import { FloatType, RankedTensorType } from '../../ir/types.js';
+import { FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import * as scf from '../../dialects/scf.js';
 import * as ttng from '../../dialects/ttng.js';
@@ -94,6 +94,7 @@ function operandType(elt: unknown): { name: string; k: number } | null {
   if (elt === BF16) return { name: 'bf16', k: 16 };
   if (elt instanceof FloatType && elt.kind === 'f8E4M3FN') return { name: 'e4m3', k: 32 };
   if (elt instanceof FloatType && elt.kind === 'f8E5M2') return { name: 'e5m2', k: 32 };
+  if (elt instanceof IntegerType && elt.width === 8) return { name: 's8', k: 32 };
   return null;
 }
 
@@ -193,12 +194,15 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const ta = operandType(at.elementType);
   const tb = operandType(bt.elementType);
   const eightBit = ta?.k === 32 && tb?.k === 32;
-  if (!ta || !tb || (!eightBit && bt.elementType !== at.elementType)) {
-    throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs and f32 pairs (as tf32) are supported`);
+  // integers (s8 x s8, an s32 accumulator) pair only with integers
+  const ints = ta?.name === 's8' && tb?.name === 's8';
+  if (!ta || !tb || (!eightBit && bt.elementType !== at.elementType) || (eightBit && !ints && (ta.name === 's8' || tb.name === 's8'))) {
+    throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs, i8 pairs and f32 pairs (as tf32) are supported`);
   }
-  if (ta.k !== 16 && !(at instanceof MemDescType)) throw targetError(op, `cannot lower ${eightBit ? 'an fp8' : 'a tf32'} warp-group dot with its A operand in registers yet`);
+  if (ta.k !== 16 && !(at instanceof MemDescType)) throw targetError(op, `cannot lower ${ints ? 'an i8' : eightBit ? 'an fp8' : 'a tf32'} warp-group dot with its A operand in registers yet`);
   const instrK = ta.k;
-  if (ct.elementType !== F32) throw targetError(op, `cannot lower a warp-group dot with a '${ct.elementType}' accumulator; f32 is supported`);
+  const accType = ints ? I32 : F32;
+  if (ct.elementType !== accType) throw targetError(op, `cannot lower a warp-group dot with a '${ct.elementType}' accumulator; ${ints ? 'i32 (for i8 operands)' : 'f32'} is supported`);
   const fa = at instanceof MemDescType ? operandForm(at, 'a') : null;
   const fb = operandForm(bt, 'b');
   if (typeof fa === 'string') throw targetError(op, fa);
@@ -230,7 +234,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const cRegs = ctx.get(c, op);
   const out = [...cRegs];
   if (wordsFirst) for (let k0 = 0; k0 < K; k0 += instrK) for (const [m0] of origins) aOperand(m0, k0);
-  const ptx = `sync.aligned.m64n${n}k${instrK}.f32.${ta.name}.${tb.name}`;
+  const ptx = `sync.aligned.m64n${n}k${instrK}.${ints ? 's32' : 'f32'}.${ta.name}.${tb.name}`;
   const scaleD = e.imm(I1, 1);
   const inPlace = carriedOnlyHere(c);
   nvptx.WgmmaSyncOp.build(e.b, { ptx: 'fence.sync.aligned' });
@@ -245,7 +249,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
       const aWords = aOperand(m0, k0);
       const descB = descriptorAt(ctx, loB, fb, [k0, n0]);
       const acc = idx.map((r) => out[r]);
-      const w = nvptx.WgmmaOp.build(e.b, { a: aWords, descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => F32) } });
+      const w = nvptx.WgmmaOp.build(e.b, { a: aWords, descB, scaleD, acc, ptx, transA: +(fa?.mnMajor ?? 0), transB: +fb.mnMajor }, { results: { dst: acc.map(() => accType) } });
       if (inPlace && k0 === 0) w.op.setAttr('in_place', UnitAttr.get());
       idx.forEach((r, j) => (out[r] = w.dst[j]));
     }

@@ -69,6 +69,8 @@ const CONVERTS: Record<string, [number, number, number]> = {
   // the accumulator's layout (the 128-element scale loaded again there) and converts f16
   'fp8_cast.d16': [4, 1, 1],
   'matmul_w8.d16': [8, 1, 1],
+  // the int8 matmul (i32 accumulator and output) on integer wgmma
+  'matmul_i8.d16': [8, 1, 1],
   // libdevice calls are elementwise
   'libdevice.d16': [4, 0, 0],
   'libdevice_math.d16': [4, 0, 0],
