@@ -8,6 +8,7 @@ import triton.language as tl
 import torch
 
 import casekit
+from matmul import Matmul
 
 BUILDS = {
     'd16': {'src': 'bench/gpu/kernels/matmul_i8.d16.ttir', 'num_warps': 8},
@@ -46,8 +47,9 @@ def matmul_i8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_
     tl.store(c_ptrs, accumulator, mask=c_mask)
 
 
-class MatmulI8(casekit.Case):
-    """C[M, N] = A[M, K] @ B[K, N] in int8 with int32 accumulation; one program per 128x256 tile of C."""
+class MatmulI8(Matmul):
+    """C[M, N] = A[M, K] @ B[K, N] in int8 with int32 accumulation; one program per 128x256 tile of C
+    (the fp16 case's launch, grid and shapes; its own kernel, inputs and check)."""
     kernel = matmul_i8_kernel
     outputs = ['c']
     # B is passed K-contiguous: the kernel takes its N stride (its K stride, 1, is specialized away).
@@ -57,17 +59,14 @@ class MatmulI8(casekit.Case):
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192}]
     sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 384}, {'M': 1040, 'N': 3008, 'K': 720}]
     sizes_sanitize = [{'M': 256, 'N': 512, 'K': 256}]
-    bm, bn, bk = 128, 256, 128
-    num_stages = 3
+    bk = 128
+    race_suffix = ''
 
     def variant(self, size):
         return 'd16'
 
-    def shape(self, size):
-        return f"{size['M']}x{size['N']}x{size['K']}"
-
-    def constexprs(self, size):
-        return {'BLOCK_SIZE_M': self.bm, 'BLOCK_SIZE_N': self.bn, 'BLOCK_SIZE_K': self.bk, 'GROUP_SIZE_M': 8}
+    def params_for(self, size):
+        return self.params
 
     def make(self, size, gen):
         M, N, K = size['M'], size['N'], size['K']
@@ -78,17 +77,6 @@ class MatmulI8(casekit.Case):
     def args(self, t, size):
         return [t['a'], t['b'], t['c'], size['M'], size['N'], size['K'], t['a'].stride(0), t['b'].stride(1), t['c'].stride(0)]
 
-    def triton_args(self, t, size):
-        a, b, c = t['a'], t['b'], t['c']
-        return [a, b, c, size['M'], size['N'], size['K'], a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                c.stride(0), c.stride(1)]
-
-    def triton_launch(self, t, size, num_warps=None):
-        grid = self.grid(size)
-        args = self.triton_args(t, size)
-        kw = dict(self.constexprs(size), num_warps=num_warps or self.num_warps(size), num_stages=self.num_stages)
-        return lambda: self.kernel[grid](*args, **kw)
-
     def baselines(self, t, size):
         """cuBLAS's int8 product (torch._int_mm, int32 out) on the same inputs, where torch takes them."""
         try:
@@ -97,9 +85,6 @@ class MatmulI8(casekit.Case):
             return {}
         return {'cublas': lambda: torch._int_mm(t['a'], t['b'])}
 
-    def grid(self, size):
-        return (triton.cdiv(size['M'], self.bm) * triton.cdiv(size['N'], self.bn),)
-
     def reference(self, t, size):
         # int8 products and their sums are exact in float64 (|C| < 2^31 here)
         return {'c': (t['a'].double() @ t['b'].double(), 0.0, 0.5)}
@@ -107,9 +92,6 @@ class MatmulI8(casekit.Case):
     def bytes_moved(self, size):
         M, N, K = size['M'], size['N'], size['K']
         return M * K + K * N + 4 * M * N
-
-    def flops(self, size):
-        return 2 * size['M'] * size['N'] * size['K']
 
 
 CASE = MatmulI8()
