@@ -1,7 +1,8 @@
 /**
  * `tt.dot` on CUDA cores (Triton's FMA path): operands in `#ttg.dot_op` layouts whose parent is
  * the accumulator's blocked layout, so the thread holding C[m, n] holds row m of A and column n
- * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32`. A batched
+ * of B for every k, and computes C[m, n] += A[m, k] * B[k, n] with `fma.rn.f32` (integers: the
+ * operands sign-extended to the i32 or i64 accumulator's width, `mad.lo.s32`/`.s64`). A batched
  * (rank-3) dot has a leading batch dimension (C[z, m, n] += A[z, m, k] * B[z, k, n]) on a rank-3
  * blocked parent: each batch is an independent 2-D product, so the thread holding C[z, m, n]
  * must hold A's row (z, m) and B's column (z, n). An accumulator in `#ttg.nvidia_mma` (the
@@ -10,9 +11,10 @@
 import type { Value } from '../../ir/ir.js';
 import { isLayout, BLOCKED, DOT_OP } from '../../dialects/ttg/layout-attrs.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
-import { FloatType, RankedTensorType } from '../../ir/types.js';
+import { FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
 import * as tt from '../../dialects/tt/index.js';
 import { lowering, type Lowering } from './context.js';
+import { convert } from './elementwise.js';
 import { F32, F64, fromF32, targetError, toF32 } from './emitter.js';
 import { coordIndex, registersByCoords, type RegLayout } from './layout.js';
 import { isMmaDot, lowerMmaDot } from './mma.js';
@@ -37,7 +39,11 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
     const e = enc(v);
     if (!isLayout(e, DOT_OP) || (e as StructAttr).attr('parent') !== enc(c)) throw targetError(op, `operand '${v.type}' must have a #ttg.dot_op layout whose parent is the accumulator's`);
   }
-  if (!(ct.elementType instanceof FloatType)) throw targetError(op, `cannot lower an integer tt.dot ('${ct}') on CUDA cores yet`);
+  const outT = ct.elementType;
+  const intWidth = outT instanceof IntegerType ? outT.width : 0;
+  if (!(outT instanceof FloatType) && intWidth !== 32 && intWidth !== 64) {
+    throw targetError(op, `cannot lower a tt.dot with a '${outT}' accumulator on CUDA cores; floats, i32 and i64 are supported`);
+  }
   const e = ctx.e;
   const [la, lb, lc] = [a, b, c].map((v) => ctx.layoutOf(v, op));
   // Dims of A, B and C: batch (rank 3 only), then M x K, K x N, M x N.
@@ -51,9 +57,11 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
   const cRegs = ctx.get(c, op);
   const aBy = registersByCoords(la);
   const bBy = registersByCoords(lb);
-  const outT = ct.elementType;
-  const wide = outT === F64 ? F64 : F32;
-  const widen = (v: Value) => (wide === F64 ? (v.type === F64 ? v : e.op('cvt', 'f64.f32', [toF32(e, v)], F64)) : toF32(e, v));
+  const wide = intWidth ? outT : outT === F64 ? F64 : F32;
+  // Triton's integer dots are signed: i8 operands sign-extend into an i32 accumulator.
+  const widen = (v: Value) =>
+    intWidth ? convert(e, v, outT, true, op) : wide === F64 ? (v.type === F64 ? v : e.op('cvt', 'f64.f32', [toF32(e, v)], F64)) : toF32(e, v);
+  const step = intWidth ? `lo.s${intWidth}` : `rn.${wide === F64 ? 'f64' : 'f32'}`;
   const aWide = new Map<number, Value>();
   const bWide = new Map<number, Value>();
   const get = (cache: Map<number, Value>, regs: Value[], r: number) => cache.get(r) ?? (cache.set(r, widen(regs[r])), cache.get(r)!);
@@ -65,9 +73,9 @@ const lowerDot = lowering(tt.DotOp, (ctx, dot) => {
       const ar = aBy.get(coordIndex(la.shape, [...batch, m, k]));
       const br = bBy.get(coordIndex(lb.shape, [...batch, k, n]));
       if (ar === undefined || br === undefined) throw targetError(op, `operand registers for C[${co.join(', ')}] at k = ${k} are missing from the dot_op layouts`);
-      sum = e.op('fma', `rn.${wide === F64 ? 'f64' : 'f32'}`, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
+      sum = e.op(intWidth ? 'mad' : 'fma', step, [get(aWide, aRegs, ar), get(bWide, bRegs, br), sum], wide);
     }
-    return wide === F64 || outT === F32 ? sum : fromF32(e, sum, outT);
+    return wide === outT ? sum : fromF32(e, sum, outT);
   });
   ctx.set(dot.d, out);
 });

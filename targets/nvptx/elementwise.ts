@@ -101,8 +101,8 @@ const CMPF: Record<string, string> = {
   ugt: 'gtu', uge: 'geu', ord: 'num', uno: 'nan',
 };
 
-/** Converts one value between any two register types with MLIR cast semantics. */
-function convert(e: PtxEmitter, x: Value, to: Type, signed: boolean, op: Operation): Value {
+/** Converts one value between any two register types with MLIR cast semantics (integers signed or not as asked). */
+export function convert(e: PtxEmitter, x: Value, to: Type, signed: boolean, op: Operation): Value {
   const from = x.type;
   if (from === to) return x;
   if (from === I1) {
