@@ -27,7 +27,7 @@
  * measured faster there.
  *
  * The rest of the pipeline handles the copies as it handles Triton's host-side descriptors
- * (software-pipeline, tma-lowering). A load qualifies where its elements are 8- or 16-bit floats,
+ * (software-pipeline, tma-lowering). A load qualifies where its elements are 8- or 16-bit floats or i8,
  * its base pointer is 16-byte aligned and its row stride a multiple of 16 bytes (`tt.divisibility`),
  * as TMA requires; other loads stay pointer loads, with a remark saying why. Measured on an H100
  * (2026-11-28, bench/gpu/RESULTS.md): Triton's tutorial matmul 1.016-1.024x faster than with
@@ -56,7 +56,7 @@ const I32 = IntegerType.get(32);
 function tmaBox(load: Operation, loop: Operation, axis: AxisInfoAnalysis): PointerBox | string {
   if (!feedsDot(load)) return 'it does not feed a dot';
   const bits = tmaElementBits(load);
-  if (!bits) return 'its elements are not 8- or 16-bit floats';
+  if (!bits) return 'its elements are not 8- or 16-bit floats or i8';
   const box = readPointerBox(load, loop);
   if (typeof box === 'string') return box;
   if (axis.divisibility(box.base) < TMA_ALIGN_BYTES) return `its base pointer is not known to be ${TMA_ALIGN_BYTES}-byte aligned (tt.divisibility)`;

@@ -378,9 +378,10 @@ export function feedsDot(load: Operation): boolean {
   return false;
 }
 
-/** The element bits of a box's load where TMA copies it into a tensor-core operand tile (8- and 16-bit floats), else null. */
+/** The element bits of a box's load where TMA copies it into a tensor-core operand tile (8- and 16-bit floats, i8), else null. */
 export function tmaElementBits(load: Operation): number | null {
   const t = load.result(0).type;
   const e = t instanceof RankedTensorType ? t.elementType : null;
+  if (e instanceof IntegerType && e.width === 8) return 8;
   return e instanceof FloatType && (e.width === 16 || e.width === 8) ? e.width : null;
 }
