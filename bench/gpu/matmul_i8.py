@@ -1,7 +1,9 @@
 """int8 matmul (C = A @ B, int32 accumulation and output): Triton's tutorial 03 kernel on int8 inputs,
-BLOCK 128x256x128, GROUP_SIZE_M 8, 8 warps, 3 stages. B is stored N x K (K contiguous) and passed as its
-transpose, as the tutorial passes fp8's B: Hopper's 8-bit wgmma (`.s32.s8.s8`) reads only K-major
-tiles. The products are exact in int32 (|C| <= K * 128^2 < 2^31 for K <= 131072), so the check is exact.
+BLOCK 128x256x128, GROUP_SIZE_M 8, 8 warps, 3 stages. In `d16` B is stored N x K (K contiguous) and
+passed as its transpose, as the tutorial passes fp8's B: Hopper's 8-bit wgmma (`.s32.s8.s8`) reads
+only K-major tiles. In `kn.d16` (size key `b` = 'kn') B is stored K x N, rows contiguous, as one
+writes a matmul: its tiles must be turned around (K-major) before the tensor cores read them.
+The products are exact in int32 (|C| <= K * 128^2 < 2^31 for K <= 131072), so the check is exact.
 """
 import triton
 import triton.language as tl
@@ -12,6 +14,7 @@ from matmul import Matmul
 
 BUILDS = {
     'd16': {'src': 'bench/gpu/kernels/matmul_i8.d16.ttir', 'num_warps': 8},
+    'kn.d16': {'src': 'bench/gpu/kernels/matmul_i8.kn.d16.ttir', 'num_warps': 8},
 }
 
 
@@ -57,25 +60,36 @@ class MatmulI8(Matmul):
               ('M', 'scalar', 'i32'), ('N', 'scalar', 'i32'), ('K', 'scalar', 'i32'),
               ('stride_am', 'scalar', 'i32'), ('stride_bn', 'scalar', 'i32'), ('stride_cm', 'scalar', 'i32')]
     sizes_time = [{'M': 4096, 'N': 4096, 'K': 4096}, {'M': 8192, 'N': 8192, 'K': 8192}]
-    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 384}, {'M': 1040, 'N': 3008, 'K': 720}]
-    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 256}]
+    sizes_time = sizes_time + [dict(s, b='kn') for s in sizes_time]
+    sizes_check = sizes_time + [{'M': 512, 'N': 768, 'K': 384}, {'M': 1040, 'N': 3008, 'K': 720},
+                                {'M': 512, 'N': 768, 'K': 384, 'b': 'kn'}, {'M': 1040, 'N': 3008, 'K': 720, 'b': 'kn'}]
+    sizes_sanitize = [{'M': 256, 'N': 512, 'K': 256}, {'M': 256, 'N': 512, 'K': 256, 'b': 'kn'}]
     bk = 128
     race_suffix = ''
 
     def variant(self, size):
-        return 'd16'
+        return 'kn.d16' if size.get('b') == 'kn' else 'd16'
+
+    def k_major_b(self, size):
+        return size.get('b') != 'kn'
 
     def params_for(self, size):
-        return self.params
+        if self.k_major_b(size):
+            return self.params
+        # B stored K x N: the kernel takes its K stride (its N stride, 1, is specialized away)
+        return [p if p[0] != 'stride_bn' else ('stride_bk', 'scalar', 'i32') for p in self.params]
+
+    def shape(self, size):
+        return super().shape(size) + (' kn' if size.get('b') == 'kn' else '')
 
     def make(self, size, gen):
         M, N, K = size['M'], size['N'], size['K']
-        return {'a': casekit.randint((M, K), -128, 128, torch.int8, gen),
-                'b': casekit.randint((N, K), -128, 128, torch.int8, gen).t(),
-                'c': casekit.poisoned((M, N), torch.int32)}
+        b = casekit.randint((N, K), -128, 128, torch.int8, gen).t() if self.k_major_b(size) else casekit.randint((K, N), -128, 128, torch.int8, gen)
+        return {'a': casekit.randint((M, K), -128, 128, torch.int8, gen), 'b': b, 'c': casekit.poisoned((M, N), torch.int32)}
 
     def args(self, t, size):
-        return [t['a'], t['b'], t['c'], size['M'], size['N'], size['K'], t['a'].stride(0), t['b'].stride(1), t['c'].stride(0)]
+        b_stride = t['b'].stride(1) if self.k_major_b(size) else t['b'].stride(0)
+        return [t['a'], t['b'], t['c'], size['M'], size['N'], size['K'], t['a'].stride(0), b_stride, t['c'].stride(0)]
 
     def baselines(self, t, size):
         """cuBLAS's int8 product (torch._int_mm, int32 out) on the same inputs, where torch takes them."""

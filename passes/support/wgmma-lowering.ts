@@ -20,7 +20,9 @@
 import type { Operation, Value } from '../../ir/ir.js';
 import type { Rewriter } from '../../ir/rewriter.js';
 import type { View } from '../../ir/op-def.js';
-import { FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
+import { bitWidth, FloatType, IntegerType, RankedTensorType } from '../../ir/types.js';
+import { gpuConfigOf } from './coalesce-access.js';
+import { blockedForShape } from './convert-to-gpu-layouts.js';
 import { DOT_OP, NVIDIA_MMA, NVMMA_SHARED, SharedMemorySpaceAttr, isDistributed } from '../../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../../dialects/ttg/layout-lib.js';
 import { transposedSharedEncoding } from '../../dialects/ttg/shared-layout.js';
@@ -94,10 +96,24 @@ function storedTile(operand: Value): { tile: Value; order: readonly number[] | n
   return { tile: v, order: null };
 }
 
-/** The plan of one Hopper dot: accumulator layout and each operand's stored encoding (A's null: it stays in registers). */
+/**
+ * The plan of one Hopper dot: accumulator layout and each operand's stored encoding (A's null: it
+ * stays in registers), and for an 8-bit tile loaded M- or N-major, the register layout it is
+ * converted to first, with K contiguous, so that it is stored K-major (else null).
+ */
 export interface WgmmaPlan {
   mma: StructAttr;
   shared: [StructAttr | null, StructAttr];
+  relayout: [StructAttr | null, StructAttr | null];
+}
+
+/**
+ * A register layout of `t` with dim `kDim` contiguous, 16 bytes a thread along it (Triton turns an
+ * 8-bit operand loaded MN-major around in registers the same way: 8-bit wgmma reads K-major tiles only).
+ */
+function kContiguousLayout(t: RankedTensorType, kDim: number, at: Operation): StructAttr {
+  const per = Math.min(t.shape[kDim], 128 / bitWidth(t.elementType));
+  return blockedForShape(t.shape, t.shape.map((_, d) => (d === kDim ? per : 1)), [kDim, 1 - kDim], gpuConfigOf(at));
 }
 
 /**
@@ -132,23 +148,40 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
     return `a ${M}x${N} accumulator does not split into 64-row blocks per warp group with ${numWarps} warps (warpsPerCTA ${warps.join('x')}, n = ${n})`;
   }
   const shared: (StructAttr | null)[] = registerA ? [null] : [];
+  const relayout: [StructAttr | null, StructAttr | null] = [null, null];
   for (const [opIdx, operand] of (registerA ? [[1, dot.b]] : [[0, dot.a], [1, dot.b]]) as [number, Value][]) {
     const { tile, order } = storedTile(operand);
-    const enc = nvmmaSharedFor(tile.type as RankedTensorType);
+    const tt0 = tile.type as RankedTensorType;
+    let enc = nvmmaSharedFor(tt0);
     if (!enc) return `operand '${tile.type}' has a contiguous row under 32 bytes, too narrow for a swizzled wgmma tile`;
-    // fp8 and tf32 tiles must be K-major: the contiguous dim of the stored tile, seen through the transposition, is K.
+    // fp8, i8 and tf32 tiles must be K-major: the contiguous dim of the stored tile, seen through the transposition, is K.
+    const kDim = opIdx === 0 ? 1 : 0;
     const contig = enc.bool('transposed') ? 0 : 1;
     const viewContig = order ? order.indexOf(contig) : contig;
-    if (kMajorOnly && viewContig !== (opIdx === 0 ? 1 : 0)) return `its ${kMajorOnly} ${opIdx === 0 ? 'A' : 'B'} operand is stored ${opIdx === 0 ? 'M' : 'N'}-major, and wgmma reads only 16-bit tiles transposed`;
+    if (kMajorOnly && viewContig !== kDim) {
+      // An 8-bit tile loaded MN-major is turned around in registers first (tf32 keeps mma.sync: faster, see docs/hopper.md).
+      const turned = kMajorOnly !== 'tf32' && !order ? kContiguousLayout(tt0, kDim, dot.op) : null;
+      const turnedEnc = turned ? nvmmaSharedFor(tt0.withEncoding(turned)) : null;
+      if (!turned || !turnedEnc) return `its ${kMajorOnly} ${opIdx === 0 ? 'A' : 'B'} operand is stored ${opIdx === 0 ? 'M' : 'N'}-major, and wgmma reads only 16-bit tiles transposed`;
+      relayout[opIdx] = turned;
+      enc = turnedEnc;
+    }
     shared.push(enc);
   }
   const mma = StructAttr.get(NVIDIA_MMA, { versionMajor: 3, versionMinor: 0, warpsPerCTA: warps, instrShape: [WARP_ROWS, n, instrK] });
-  return { mma, shared: shared as [StructAttr | null, StructAttr] };
+  return { mma, shared: shared as [StructAttr | null, StructAttr], relayout };
 }
 
-/** operand -> ttg.local_alloc of its tile in `enc` (a tt.trans operand: of the transposed tile, read through ttg.memdesc_trans). */
-function stage(rw: Rewriter, at: Operation, operand: Value, enc: StructAttr): Value {
-  const { tile, order } = storedTile(operand);
+/**
+ * operand -> ttg.local_alloc of its tile in `enc` (a tt.trans operand: of the transposed tile, read
+ * through ttg.memdesc_trans; with `relayout`, of the tile converted to that register layout first).
+ */
+function stage(rw: Rewriter, at: Operation, operand: Value, enc: StructAttr, relayout: StructAttr | null): Value {
+  const stored = storedTile(operand);
+  const { order } = stored;
+  let tile = stored.tile;
+  // tile (MN-major) -> ttg.convert_layout tile to a K-contiguous layout, then stored K-major
+  if (relayout) tile = ttg.ConvertLayoutOp.build(rw.before(at), { src: tile }, { results: { result: (tile.type as RankedTensorType).withEncoding(relayout) } }).result;
   const t = tile.type as RankedTensorType;
   const space = SharedMemorySpaceAttr.get();
   const alloc = ttg.LocalAllocOp.build(rw.before(at), { src: tile }, { results: { result: MemDescType.get(t.shape, t.elementType, enc, space) } }).result;
@@ -176,8 +209,8 @@ export function toWarpGroupDot(rw: Rewriter, dot: DotView, plan: WgmmaPlan): Val
   const c = dot.c;
   const ct = c.type as RankedTensorType;
   const accType = RankedTensorType.get(ct.shape, ct.elementType, plan.mma);
-  const a = plan.shared[0] ? stage(rw, dot.op, dot.a, plan.shared[0]) : inRegisters(rw, dot, plan.mma);
-  const b = stage(rw, dot.op, dot.b, plan.shared[1]);
+  const a = plan.shared[0] ? stage(rw, dot.op, dot.a, plan.shared[0], plan.relayout[0]) : inRegisters(rw, dot, plan.mma);
+  const b = stage(rw, dot.op, dot.b, plan.shared[1], plan.relayout[1]);
   const acc = ttg.ConvertLayoutOp.build(rw.before(dot.op), { src: c }, { results: { result: accType } }).result;
   const attributes = { ...(dot.op.properties ?? {}), ...(dot.op.attributes ?? {}) };
   const d = ttng.WarpGroupDotOp.build(rw.before(dot.op), { a, b, c: acc }, { results: { d: accType }, attributes }).d;

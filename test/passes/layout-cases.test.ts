@@ -71,6 +71,9 @@ const CONVERTS: Record<string, [number, number, number]> = {
   'matmul_w8.d16': [8, 1, 1],
   // the int8 matmul (i32 accumulator and output) on integer wgmma
   'matmul_i8.d16': [8, 1, 1],
+  // 8-bit B tiles loaded N-major, turned K-major in registers before the shared store (as Triton does)
+  'matmul_i8.kn.d16': [8, 1, 1],
+  'matmul_fp8kn.d16': [8, 1, 1],
   // libdevice calls are elementwise
   'libdevice.d16': [4, 0, 0],
   'libdevice_math.d16': [4, 0, 0],
