@@ -26,7 +26,7 @@
 import type { Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
-import { FloatType, RankedTensorType } from '../ir/types.js';
+import { FloatType, IntegerType, RankedTensorType } from '../ir/types.js';
 import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, isDistributed, isLayout } from '../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
@@ -57,6 +57,8 @@ interface Instr {
 const INSTR: Instr = { m: 16, n: 8, k: 16, kWidth: 2 };
 /** mma.sync m16n8k8 on tf32 pairs (f32 operands rounded to tf32). */
 const INSTR_TF32: Instr = { m: 16, n: 8, k: 8, kWidth: 1 };
+/** mma.sync m16n8k32 on i8 pairs into an i32 accumulator (four bytes along K per register). */
+const INSTR_I8: Instr = { m: 16, n: 8, k: 32, kWidth: 4 };
 
 /** Warps along M and N for an MxN accumulator (Triton's warpsPerTileV2): double the dimension with more tiles left per warp. */
 export function mmaWarpsPerCTA(shape: readonly number[], numWarps: number): [number, number] {
@@ -99,6 +101,11 @@ function fitsTensorCores(dot: DotView): boolean {
   return ts.every((t) => t instanceof RankedTensorType && t.rank === 2) && isDistributed((dot.c.type as RankedTensorType).encoding);
 }
 
+/** Whether `t` holds 8-bit integers. */
+function isI8(t: RankedTensorType): boolean {
+  return t.elementType instanceof IntegerType && t.elementType.width === 8;
+}
+
 /** The instruction `dot` goes to tensor cores with, or why it cannot. */
 function mmaInstr(dot: DotView): Instr | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
@@ -116,10 +123,13 @@ function mmaInstr(dot: DotView): Instr | string {
       }`;
     }
     instr = INSTR_TF32;
+  } else if (isI8(a) && isI8(b)) {
+    if (String(c.elementType) !== 'i32') return `the accumulator is '${c.elementType}'; i8 operands take an i32 one`;
+    instr = INSTR_I8;
   } else if (kind !== 'f16' && kind !== 'bf16') {
-    return `operands are '${a.elementType}' and '${b.elementType}'; mma.sync takes f16 or bf16 pairs (m16n8k16), or f32 pairs as tf32 (m16n8k8)`;
+    return `operands are '${a.elementType}' and '${b.elementType}'; mma.sync takes f16 or bf16 pairs (m16n8k16), i8 pairs (m16n8k32), or f32 pairs as tf32 (m16n8k8)`;
   }
-  if (!(c.elementType instanceof FloatType) || c.elementType.kind !== 'f32') return `the accumulator is '${c.elementType}'; f32 is supported`;
+  if (instr !== INSTR_I8 && (!(c.elementType instanceof FloatType) || c.elementType.kind !== 'f32')) return `the accumulator is '${c.elementType}'; f32 is supported`;
   const [M, N] = c.shape.slice(-2);
   const K = a.shape[a.rank - 1];
   if (M % instr.m || N % instr.n || K % instr.k) return `shape ${M}x${N}x${K} does not fit mma.sync tiles of ${instr.m}x${instr.n}x${instr.k}`;

@@ -14,7 +14,7 @@ import { isLayout, NVIDIA_MMA } from '../../dialects/ttg/layout-attrs.js';
 import type * as tt from '../../dialects/tt/index.js';
 import * as nvptx from '../../dialects/nvptx.js';
 import type { StructAttr } from '../../dialects/ttg/struct-attr.js';
-import { RankedTensorType } from '../../ir/types.js';
+import { IntegerType, RankedTensorType } from '../../ir/types.js';
 import type { LoweringContext } from './context.js';
 import { BF16, F16, F32, I32, targetError } from './emitter.js';
 import { coordIndex, registersByCoords } from './layout.js';
@@ -33,11 +33,14 @@ export function isMmaDot(dot: DotView): boolean {
  * two 16-bit elements along K per b32; `tf32`: one f32 element as it is, see `lowerMmaDot`), and
  * the lane-0 offsets (M/N, K) of the A and B registers. PTX ISA, mma.m16n8k16 (.f16/.bf16): a0-a3
  * at (g, 2t), (g+8, 2t), (g, 2t+8), (g+8, 2t+8), b0-b1 at (2t, g), (2t+8, g); mma.m16n8k8 (.tf32):
- * a0-a3 at (g, t), (g+8, t), (g, t+4), (g+8, t+4), b0-b1 at (t, g), (t+4, g); g = lane / 4, t = lane % 4.
+ * a0-a3 at (g, t), (g+8, t), (g, t+4), (g+8, t+4), b0-b1 at (t, g), (t+4, g); mma.m16n8k32 (.s8,
+ * `quad`: four bytes along K per b32): a0-a3 at (g, 4t), (g+8, 4t), (g, 4t+16), (g+8, 4t+16), b0-b1
+ * at (4t, g), (4t+16, g); g = lane / 4, t = lane % 4.
  */
-function instrFor(elt: unknown): { k: number; form: 'pair' | 'tf32'; kind: string; a: number[][]; b: number[] } | null {
+function instrFor(elt: unknown): { k: number; form: 'pair' | 'tf32' | 'quad'; kind: string; a: number[][]; b: number[] } | null {
   if (elt === F16 || elt === BF16) return { k: 16, form: 'pair', kind: elt === F16 ? 'f16' : 'bf16', a: [[0, 0], [8, 0], [0, 8], [8, 8]], b: [0, 8] };
   if (elt === F32) return { k: 8, form: 'tf32', kind: 'tf32', a: [[0, 0], [8, 0], [0, 4], [8, 4]], b: [0, 4] };
+  if (elt instanceof IntegerType && elt.width === 8) return { k: 32, form: 'quad', kind: 's8', a: [[0, 0], [8, 0], [0, 16], [8, 16]], b: [0, 16] };
   return null;
 }
 
@@ -54,8 +57,9 @@ export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
   const [at, ct] = [a, c].map((v) => v.type as RankedTensorType);
   const elt = at.elementType;
   const instr = instrFor(elt);
-  if (!instr) throw targetError(op, `cannot lower an mma tt.dot with '${elt}' operands; f16, bf16 and f32 (as tf32) are supported`);
-  if (ct.elementType !== F32) throw targetError(op, `cannot lower an mma tt.dot with a '${ct.elementType}' accumulator; f32 is supported`);
+  if (!instr) throw targetError(op, `cannot lower an mma tt.dot with '${elt}' operands; f16, bf16, f32 (as tf32) and i8 are supported`);
+  const accType = instr.form === 'quad' ? I32 : F32;
+  if (ct.elementType !== accType) throw targetError(op, `cannot lower an mma tt.dot with a '${ct.elementType}' accumulator; ${accType === I32 ? 'i32 (for i8 operands)' : 'f32'} is supported`);
   const precision = dot.inputPrecision ?? 'ieee';
   if (instr.form === 'tf32' && precision !== 'tf32') {
     throw targetError(op, `f32 operands go to tensor cores only as tf32; this dot asks for inputPrecision = ${precision}`);
@@ -75,16 +79,19 @@ export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
     const key = `${tag}:${x}`;
     const hit = words.get(key);
     if (hit) return hit;
-    const elems = instr.form === 'pair' ? [x, x.map((v, d) => (d === kd ? v + 1 : v))] : [x];
+    const along = instr.form === 'pair' ? 2 : instr.form === 'quad' ? 4 : 1;
+    const elems = Array.from({ length: along }, (_, j) => x.map((v, d) => (d === kd ? v + j : v)));
     const rs = elems.map((y) => m.get(coordIndex(shape, y)));
     if (rs.some((r) => r === undefined)) throw targetError(op, `operand '${tag === 'a' ? a.type : b.type}' holds no register for element (${x}) of an mma fragment`);
-    const v = instr.form === 'pair' ? e.pack('b32', rs.map((r) => regs[r!]), I32) : e.op('mov', 'b32', [regs[rs[0]!]], I32);
+    const parts = rs.map((r) => regs[r!]);
+    const v = instr.form === 'pair' ? e.pack('b32', parts, I32) : instr.form === 'quad' ? e.packParts(parts, I32) : e.op('mov', 'b32', [parts[0]], I32);
     words.set(key, v);
     return v;
   };
   const out = [...cRegs];
   const blocks = lc.regCoords.map((co, r) => ({ co, r })).filter(({ co, r }) => co[z] % 16 === 0 && co[z + 1] % 8 === 0 && mc.get(coordIndex(lc.shape, co)) === r);
-  const ptx = `sync.aligned.m16n8k${instr.k}.row.col.f32.${instr.kind}.${instr.kind}.f32`;
+  const acc = accType === I32 ? 's32' : 'f32';
+  const ptx = `sync.aligned.m16n8k${instr.k}.row.col.${acc}.${instr.kind}.${instr.kind}.${acc}`;
   for (let k0 = 0; k0 < K; k0 += instr.k) {
     for (const { co } of blocks) {
       const batch = co.slice(0, z);
@@ -96,7 +103,7 @@ export function lowerMmaDot(ctx: LoweringContext, dot: DotView): void {
       });
       const aw = instr.a.map(([dm, dk]) => word(ma, la.shape, aRegs, 'a', [...batch, m0 + dm, k0 + dk], z + 1));
       const bw = instr.b.map((dk) => word(mb, lb.shape, bRegs, 'b', [...batch, k0 + dk, n0], z));
-      const d = nvptx.MmaOp.build(e.b, { args: [...aw, ...bw, ...cIdx.map((r) => out[r])], ptx }, { results: { dst: [F32, F32, F32, F32] } }).dst;
+      const d = nvptx.MmaOp.build(e.b, { args: [...aw, ...bw, ...cIdx.map((r) => out[r])], ptx }, { results: { dst: [accType, accType, accType, accType] } }).dst;
       cIdx.forEach((r, j) => (out[r] = d[j]));
     }
   }
