@@ -26,7 +26,7 @@
 import type { Attribute } from '../ir/attributes.js';
 import type { Operation, Value } from '../ir/ir.js';
 import type { Rewriter } from '../ir/rewriter.js';
-import { FloatType, IntegerType, RankedTensorType } from '../ir/types.js';
+import { FloatType, RankedTensorType } from '../ir/types.js';
 import { DOT_OP, NVIDIA_MMA, SWIZZLED_SHARED, isDistributed, isLayout } from '../dialects/ttg/layout-attrs.js';
 import { layoutOrder } from '../dialects/ttg/layout-lib.js';
 import { StructAttr } from '../dialects/ttg/struct-attr.js';
@@ -39,7 +39,7 @@ import { hoistLoopCarriedConversions } from './support/mma-loop-carried.js';
 import { transposeInShared } from './support/trans-in-shared.js';
 import type { PassContext, PassDecl } from './pass.js';
 import { targetOf } from '../dialects/ttg/target.js';
-import { planWgmma, toWarpGroupDot } from './support/wgmma-lowering.js';
+import { isInt8, planWgmma, toWarpGroupDot } from './support/wgmma-lowering.js';
 
 type DotView = View<typeof tt.DotOp.decl>;
 type ConvertView = View<typeof ttg.ConvertLayoutOp.decl>;
@@ -101,11 +101,6 @@ function fitsTensorCores(dot: DotView): boolean {
   return ts.every((t) => t instanceof RankedTensorType && t.rank === 2) && isDistributed((dot.c.type as RankedTensorType).encoding);
 }
 
-/** Whether `t` holds 8-bit integers. */
-function isI8(t: RankedTensorType): boolean {
-  return t.elementType instanceof IntegerType && t.elementType.width === 8;
-}
-
 /** The instruction `dot` goes to tensor cores with, or why it cannot. */
 function mmaInstr(dot: DotView): Instr | string {
   const [a, b, c] = [dot.a.type, dot.b.type, dot.c.type];
@@ -123,7 +118,7 @@ function mmaInstr(dot: DotView): Instr | string {
       }`;
     }
     instr = INSTR_TF32;
-  } else if (isI8(a) && isI8(b)) {
+  } else if (isInt8(a) && isInt8(b)) {
     if (String(c.elementType) !== 'i32') return `the accumulator is '${c.elementType}'; i8 operands take an i32 one`;
     instr = INSTR_I8;
   } else if (kind !== 'f16' && kind !== 'bf16') {

@@ -73,6 +73,9 @@ export function archLimits(capability: number): ArchLimits | null {
 /** The compute capabilities with limits here, ascending (80, 90). */
 export const KNOWN_CAPABILITIES: readonly number[] = Object.keys(ARCH_LIMITS).map(Number).sort((a, b) => a - b);
 
+/** The most shared memory a CTA has on any architecture here (bytes): what any tile in shared memory must fit. */
+export const MAX_SHARED_BYTES_PER_CTA = Math.max(...Object.values(ARCH_LIMITS).map((l) => l.maxSharedBytesPerCTA));
+
 /** Everything a pass may ask about the GPU a module is compiled for. */
 export interface GpuTarget {
   /** The value of `ttg.target`: `cuda:90` (or another backend's, e.g. `hip:gfx942`, kept as written). */

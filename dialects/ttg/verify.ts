@@ -6,7 +6,7 @@ import { IntegerAttr, type Attribute } from '../../ir/attributes.js';
 import type { Operation } from '../../ir/ir.js';
 import { bitWidth, RankedTensorType, type Type } from '../../ir/types.js';
 import { TensorDescType } from '../tt/types.js';
-import { archLimits, KNOWN_CAPABILITIES } from './target.js';
+import { MAX_SHARED_BYTES_PER_CTA } from './target.js';
 import { StructAttr } from './struct-attr.js';
 import { NVMMA_SHARED, isDistributed, isSharedLayout, isTtgLayout, layoutRank, threadsAndWarps, verifyLayout } from './layout-attrs.js';
 import { MemDescType } from './types.js';
@@ -92,16 +92,13 @@ export function verifyAgainstModule(attr: Attribute, op: Operation): string | vo
     return `layout ${attr} has warpsPerCTA product ${warps} but the module has ttg.num-warps = ${nw}`;
 }
 
-/** The most shared memory a CTA of any GPU we compile for has (bytes): what any TMA block must fit. */
-const MAX_SHARED_BYTES = Math.max(...KNOWN_CAPABILITIES.map((c) => archLimits(c)!.maxSharedBytesPerCTA));
-
 /**
  * A tensor descriptor's block lands in (or leaves) shared memory: one larger than any CTA's can never
  * be copied (and its TMA boxes are not worth enumerating), so it is rejected where the type enters.
  */
 function verifyTensorDesc(t: TensorDescType): string | void {
   const bytes = (t.blockType.shape.reduce((p, n) => p * n, 1) * bitWidth(t.blockType.elementType)) / 8;
-  if (bytes > MAX_SHARED_BYTES) return `tensor descriptor '${t}' has a block of ${bytes} bytes, more than the ${MAX_SHARED_BYTES} bytes of shared memory a CTA has`;
+  if (bytes > MAX_SHARED_BYTES_PER_CTA) return `tensor descriptor '${t}' has a block of ${bytes} bytes, more than the ${MAX_SHARED_BYTES_PER_CTA} bytes of shared memory a CTA has`;
 }
 
 /** `DialectDecl.verifyType` of ttg: every ranked tensor or memdesc with a ttg layout, and tensor descriptors, in context. */

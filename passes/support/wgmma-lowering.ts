@@ -43,7 +43,7 @@ const FP8: ReadonlySet<string> = new Set(['f8E4M3FN', 'f8E5M2']);
 const INT8_N: ReadonlySet<number> = new Set([8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256]);
 
 /** Whether `t` holds 8-bit integers (Triton's int8, taken as signed). */
-function isInt8(t: RankedTensorType): boolean {
+export function isInt8(t: RankedTensorType): boolean {
   return t.elementType instanceof IntegerType && t.elementType.width === 8;
 }
 
@@ -151,8 +151,8 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
   const relayout: [StructAttr | null, StructAttr | null] = [null, null];
   for (const [opIdx, operand] of (registerA ? [[1, dot.b]] : [[0, dot.a], [1, dot.b]]) as [number, Value][]) {
     const { tile, order } = storedTile(operand);
-    const tt0 = tile.type as RankedTensorType;
-    let enc = nvmmaSharedFor(tt0);
+    const tileType = tile.type as RankedTensorType;
+    let enc = nvmmaSharedFor(tileType);
     if (!enc) return `operand '${tile.type}' has a contiguous row under 32 bytes, too narrow for a swizzled wgmma tile`;
     // fp8, i8 and tf32 tiles must be K-major: the contiguous dim of the stored tile, seen through the transposition, is K.
     const kDim = opIdx === 0 ? 1 : 0;
@@ -160,8 +160,8 @@ export function planWgmma(dot: DotView, numWarps: number, chained: boolean, regi
     const viewContig = order ? order.indexOf(contig) : contig;
     if (kMajorOnly && viewContig !== kDim) {
       // An 8-bit tile loaded MN-major is turned around in registers first (tf32 keeps mma.sync: faster, see docs/hopper.md).
-      const turned = kMajorOnly !== 'tf32' && !order ? kContiguousLayout(tt0, kDim, dot.op) : null;
-      const turnedEnc = turned ? nvmmaSharedFor(tt0.withEncoding(turned)) : null;
+      const turned = kMajorOnly !== 'tf32' && !order ? kContiguousLayout(tileType, kDim, dot.op) : null;
+      const turnedEnc = turned ? nvmmaSharedFor(tileType.withEncoding(turned)) : null;
       if (!turned || !turnedEnc) return `its ${kMajorOnly} ${opIdx === 0 ? 'A' : 'B'} operand is stored ${opIdx === 0 ? 'M' : 'N'}-major, and wgmma reads only 16-bit tiles transposed`;
       relayout[opIdx] = turned;
       enc = turnedEnc;

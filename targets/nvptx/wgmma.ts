@@ -196,7 +196,7 @@ const lowerWarpGroupDot = lowering(ttng.WarpGroupDotOp, (ctx, dot) => {
   const eightBit = ta?.k === 32 && tb?.k === 32;
   // integers (s8 x s8, an s32 accumulator) pair only with integers
   const ints = ta?.name === 's8' && tb?.name === 's8';
-  if (!ta || !tb || (!eightBit && bt.elementType !== at.elementType) || (eightBit && !ints && (ta.name === 's8' || tb.name === 's8'))) {
+  if (!ta || !tb || (!eightBit && bt.elementType !== at.elementType) || (ta.name === 's8') !== (tb.name === 's8')) {
     throw targetError(op, `cannot lower a warp-group dot on '${at.elementType}' and '${bt.elementType}'; f16 or bf16 pairs, fp8 (e4m3, e5m2) pairs, i8 pairs and f32 pairs (as tf32) are supported`);
   }
   if (ta.k !== 16 && !(at instanceof MemDescType)) throw targetError(op, `cannot lower ${ints ? 'an i8' : eightBit ? 'an fp8' : 'a tf32'} warp-group dot with its A operand in registers yet`);
